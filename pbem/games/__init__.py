@@ -1,0 +1,24 @@
+"""The rules engines, one module per game, found by their TYPE name.
+
+Engines are pure: no I/O, no clock, no global randomness, no email words. Every engine offers
+the protocol of `base.GameState`, so the GM, the scheduler, the tests and the bots treat all
+games alike.
+"""
+from __future__ import annotations
+
+from .base import GameState, Result, register, registry
+
+# Importing a game module registers it.
+from . import matchplay  # noqa: F401,E402
+
+
+def game_type(name: str):
+    """The engine class registered for TYPE `name` (KeyError names the known ones)."""
+    try:
+        return registry()[name.lower()]
+    except KeyError:
+        known = ", ".join(sorted(registry()))
+        raise KeyError(f"unknown game type {name!r}; known: {known}") from None
+
+
+__all__ = ["GameState", "Result", "game_type", "register", "registry"]

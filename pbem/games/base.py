@@ -1,0 +1,125 @@
+"""The engine protocol every game follows, and the registry of games."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+_REGISTRY: dict[str, type["GameState"]] = {}
+
+
+def register(cls: type["GameState"]) -> type["GameState"]:
+    _REGISTRY[cls.TYPE] = cls
+    return cls
+
+
+def registry() -> dict[str, type["GameState"]]:
+    return dict(_REGISTRY)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game stands: `line` is the text after `Result: `."""
+    line: str
+    winners: tuple[int, ...]
+    scores: tuple[Any, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "winners": list(self.winners), "scores": list(self.scores)}
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Result | None":
+        if d is None:
+            return None
+        return cls(d["line"], tuple(d["winners"]), tuple(d.get("scores", ())))
+
+
+@dataclass(frozen=True)
+class Resign:
+    """A player gives up; the engine decides what that means for the game."""
+
+    def __str__(self) -> str:
+        return "RESIGN"
+
+
+@dataclass(frozen=True)
+class Option:
+    default: Any
+    allowed: tuple = ()
+    doc: str = ""
+
+    def coerce(self, key: str, value: Any) -> Any:
+        if self.allowed and str(value).lower() not in [str(a).lower() for a in self.allowed]:
+            allowed = ", ".join(str(a) for a in self.allowed)
+            raise ValueError(f"option {key}: expected one of {allowed}, got {value!r}")
+        if self.allowed:
+            return next(a for a in self.allowed if str(a).lower() == str(value).lower())
+        return value
+
+
+# The policy for a player who misses a deadline is the GM's business but varies by game, so it
+# is an option every game carries.
+NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit"),
+                    "what a missed deadline does: play default orders, wait, or forfeit the turn")
+
+
+class GameState:
+    """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`."""
+
+    TYPE: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    MIN_PLAYERS: ClassVar[int] = 1
+    MAX_PLAYERS: ClassVar[int] = 1
+    OPTIONS: ClassVar[dict[str, Option]] = {"nmr": NMR_OPTION}
+
+    @classmethod
+    def options_with_defaults(cls, given: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(given) - set(cls.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(cls.OPTIONS))
+            raise ValueError(f"unknown option {unknown[0]!r} for {cls.TYPE}; known: {known}")
+        out = {k: o.default for k, o in cls.OPTIONS.items()}
+        for k, v in given.items():
+            out[k] = cls.OPTIONS[k].coerce(k, v)
+        return out
+
+    # The protocol; each game implements all of it.
+    @classmethod
+    def new(cls, names: list[str], options: dict, seed: int, course) -> "GameState":
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameState":
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        raise NotImplementedError
+
+    def to_move(self) -> set[int]:
+        raise NotImplementedError
+
+    def check(self, seat: int, command) -> None:
+        raise NotImplementedError
+
+    def apply(self, seat: int, command) -> None:
+        raise NotImplementedError
+
+    def ready(self) -> bool:
+        """True when every order the current turn needs is in."""
+        raise NotImplementedError
+
+    def resolve(self) -> list[dict]:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see; None is the GM, who sees everything."""
+        raise NotImplementedError
+
+    def default_orders(self, seat: int):
+        raise NotImplementedError
+
+    def result(self) -> Result | None:
+        raise NotImplementedError
+
+    @property
+    def turn(self) -> int:
+        raise NotImplementedError

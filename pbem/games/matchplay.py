@@ -1,0 +1,403 @@
+"""MatchPlay Golf: two players, eighteen holes, six turns of three holes, secret orders.
+
+Each player holds one stroke card per hole (as many 3s, 4s and 5s as the course has holes of
+that par) and four specials: BLUE+1 and BLUE-1 change the player's own score on a hole, RED+1
+and RED-1 the opponent's. One colour goes on two different turns among 1-3, the other colour
+on two different turns among 4-6, never more than one special a turn.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from .base import NMR_OPTION, GameState, Resign, Result, register
+from .errors import IllegalOrder
+
+if TYPE_CHECKING:
+    from .course import Course
+
+HOLES = 18
+HOLES_PER_TURN = 3
+TURNS = HOLES // HOLES_PER_TURN
+STROKE_VALUES = (3, 4, 5)
+SPECIALS = ("BLUE+1", "BLUE-1", "RED+1", "RED-1")
+# When the GM must choose a special for a silent player, the ones that help come first.
+HELPFUL_FIRST = ("BLUE-1", "RED+1", "BLUE+1", "RED-1")
+
+
+_TURN_HOLES = {t: (3 * t - 2, 3 * t - 1, 3 * t) for t in range(1, TURNS + 1)}
+
+
+def turn_holes(turn: int) -> tuple[int, int, int]:
+    return _TURN_HOLES[turn]
+
+
+def phase_turns(turn: int) -> tuple[int, int, int]:
+    """The turns of the half of the match that `turn` belongs to (1-3 or 4-6)."""
+    return (1, 2, 3) if turn <= 3 else (4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Special:
+    card: str  # BLUE+1, BLUE-1 (own score), RED+1, RED-1 (the opponent's)
+    hole: int
+
+    @property
+    def colour(self) -> str:
+        return self.card[:-2]
+
+    @property
+    def delta(self) -> int:
+        return 1 if self.card[-2] == "+" else -1
+
+    def __str__(self) -> str:
+        return f"SPECIAL {self.card} HOLE {self.hole}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A turn's orders: one stroke card per hole, in hole order, and at most one special."""
+    cards: tuple[int, ...]
+    specials: tuple[Special, ...] = ()
+
+    def __str__(self) -> str:
+        lines = ["PLAY " + " ".join(str(c) for c in self.cards)]
+        lines += [str(s) for s in self.specials]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A missed turn under the forfeit policy: the cards are used up, every hole is lost."""
+    play: Play
+
+    def __str__(self) -> str:
+        return "FORFEIT (" + str(self.play).replace("\n", "; ") + ")"
+
+
+def match_line(names: Sequence[str], lead: int, after: int) -> str:
+    """`lead` > 0 means seat 0 is up."""
+    if lead == 0:
+        return f"Match: all square after {after}"
+    leader = names[0] if lead > 0 else names[1]
+    return f"Match: {leader} {abs(lead)} up after {after}"
+
+
+@register
+class MatchPlay(GameState):
+    TYPE = "matchplay"
+    TITLE = "MatchPlay Golf"
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 2
+    OPTIONS = {"nmr": NMR_OPTION}
+
+    def __init__(self, names: Sequence[str], pars: Sequence[int], options: dict | None = None):
+        self.names = list(names)
+        self.pars = tuple(pars)
+        self.options = dict(options or {})
+        counts = Counter(self.pars)
+        self.hands = [{v: counts[v] for v in STROKE_VALUES} for _ in range(2)]
+        self.specials_left: list[list[str]] = [list(SPECIALS), list(SPECIALS)]
+        self.specials_played: list[list[dict]] = [[], []]  # {"turn", "card", "hole"}
+        self.pending: list[Play | None] = [None, None]
+        self.forfeits: list[bool] = [False, False]
+        self.holes: list[dict] = []
+        self.lead = 0
+        self._turn = 1
+        self._result: Result | None = None
+
+    # -- creation and storage -------------------------------------------------------------
+    @classmethod
+    def new(cls, names, options, seed, course: "Course") -> "MatchPlay":
+        if len(names) != 2:
+            raise ValueError("MatchPlay Golf is a game for exactly two players")
+        if course.holes != HOLES:
+            raise ValueError(f"MatchPlay Golf needs an 18-hole course, {course.name} has {course.holes}")
+        return cls(names, course.pars, cls.options_with_defaults(options))
+
+    def to_dict(self) -> dict:
+        return {
+            "names": self.names, "pars": list(self.pars), "options": self.options,
+            "hands": [{str(k): v for k, v in h.items()} for h in self.hands],
+            "specials_left": self.specials_left, "specials_played": self.specials_played,
+            "pending": [str(p) if p else None for p in self.pending], "forfeits": self.forfeits,
+            "holes": self.holes, "lead": self.lead, "turn": self._turn,
+            "result": self._result.to_dict() if self._result else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "MatchPlay":
+        s = cls(d["names"], d["pars"], d["options"])
+        s.hands = [{int(k): v for k, v in h.items()} for h in d["hands"]]
+        s.specials_left = [list(x) for x in d["specials_left"]]
+        s.specials_played = [list(x) for x in d["specials_played"]]
+        s.pending = [parse_canonical(p) if p else None for p in d["pending"]]
+        s.forfeits = list(d["forfeits"])
+        s.holes = list(d["holes"])
+        s.lead = d["lead"]
+        s._turn = d["turn"]
+        s._result = Result.from_dict(d["result"])
+        return s
+
+    # -- the protocol ---------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def finished(self) -> bool:
+        return self._result is not None
+
+    def to_move(self) -> set[int]:
+        if self.finished:
+            return set()
+        return {s for s in (0, 1) if self.pending[s] is None}
+
+    def ready(self) -> bool:
+        return not self.finished and all(p is not None for p in self.pending)
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def check(self, seat: int, command) -> None:
+        if self.finished:
+            raise IllegalOrder(f"the match is over ({self._result.line})", rule="no orders after the end of the match")
+        if type(command) is not Play:
+            if isinstance(command, Resign):
+                return
+            if isinstance(command, Forfeit):
+                command = command.play
+        if not isinstance(command, Play):
+            raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule="MatchPlay orders")
+        self._check_cards(seat, command.cards)
+        self._check_specials(seat, command.specials)
+
+    def apply(self, seat: int, command) -> None:
+        self.check(seat, command)
+        if type(command) is Play:
+            self.forfeits[seat] = False
+            self.pending[seat] = command
+        elif isinstance(command, Resign):
+            self._resign(seat)
+        else:
+            self.forfeits[seat] = True
+            self.pending[seat] = command.play
+
+    def resolve(self) -> list[dict]:
+        """Play the turn's holes; returns the holes played (fewer than three if the match ends)."""
+        if not self.ready():
+            raise RuntimeError("resolve() before both players have orders in")
+        played = []
+        for i, hole in enumerate(turn_holes(self._turn)):
+            played.append(self._play_hole(i, hole))
+            left = HOLES - hole
+            if abs(self.lead) > left:
+                leader = self.names[0] if self.lead > 0 else self.names[1]
+                self._result = Result(f"{leader} wins {abs(self.lead)} and {left}", (0 if self.lead > 0 else 1,))
+                break
+        if not self.finished and self._turn == TURNS:
+            self._result = self._final_result()
+        if not self.finished:
+            self._turn += 1
+        self.pending = [None, None]
+        self.forfeits = [False, False]
+        return played
+
+    def view(self, seat: int | None) -> dict:
+        holes = turn_holes(self._turn)
+        v = {
+            "names": self.names, "pars": list(self.pars), "turn": self._turn,
+            "turn_holes": list(holes), "turn_pars": [self.pars[h - 1] for h in holes],
+            "holes": self.holes, "match": self.match_line(),
+            "result": self._result.line if self._result else None,
+            "ordered": [p is not None for p in self.pending],
+        }
+        seats = (0, 1) if seat is None else (seat,)
+        v["seats"] = {s: self._seat_view(s) for s in seats}
+        return v
+
+    def default_orders(self, seat: int) -> Play:
+        """What the GM plays for a silent player: the card nearest each hole's par (ties to the
+        lower card) and, only when the rules demand one now, a special on the hardest hole."""
+        hand = dict(self.hands[seat])
+        holes = turn_holes(self._turn)
+        cards = []
+        for hole in holes:
+            par = self.pars[hole - 1]
+            card = min((v for v in STROKE_VALUES if hand[v]), key=lambda v: (abs(v - par), v))
+            hand[card] -= 1
+            cards.append(card)
+        required, allowed = self._special_options(seat)
+        if not required:
+            return Play(tuple(cards))
+        card = next(c for c in HELPFUL_FIRST if c in allowed)
+        hardest = max(range(3), key=lambda i: (cards[i] - self.pars[holes[i] - 1], self.pars[holes[i] - 1], -i))
+        return Play(tuple(cards), (Special(card, holes[hardest]),))
+
+    # -- helpers --------------------------------------------------------------------------
+    def match_line(self) -> str:
+        after = self.holes[-1]["hole"] if self.holes else 0
+        return match_line(self.names, self.lead, after)
+
+    def hand_cards(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        return [3] * hand[3] + [4] * hand[4] + [5] * hand[5]
+
+    def _seat_view(self, seat: int) -> dict:
+        return {
+            "name": self.names[seat], "hand": self.hand_cards(seat),
+            "specials_left": list(self.specials_left[seat]),
+            "specials_played": list(self.specials_played[seat]),
+            "orders": str(self.pending[seat]) if self.pending[seat] else None,
+            "special_required": self._special_options(seat)[0] if not self.finished else False,
+        }
+
+    def _check_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        holes = turn_holes(self._turn)
+        if len(cards) != HOLES_PER_TURN:
+            raise IllegalOrder(
+                f"a turn takes exactly three stroke cards, one for each of holes {holes[0]}, {holes[1]} and {holes[2]}; this PLAY has {len(cards)}",
+                rule="one stroke card for each hole of the turn",
+                hint="PLAY " + " ".join(str(c) for c in self.default_orders(seat).cards))
+        for c in cards:
+            if c != 3 and c != 4 and c != 5:
+                raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
+                                   rule="stroke cards are 3, 4 and 5")
+        hand = self.hands[seat]
+        for value in cards:
+            n = cards.count(value)
+            if hand[value] < n:
+                have = self.hands[seat][value]
+                held = " ".join(str(c) for c in self.hand_cards(seat))
+                raise IllegalOrder(
+                    f"this PLAY uses {n} card(s) of {value} but you hold {have}; your stroke cards are: {held}",
+                    rule="each stroke card is played once (only the cards you still hold)")
+
+    def _check_specials(self, seat: int, specials: tuple[Special, ...]) -> None:
+        holes = turn_holes(self._turn)
+        if len(specials) > 1:
+            raise IllegalOrder("only one special card may be played in a turn; this message has "
+                               f"{len(specials)}", rule="(a) one special card a turn")
+        special = specials[0] if specials else None
+        if special:
+            if special.card not in SPECIALS:
+                raise IllegalOrder(f"there is no special card {special.card}", rule="the four special cards")
+            if special.card not in self.specials_left[seat]:
+                when = next(p for p in self.specials_played[seat] if p["card"] == special.card)
+                raise IllegalOrder(f"you already played {special.card} (turn {when['turn']}, hole {when['hole']})",
+                                   rule="each special card is played once")
+            if special.hole not in holes:
+                raise IllegalOrder(
+                    f"hole {special.hole} is not in this turn; turn {self._turn} plays holes {holes[0]}, {holes[1]} and {holes[2]}",
+                    rule="a special card goes on one of the turn's holes")
+        self._check_special_timing(seat, special)
+
+    def _phase(self, seat: int) -> tuple[int, int, str | None]:
+        """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
+        first = 1 if self._turn <= 3 else 4
+        count = 0
+        first_colour = None
+        for p in self.specials_played[seat]:
+            early = p["turn"] <= 3
+            if early:
+                first_colour = p["card"][:-2]
+            if early == (first == 1):
+                count += 1
+        return first, count, first_colour
+
+    def _check_special_timing(self, seat: int, special: Special | None) -> None:
+        first, count, first_colour = self._phase(seat)
+        if special and first == 1 and first_colour and first_colour != special.colour:
+            earlier = next(p for p in self.specials_played[seat] if p["turn"] <= 3)
+            raise IllegalOrder(
+                f"you played {earlier['card']} in turn {earlier['turn']}: in turns 1-3 both specials must be {first_colour}",
+                rule="(c) never specials of two colours in turns 1-3")
+        if special and first == 4 and special.colour == first_colour:
+            raise IllegalOrder(f"{special.colour} was your colour in turns 1-3; turns 4-6 take the other colour",
+                               rule="the other colour is played in turns 4-6")
+        owed_after = 2 - count - (1 if special else 0)
+        turns_left_after = first + 2 - self._turn
+        if owed_after > turns_left_after:
+            which = "two of the first three turns" if first == 1 else "two of turns 4-6"
+            rule = "(b) specials in two of the first three turns" if first == 1 else "the other colour on two of turns 4-6"
+            raise IllegalOrder(
+                f"specials must be played in {which}, one a turn; without a special now you would still owe "
+                f"{owed_after} with only {turns_left_after} turn(s) of turns {first}-{first + 2} left",
+                rule=rule, hint=str(self.default_orders(seat)))
+
+    def _special_options(self, seat: int) -> tuple[bool, list[str]]:
+        """(a special must be played this turn, the specials that may be played this turn)."""
+        first, count, first_colour = self._phase(seat)
+        required = 2 - count > first + 2 - self._turn
+        if first_colour is None:
+            return required, list(self.specials_left[seat])
+        same = first == 1
+        return required, [c for c in self.specials_left[seat] if (c[:-2] == first_colour) == same]
+
+    def _play_hole(self, i: int, hole: int) -> dict:
+        orders = self.pending
+        cards = [orders[0].cards[i], orders[1].cards[i]]
+        scores = list(cards)
+        played_specials: list[list[str]] = [[], []]
+        if orders[0].specials or orders[1].specials:
+            for s in (0, 1):
+                for sp in orders[s].specials:
+                    if sp.hole == hole:
+                        scores[s if sp.card[0] == "B" else 1 - s] += sp.delta
+                        played_specials[s].append(sp.card)
+                        self.specials_left[s].remove(sp.card)
+                        self.specials_played[s].append({"turn": self._turn, "card": sp.card, "hole": hole})
+        self.hands[0][cards[0]] -= 1
+        self.hands[1][cards[1]] -= 1
+        forfeits = self.forfeits
+        if forfeits[0] != forfeits[1]:
+            winner = 1 if forfeits[0] else 0
+        elif scores[0] == scores[1] or forfeits[0]:
+            winner = None
+        else:
+            winner = 0 if scores[0] < scores[1] else 1
+        if winner is not None:
+            self.lead += 1 if winner == 0 else -1
+        row = {"hole": hole, "par": self.pars[hole - 1], "cards": cards, "specials": played_specials,
+               "scores": scores, "winner": winner, "lead": self.lead, "forfeits": list(forfeits)}
+        self.holes.append(row)
+        return row
+
+    def _final_result(self) -> Result:
+        if self.lead == 0:
+            return Result("Match halved", (0, 1))
+        leader = 0 if self.lead > 0 else 1
+        return Result(f"{self.names[leader]} wins {abs(self.lead)} up", (leader,))
+
+    def _resign(self, seat: int) -> None:
+        winner = 1 - seat
+        after = self.holes[-1]["hole"] if self.holes else 0
+        self._result = Result(
+            f"{self.names[winner]} wins by resignation ({self.names[seat]} resigned after {after} holes)", (winner,))
+        self.pending = [None, None]
+
+
+def parse_canonical(text: str) -> Play:
+    """Read back `str(Play)` (the engine stores pending orders in that form)."""
+    lines = text.splitlines()
+    cards = tuple(int(c) for c in lines[0].split()[1:])
+    specials = tuple(Special(ln.split()[1], int(ln.split()[3])) for ln in lines[1:])
+    return Play(cards, specials)
+
+
+def random_orders(state: MatchPlay, seat: int, rng) -> Play:
+    """A uniformly chosen legal order for `seat` (bots, property tests, benchmarks)."""
+    hand = state.hand_cards(seat)
+    random = rng.random
+    picked = []
+    for _ in range(HOLES_PER_TURN):
+        picked.append(hand.pop(int(random() * len(hand))))
+    cards = tuple(picked)
+    required, allowed = state._special_options(seat)
+    holes = turn_holes(state.turn)
+    n = len(allowed) * len(holes)
+    pick = int(random() * n) if required else int(random() * (n + 1)) - 1
+    if pick < 0:
+        return Play(cards)
+    return Play(cards, (Special(allowed[pick // 3], holes[pick % 3]),))
