@@ -10,13 +10,14 @@ class OrderError(Exception):
     kind = "error"
 
     def __init__(self, message: str, *, line: str | None = None, lineno: int | None = None,
-                 rule: str | None = None, hint: str | None = None):
+                 rule: str | None = None, hint: str | None = None, part: str | None = None):
         super().__init__(message)
         self.message = message
         self.line = line
         self.lineno = lineno
         self.rule = rule
         self.hint = hint
+        self.part = part  # which part of a many-line order is at fault (e.g. "special")
 
     def at(self, line: str, lineno: int) -> "OrderError":
         """The same error, placed on the player's line (the parser knows it, the engine does not)."""

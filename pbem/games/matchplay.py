@@ -278,19 +278,19 @@ class MatchPlay(GameState):
         holes = turn_holes(self._turn)
         if len(specials) > 1:
             raise IllegalOrder("only one special card may be played in a turn; this message has "
-                               f"{len(specials)}", rule="(a) one special card a turn")
+                               f"{len(specials)}", rule="(a) one special card a turn", part="special")
         special = specials[0] if specials else None
         if special:
             if special.card not in SPECIALS:
-                raise IllegalOrder(f"there is no special card {special.card}", rule="the four special cards")
+                raise IllegalOrder(f"there is no special card {special.card}", rule="the four special cards", part="special")
             if special.card not in self.specials_left[seat]:
                 when = next(p for p in self.specials_played[seat] if p["card"] == special.card)
                 raise IllegalOrder(f"you already played {special.card} (turn {when['turn']}, hole {when['hole']})",
-                                   rule="each special card is played once")
+                                   rule="each special card is played once", part="special")
             if special.hole not in holes:
                 raise IllegalOrder(
                     f"hole {special.hole} is not in this turn; turn {self._turn} plays holes {holes[0]}, {holes[1]} and {holes[2]}",
-                    rule="a special card goes on one of the turn's holes")
+                    rule="a special card goes on one of the turn's holes", part="special")
         self._check_special_timing(seat, special)
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
@@ -312,10 +312,10 @@ class MatchPlay(GameState):
             earlier = next(p for p in self.specials_played[seat] if p["turn"] <= 3)
             raise IllegalOrder(
                 f"you played {earlier['card']} in turn {earlier['turn']}: in turns 1-3 both specials must be {first_colour}",
-                rule="(c) never specials of two colours in turns 1-3")
+                rule="(c) never specials of two colours in turns 1-3", part="special")
         if special and first == 4 and special.colour == first_colour:
             raise IllegalOrder(f"{special.colour} was your colour in turns 1-3; turns 4-6 take the other colour",
-                               rule="the other colour is played in turns 4-6")
+                               rule="the other colour is played in turns 4-6", part="special")
         owed_after = 2 - count - (1 if special else 0)
         turns_left_after = first + 2 - self._turn
         if owed_after > turns_left_after:
@@ -324,7 +324,7 @@ class MatchPlay(GameState):
             raise IllegalOrder(
                 f"specials must be played in {which}, one a turn; without a special now you would still owe "
                 f"{owed_after} with only {turns_left_after} turn(s) of turns {first}-{first + 2} left",
-                rule=rule, hint=str(self.default_orders(seat)))
+                rule=rule, hint=str(self.default_orders(seat)), part="special")
 
     def _special_options(self, seat: int) -> tuple[bool, list[str]]:
         """(a special must be played this turn, the specials that may be played this turn)."""

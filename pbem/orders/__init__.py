@@ -1,0 +1,11 @@
+"""Mail text to typed commands: the generic commands here, each game's grammar beside them."""
+from __future__ import annotations
+
+from . import matchplay
+from .commands import Grammar
+
+GRAMMARS: dict[str, Grammar] = {"matchplay": matchplay.grammar}
+
+
+def grammar_for(game_type: str) -> Grammar:
+    return GRAMMARS[game_type]

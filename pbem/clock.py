@@ -1,0 +1,81 @@
+"""The one clock of pbem, and the durations that deadlines are written in.
+
+Everything that needs the time asks ``now()``, so that ``PBEM_NOW`` can pin it for replays and
+tests. Times are always aware and in UTC; players' own time zones are a matter of display.
+"""
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta, timezone
+
+ENV_NOW = "PBEM_NOW"
+
+_UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
+_PART = re.compile(r"(\d+)\s*([wdhms])")
+_DURATION_HINT = "a duration like 48h, 3d or 90m"
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time as an aware UTC datetime; a value without an offset is taken as UTC."""
+    value = text.strip()
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(
+            f"expected an ISO 8601 time like 2026-12-01T18:00:00Z, got {text!r}") from None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def now() -> datetime:
+    """The current time (aware, UTC): ``$PBEM_NOW`` when it is set, else the real time."""
+    pinned = os.environ.get(ENV_NOW, "").strip()
+    if not pinned:
+        return datetime.now(timezone.utc)
+    try:
+        return parse_time(pinned)
+    except ValueError as err:
+        raise ValueError(f"{ENV_NOW}: {err}") from None
+
+
+def parse_duration(text: str) -> timedelta:
+    """``48h``, ``3d``, ``90m``, ``30s``, ``2w`` or a sum such as ``1d12h`` / ``1d 12h``."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected {_DURATION_HINT}, got {text!r}")
+    compact = text.strip().lower()
+    if compact.startswith("-"):
+        raise ValueError(f"a duration must be longer than zero, got {text!r}")
+    pos, seconds = 0, 0
+    for part in _PART.finditer(compact):
+        if compact[pos:part.start()].strip():
+            pos = -1
+            break
+        seconds += int(part.group(1)) * _UNIT_SECONDS[part.group(2)]
+        pos = part.end()
+    if pos <= 0 or compact[pos:].strip():
+        raise ValueError(f"expected {_DURATION_HINT}, got {text!r}")
+    if seconds <= 0:
+        raise ValueError(f"a duration must be longer than zero, got {text!r}")
+    return timedelta(seconds=seconds)
+
+
+def format_duration(span: timedelta) -> str:
+    """Days, hours and minutes, largest first: ``2d 4h``, ``1h 30m``; seconds only under a minute."""
+    total = int(span.total_seconds())
+    sign, total = ("-", -total) if total < 0 else ("", total)
+    if total < 60:
+        return f"{sign}{total}s"
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [f"{n}{unit}" for n, unit in ((days, "d"), (hours, "h"), (minutes, "m")) if n]
+    return sign + " ".join(parts)
+
+
+def format_utc(moment: datetime) -> str:
+    """``2026-12-01 18:00 UTC``; a naive datetime is taken to be UTC already."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,82 @@
+"""The order language of MatchPlay Golf: one PLAY line and at most one SPECIAL line a turn.
+
+    PLAY 4 3 5
+    SPECIAL BLUE-1 HOLE 2
+
+Tolerant of the way people type: any case, spaces inside the card name (`Blue -1`, `hole 5`),
+commas between the cards, or the three cards written together (`PLAY 435`).
+"""
+from __future__ import annotations
+
+import re
+
+from ..games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from ..games.matchplay import Play, Special
+from .commands import Line, Order
+
+_PLAY = re.compile(r"^PLAY\b\s*(.*)$", re.I)
+_SPECIAL = re.compile(r"^SPECIAL\b\s*(.*)$", re.I)
+_SPECIAL_BODY = re.compile(r"^(BLUE|RED)\s*([+-])\s*1\s*(?:ON\s+)?HOLE\s*#?\s*(\d{1,2})$", re.I)
+PLAY_EXAMPLE = "PLAY 4 3 5"
+SPECIAL_EXAMPLE = "SPECIAL BLUE-1 HOLE 2"
+
+
+def read_cards(text: str) -> list[int] | None:
+    tokens = [t for t in re.split(r"[\s,;/]+", text) if t]
+    if len(tokens) == 1 and tokens[0].isdigit() and len(tokens[0]) > 1:
+        tokens = list(tokens[0])
+    if not tokens or not all(t.isdigit() for t in tokens):
+        return None
+    return [int(t) for t in tokens]
+
+
+def read_special(text: str) -> Special | None:
+    m = _SPECIAL_BODY.match(text.strip())
+    if not m:
+        return None
+    return Special(f"{m.group(1).upper()}{m.group(2)}1", int(m.group(3)))
+
+
+def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
+    errors: list[OrderError] = []
+    play_line: Line | None = None
+    cards: list[int] | None = None
+    specials: list[tuple[Special, Line]] = []
+    for lineno, line in lines:
+        if m := _PLAY.match(line):
+            if play_line is not None:
+                errors.append(AmbiguousOrder(
+                    f"a second PLAY line (line {play_line[0]} has one already): which one is meant?",
+                    line=line, lineno=lineno, hint="send one PLAY line with the turn's three cards"))
+                continue
+            play_line = (lineno, line)
+            cards = read_cards(m.group(1))
+            if cards is None:
+                errors.append(InvalidOrder("PLAY takes the turn's three stroke cards as numbers, in hole order",
+                                           line=line, lineno=lineno, hint=PLAY_EXAMPLE))
+        elif m := _SPECIAL.match(line):
+            special = read_special(m.group(1))
+            if special is None:
+                errors.append(InvalidOrder(
+                    "SPECIAL takes a card (BLUE+1, BLUE-1, RED+1 or RED-1) and a hole",
+                    line=line, lineno=lineno, hint=SPECIAL_EXAMPLE))
+            else:
+                specials.append((special, (lineno, line)))
+        else:
+            errors.append(InvalidOrder("not a MatchPlay order or command", line=line, lineno=lineno,
+                                       hint=f"{PLAY_EXAMPLE} / {SPECIAL_EXAMPLE} / STATUS / HELP"))
+    if play_line is None:
+        for special, (lineno, line) in specials:
+            errors.append(IllegalOrder(
+                "a SPECIAL goes with the turn's PLAY line in the same message: orders are a complete set",
+                rule="a turn's orders are sent as one set", line=line, lineno=lineno,
+                hint=f"{PLAY_EXAMPLE}\n{line}"))
+        return [], errors
+    if cards is None:
+        return [], errors
+    parts = {"cards": play_line}
+    if specials:
+        parts["special"] = specials[-1][1] if len(specials) > 1 else specials[0][1]
+    order = Order(Play(tuple(cards), tuple(s for s, _ in specials)),
+                  [play_line] + [ln for _, ln in specials], parts)
+    return [order], errors

@@ -1,0 +1,233 @@
+"""The store: games, seats, the event history, inbound mail and the outbox, in one SQLite file.
+
+Every inbound message's raw bytes are written (and committed) before it is handled, and each is
+handled at most once, keyed by its Message-ID. A handled message, the game's new state, its
+events and the mail it causes are written in one transaction.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Iterator
+
+import sqlite_utils
+
+SCHEMA_VERSION = 1
+
+
+def iso(dt: datetime | None) -> str | None:
+    return dt.strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
+
+
+def from_iso(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+@dataclass
+class Seat:
+    game_id: str
+    seat: int
+    name: str
+    address: str
+    secret: str
+    timezone: str | None = None
+
+
+@dataclass
+class GameRow:
+    id: str
+    type: str
+    status: str
+    turn: int
+    state: dict
+    options: dict
+    course: str
+    seed: int
+    created: datetime
+    deadline: datetime | None
+    deadline_every: str | None
+    result: str | None
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), timeout=30)
+        self.db = sqlite_utils.Database(conn, execute_plugins=False)
+        self.db.execute("PRAGMA busy_timeout = 30000")
+        if self.db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.db.execute("PRAGMA journal_mode = WAL")
+        self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _migrate(self) -> None:
+        if "games" in self.db.table_names():
+            return
+        with self.transaction():
+            self.db["games"].create({
+                "id": str, "type": str, "status": str, "turn": int, "state": str, "options": str,
+                "course": str, "seed": int, "created": str, "deadline": str, "deadline_every": str,
+                "result": str}, pk="id", not_null={"type", "status", "state"})
+            self.db["seats"].create({
+                "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str},
+                pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
+            self.db["seats"].create_index(["address"])
+            self.db["seats"].create_index(["secret"])
+            self.db["events"].create({
+                "id": int, "game_id": str, "at": str, "kind": str, "seat": int, "data": str},
+                pk="id", foreign_keys=[("game_id", "games", "id")])
+            self.db["events"].create_index(["game_id", "id"])
+            self.db["inbound"].create({
+                "key": str, "received": str, "raw": bytes, "sender": str, "subject": str,
+                "status": str, "note": str, "game_id": str, "handled": str}, pk="key")
+            self.db["inbound"].create_index(["status"])
+            self.db["outbox"].create({
+                "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,
+                "message_id": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
+                "sent": str, "error": str}, pk="id")
+            self.db["outbox"].create_index(["status", "id"])
+            self.db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic unit; nested uses join the outer one (sqlite-utils savepoints)."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # -- games and seats ------------------------------------------------------------------
+    def game_exists(self, game_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+
+    def add_game(self, row: GameRow, seats: list[Seat]) -> None:
+        self.db["games"].insert(self._game_record(row))
+        self.db["seats"].insert_all([seat.__dict__ for seat in seats])
+
+    def save_game(self, row: GameRow) -> None:
+        self.db["games"].update(row.id, self._game_record(row))
+
+    def game(self, game_id: str) -> GameRow | None:
+        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
+        return self._game_row(rows[0]) if rows else None
+
+    def games(self) -> list[GameRow]:
+        return [self._game_row(r) for r in self.db["games"].rows_where(order_by="created, id")]
+
+    def seats(self, game_id: str) -> list[Seat]:
+        return [Seat(**r) for r in self.db["seats"].rows_where("game_id = ?", [game_id], order_by="seat")]
+
+    def seat_by_secret(self, secret: str) -> Seat | None:
+        rows = list(self.db["seats"].rows_where("lower(secret) = lower(?)", [secret]))
+        return Seat(**rows[0]) if rows else None
+
+    def seats_of(self, address: str) -> list[Seat]:
+        return [Seat(**r) for r in self.db["seats"].rows_where("address = ?", [address.lower()])]
+
+    def update_seat(self, seat: Seat) -> None:
+        self.db["seats"].update((seat.game_id, seat.seat), seat.__dict__)
+
+    def due_games(self, now: datetime) -> list[str]:
+        rows = self.db.execute(
+            "SELECT id FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
+            [iso(now)]).fetchall()
+        return [r[0] for r in rows]
+
+    @staticmethod
+    def _game_record(row: GameRow) -> dict:
+        d = dict(row.__dict__)
+        d["state"] = json.dumps(row.state, separators=(",", ":"))
+        d["options"] = json.dumps(row.options)
+        d["created"] = iso(row.created)
+        d["deadline"] = iso(row.deadline)
+        return d
+
+    @staticmethod
+    def _game_row(r: dict) -> GameRow:
+        r = dict(r)
+        r["state"] = json.loads(r["state"])
+        r["options"] = json.loads(r["options"])
+        r["created"] = from_iso(r["created"])
+        r["deadline"] = from_iso(r["deadline"])
+        return GameRow(**r)
+
+    # -- events ---------------------------------------------------------------------------
+    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> None:
+        self.db["events"].insert({"game_id": game_id, "at": iso(at), "kind": kind, "seat": seat,
+                                  "data": json.dumps(data)})
+
+    def events(self, game_id: str) -> list[dict]:
+        out = []
+        for r in self.db["events"].rows_where("game_id = ?", [game_id], order_by="id"):
+            out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"])})
+        return out
+
+    # -- inbound mail ---------------------------------------------------------------------
+    def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "") -> bool:
+        """Store the raw message (committed at once). False when this key was seen before."""
+        with self.transaction():
+            if self.db.execute("SELECT 1 FROM inbound WHERE key = ?", [key]).fetchone():
+                return False
+            self.db["inbound"].insert({"key": key, "received": iso(now), "raw": raw, "sender": sender,
+                                       "subject": subject, "status": "new"})
+        return True
+
+    def inbound_status(self, key: str) -> str | None:
+        row = self.db.execute("SELECT status FROM inbound WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def unhandled_inbound(self) -> list[tuple[str, bytes]]:
+        return [(r[0], r[1]) for r in self.db.execute(
+            "SELECT key, raw FROM inbound WHERE status = 'new' ORDER BY received, rowid").fetchall()]
+
+    def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None) -> None:
+        self.db["inbound"].update(key, {"status": status, "note": note, "game_id": game_id, "handled": iso(now)})
+
+    # -- outbox ---------------------------------------------------------------------------
+    def queue(self, *, now: datetime, game_id: str | None, kind: str, recipient: str, message_id: str,
+              raw: bytes) -> None:
+        self.db["outbox"].insert({"created": iso(now), "game_id": game_id, "kind": kind, "recipient": recipient,
+                                  "message_id": message_id, "raw": raw, "status": "queued", "attempts": 0})
+
+    def queued(self, now: datetime | None = None) -> list[dict]:
+        sql = "SELECT * FROM outbox WHERE status = 'queued'"
+        args: list = []
+        if now is not None:
+            sql += " AND (next_try IS NULL OR next_try <= ?)"
+            args.append(iso(now))
+        cur = self.db.execute(sql + " ORDER BY id", args)
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    def mark_sent(self, outbox_id: int, now: datetime) -> None:
+        with self.transaction():
+            self.db["outbox"].update(outbox_id, {"status": "sent", "sent": iso(now)})
+
+    def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
+        with self.transaction():
+            row = self.db["outbox"].get(outbox_id)
+            self.db["outbox"].update(outbox_id, {
+                "status": "failed" if permanent else "queued", "error": error,
+                "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
+
+    def sent_mail(self, game_id: str | None = None) -> list[dict]:
+        """Every mail the GM wrote, oldest first (tests read these)."""
+        where, args = ("game_id = ?", [game_id]) if game_id else (None, None)
+        return list(self.db["outbox"].rows_where(where, args, order_by="id"))
