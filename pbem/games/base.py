@@ -117,7 +117,20 @@ class GameState:
     def default_orders(self, seat: int):
         raise NotImplementedError
 
+    def nmr_orders(self, seat: int, policy: str):
+        """The orders a missed deadline plays under `policy` (autoplay by default)."""
+        return self.default_orders(seat)
+
+    @classmethod
+    def command_from_text(cls, text: str):
+        """Read back the canonical text of a command (`str(command)`), as events store it."""
+        raise NotImplementedError
+
     def result(self) -> Result | None:
+        raise NotImplementedError
+
+    def scores(self) -> list:
+        """Each seat's score as the game counts it (holes won, points ...), for standings and JSON."""
         raise NotImplementedError
 
     @property

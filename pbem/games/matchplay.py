@@ -73,7 +73,7 @@ class Forfeit:
     play: Play
 
     def __str__(self) -> str:
-        return "FORFEIT (" + str(self.play).replace("\n", "; ") + ")"
+        return "FORFEIT\n" + str(self.play)
 
 
 def match_line(names: Sequence[str], lead: int, after: int) -> str:
@@ -140,6 +140,20 @@ class MatchPlay(GameState):
         s._result = Result.from_dict(d["result"])
         return s
 
+    @classmethod
+    def command_from_text(cls, text: str):
+        """The command whose `str()` is `text` (events store commands that way)."""
+        if text == "RESIGN":
+            return Resign()
+        if text.startswith("FORFEIT"):
+            return Forfeit(parse_canonical(text))
+        return parse_canonical(text)
+
+    def nmr_orders(self, seat: int, policy: str):
+        """What a missed deadline plays for `seat` under the game's NMR policy."""
+        play = self.default_orders(seat)
+        return Forfeit(play) if policy == "forfeit" else play
+
     # -- the protocol ---------------------------------------------------------------------
     @property
     def turn(self) -> int:
@@ -159,6 +173,14 @@ class MatchPlay(GameState):
 
     def result(self) -> Result | None:
         return self._result
+
+    def scores(self) -> list[int]:
+        """Holes won by each player so far."""
+        won = [0, 0]
+        for row in self.holes:
+            if row["winner"] is not None:
+                won[row["winner"]] += 1
+        return won
 
     def check(self, seat: int, command) -> None:
         if self.finished:
@@ -192,7 +214,7 @@ class MatchPlay(GameState):
         for i, hole in enumerate(turn_holes(self._turn)):
             played.append(self._play_hole(i, hole))
             left = HOLES - hole
-            if abs(self.lead) > left:
+            if left and abs(self.lead) > left:
                 leader = self.names[0] if self.lead > 0 else self.names[1]
                 self._result = Result(f"{leader} wins {abs(self.lead)} and {left}", (0 if self.lead > 0 else 1,))
                 break
@@ -251,6 +273,7 @@ class MatchPlay(GameState):
             "specials_played": list(self.specials_played[seat]),
             "orders": str(self.pending[seat]) if self.pending[seat] else None,
             "special_required": self._special_options(seat)[0] if not self.finished else False,
+            "example": str(self.default_orders(seat)) if not self.finished else None,
         }
 
     def _check_cards(self, seat: int, cards: tuple[int, ...]) -> None:
@@ -381,6 +404,8 @@ class MatchPlay(GameState):
 def parse_canonical(text: str) -> Play:
     """Read back `str(Play)` (the engine stores pending orders in that form)."""
     lines = text.splitlines()
+    if lines[0] == "FORFEIT":
+        lines = lines[1:]
     cards = tuple(int(c) for c in lines[0].split()[1:])
     specials = tuple(Special(ln.split()[1], int(ln.split()[3])) for ln in lines[1:])
     return Play(cards, specials)

@@ -8,7 +8,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
-         "press", "warning")
+         "press")
 # Answers to a player's own message are auto-replied; everything the GM starts is auto-generated.
 ANSWER_KINDS = {"ack", "error", "status", "history", "help"}
 
@@ -55,7 +55,8 @@ def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> 
         msg["References"] = " ".join([*letter.references, letter.in_reply_to])
     for key, value in letter.extra_headers.items():
         msg[key] = value
-    msg.set_content(letter.text, charset="utf-8")
+    # Plain ASCII travels as it is (readable in any mailbox file); anything else quoted-printable.
+    msg.set_content(letter.text, charset="utf-8", cte="7bit" if letter.text.isascii() else "quoted-printable")
     if letter.html:
         msg.add_alternative(letter.html, subtype="html", charset="utf-8")
     return msg

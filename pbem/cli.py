@@ -1,0 +1,202 @@
+"""The command line: `pbem [--config FILE] <command> ...` (see `pbem --help`)."""
+from __future__ import annotations
+
+import argparse
+import email.utils
+import json
+import logging
+import sys
+from pathlib import Path
+
+EXIT_USAGE = 2
+EXIT_TEMPFAIL = 75
+
+
+class UsageError(Exception):
+    """A user's mistake: one line on stderr, exit 2, no traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master for golf games.")
+    p.add_argument("--config", metavar="FILE", help="the YAML configuration (else $PBEM_CONFIG, else ./pbem.yaml)")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what is done with every message")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    ng = sub.add_parser("new-game", help="create a game and mail each player a welcome")
+    ng.add_argument("type", metavar="TYPE", help="the game: matchplay")
+    ng.add_argument("--player", action="append", required=True, metavar="SPEC",
+                    help='a player: addr@host or "Name <addr@host>" (repeat per player)')
+    ng.add_argument("--id", help="the game id (default: <type>-<n>)")
+    ng.add_argument("--course", help="a course template name or a par string like '443 544 354 445 345 434'")
+    ng.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    ng.add_argument("--seed", type=int, default=None, help="the seed of the game's random numbers")
+    ng.add_argument("--deadline", metavar="DURATION", help="time for each turn, like 48h, 3d, 90m")
+
+    sub.add_parser("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
+    sub.add_parser("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure")
+    sub.add_parser("run", help="the daemon: handle mail as it arrives, deadlines on time")
+    sh = sub.add_parser("show", help="a game as the GM sees it")
+    sh.add_argument("game", metavar="GAME")
+    sh.add_argument("--json", action="store_true", help="one JSON object")
+    ls = sub.add_parser("list", help="every game, a line each")
+    ls.add_argument("--json", action="store_true", help="a JSON list")
+    sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as e:
+        print(f"pbem {args.command}: {e}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _config(args):
+    from .config import ConfigError, find_path, load
+    try:
+        return load(find_path(args.config))
+    except ConfigError as e:
+        for line in e.problems:
+            print(line, file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _app(args):
+    from .app import App
+    from .clock import now
+    try:
+        now()
+    except ValueError as e:
+        raise UsageError(str(e))
+    try:
+        return App.open(_config(args))
+    except NotImplementedError as e:
+        raise UsageError(str(e))
+
+
+def _player(spec: str) -> tuple[str, str]:
+    name, address = email.utils.parseaddr(spec)
+    if "@" not in address or " " in address:
+        raise UsageError(f'--player {spec!r}: expected addr@host or "Name <addr@host>"')
+    return name, address.lower()
+
+
+def _options(pairs: list[str]) -> dict:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option {pair!r}: expected KEY=VALUE")
+        out[key.strip().lower()] = value.strip()
+    return out
+
+
+def cmd_new_game(args) -> int:
+    import random
+    from .clock import parse_duration
+    from .courses import DEFAULT_COURSE, load_course
+    from .games import game_type
+    try:
+        game_type(args.type)
+        course = load_course(args.course or DEFAULT_COURSE)
+        if args.deadline:
+            parse_duration(args.deadline)
+    except (KeyError, ValueError) as e:
+        raise UsageError(str(e).strip('"'))
+    players = [_player(s) for s in args.player]
+    app = _app(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    try:
+        game_id = app.gm.new_game(args.type.lower(), players, course, options=_options(args.option), seed=seed,
+                                  game_id=args.id, deadline=args.deadline)
+    except ValueError as e:
+        raise UsageError(str(e))
+    app.send_outbox()
+    print(game_id)
+    return 0
+
+
+def cmd_process(args) -> int:
+    from .app import Busy
+    app = _app(args)
+    try:
+        counts = app.process()
+    except Busy as e:
+        print(f"pbem process: {e}; not running twice", file=sys.stderr)
+        return 0
+    print(f"handled {counts['handled']} message(s), {counts['deadlines']} deadline action(s), "
+          f"sent {counts['sent']} mail(s)")
+    return 0
+
+
+def cmd_deliver(args) -> int:
+    from .app import Busy
+    raw = sys.stdin.buffer.read()
+    if not raw.strip():
+        raise UsageError("no message on stdin")
+    try:
+        app = _app(args)
+        app.deliver(raw)
+    except (Busy, OSError) as e:
+        print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
+        return EXIT_TEMPFAIL
+    return 0
+
+
+def cmd_run(args) -> int:
+    import signal
+    import time
+    from .app import Busy
+    app = _app(args)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    while not stop:
+        try:
+            app.process()
+        except Busy:
+            pass
+        for _ in range(10):
+            if stop:
+                break
+            time.sleep(0.1)
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .report import game_json, game_text
+    app = _app(args)
+    data = game_json(app.store, args.game)
+    if data is None:
+        raise UsageError(f"no game {args.game!r}")
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else game_text(data))
+    return 0
+
+
+def cmd_list(args) -> int:
+    from .report import list_json
+    app = _app(args)
+    rows = list_json(app.store)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:
+            print(f"{r['id']:<20} {r['type']:<10} {r['status']:<9} turn {r['turn']:<3} deadline {r['deadline'] or '-'}")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+    return run_demo(print)
+
+
+COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
+            "show": cmd_show, "list": cmd_list, "demo": cmd_demo}
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""`pbem demo`: two scripted players play a whole MatchPlay match by mail in a temporary folder.
+
+The players are real mail clients of the local transport: they read the GM's mail from their own
+Maildirs, reply with orders (the reply address carries their secret), and the GM runs one
+`process` pass after each mail, as cron would.
+"""
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import mailbox
+import random
+import tempfile
+from email.message import EmailMessage
+from pathlib import Path
+
+from .app import App
+from .config import local_defaults
+from .courses import DEFAULT_COURSE, load_course
+from .games.matchplay import MatchPlay, random_orders
+
+
+class ScriptedPlayer:
+    def __init__(self, name: str, address: str, root: Path, gm_address: str):
+        self.name, self.address, self.root, self.gm_address = name, address, root, gm_address
+        self.read: set[str] = set()
+
+    def inbox(self) -> list[EmailMessage]:
+        """New mail from the GM, oldest first."""
+        folder = self.root / self.address
+        files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
+        fresh = []
+        for path in sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name)):
+            if path.name not in self.read:
+                self.read.add(path.name)
+                fresh.append(email.message_from_bytes(path.read_bytes(), policy=email.policy.default))
+        return fresh
+
+    def reply(self, to: EmailMessage, body: str) -> None:
+        msg = EmailMessage()
+        msg["From"] = email.utils.formataddr((self.name, self.address))
+        msg["To"] = to["Reply-To"]
+        msg["Subject"] = "Re: " + str(to["Subject"])
+        msg["Message-ID"] = email.utils.make_msgid(domain="player.test")
+        msg["In-Reply-To"] = to["Message-ID"]
+        msg["Date"] = email.utils.formatdate()
+        msg.set_content(body + "\n")
+        box = mailbox.Maildir(str(self.root / self.gm_address), factory=None, create=True)
+        box.add(msg.as_bytes())
+
+
+def run_demo(say=print, seed: int = 2026) -> int:
+    folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    config = local_defaults(folder)
+    app = App.open(config)
+    rng = random.Random(seed)
+    players = [ScriptedPlayer("George", "george@example.test", config.local.maildir, config.gm.address),
+               ScriptedPlayer("Bill", "bill@example.test", config.local.maildir, config.gm.address)]
+    say(f"Demo folder: {folder}")
+    game_id = app.gm.new_game("matchplay", [(p.name, p.address) for p in players], load_course(DEFAULT_COURSE),
+                              seed=seed, game_id="demo")
+    app.send_outbox()
+    result_line = None
+    for _ in range(40):
+        for seat, player in enumerate(players):
+            for mail in player.inbox():
+                kind = mail["X-PBEM-Kind"]
+                say(f"GM -> {player.name}: [{kind}] {mail['Subject']}")
+                body = mail.get_body(preferencelist=("plain",)).get_content()
+                if kind == "result":
+                    result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
+                if kind in ("welcome", "report") and "Result:" not in body:
+                    state = _state(app, game_id)
+                    orders = str(random_orders(state, seat, rng))
+                    say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
+                    player.reply(mail, orders)
+        if result_line:
+            break
+        app.process()
+    say("")
+    say(result_line or "no result reached")
+    app.close()
+    return 0 if result_line else 1
+
+
+def _state(app: App, game_id: str) -> MatchPlay:
+    """The scripted players' brain picks a legal order; it uses only what its own seat may know."""
+    from .gm import games
+    return games.load(app.store, game_id).state
+

@@ -1,0 +1,120 @@
+"""A game as the GM holds it: the stored row, its seats, and the live engine state."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..clock import parse_duration
+from ..games import GameState, game_type
+from ..games.course import Course
+from ..store import GameRow, Seat, Store
+
+
+@dataclass
+class Table:
+    """One game, loaded: what the GM works on inside a transaction."""
+    row: GameRow
+    seats: list[Seat]
+    state: GameState
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def type(self) -> str:
+        return self.row.type
+
+    def seat_of(self, address: str) -> Seat | None:
+        return next((s for s in self.seats if s.address == address.lower()), None)
+
+    def seat_with_secret(self, secret: str | None) -> Seat | None:
+        if not secret:
+            return None
+        return next((s for s in self.seats if s.secret.lower() == secret.lower()), None)
+
+    def sync(self) -> None:
+        """Copy what the engine knows into the stored row."""
+        result = self.state.result()
+        self.row.state = self.state.to_dict()
+        self.row.turn = self.state.turn
+        if self.row.status == "active" and result is not None:
+            self.row.status = "finished"
+            self.row.deadline = None
+        self.row.result = f"Result: {result.line}" if result else None
+
+    def next_deadline(self, now: datetime) -> None:
+        every = self.row.deadline_every
+        if self.row.status != "active" or not every or self.row.options.get("nmr") == "wait":
+            self.row.deadline = None
+        else:
+            self.row.deadline = now + parse_duration(every)
+
+
+def new_secret() -> str:
+    return secrets.token_hex(4)
+
+
+def next_game_id(store: Store, type_name: str) -> str:
+    n = 1
+    while store.game_exists(f"{type_name}-{n}"):
+        n += 1
+    return f"{type_name}-{n}"
+
+
+def create(store: Store, *, type_name: str, players: list[tuple[str, str]], course: Course,
+           options: dict, seed: int, now: datetime, game_id: str | None, deadline: str | None) -> Table:
+    engine = game_type(type_name)
+    if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
+        span = (str(engine.MIN_PLAYERS) if engine.MIN_PLAYERS == engine.MAX_PLAYERS
+                else f"{engine.MIN_PLAYERS}-{engine.MAX_PLAYERS}")
+        raise ValueError(f"{engine.TITLE} takes {span} players, got {len(players)}")
+    addresses = [a.lower() for _, a in players]
+    if len(set(addresses)) != len(addresses):
+        raise ValueError("each player needs an address of their own")
+    game_id = game_id or next_game_id(store, type_name)
+    if store.game_exists(game_id):
+        raise ValueError(f"a game with id {game_id!r} exists already")
+    names = [name or address.split("@")[0] for name, address in players]
+    state = engine.new(names, options, seed, course)
+    if deadline is not None:
+        parse_duration(deadline)
+    row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
+                  options=dict(getattr(state, "options", options)), course=course.name, seed=seed,
+                  created=now, deadline=None, deadline_every=deadline, result=None)
+    seats = [Seat(game_id, i, names[i], addresses[i], new_secret()) for i in range(len(players))]
+    table = Table(row, seats, state)
+    table.next_deadline(now)
+    store.add_game(row, seats)
+    store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
+                    seed=seed, course=course.name, pars=list(course.pars))
+    return table
+
+
+def load(store: Store, game_id: str) -> Table | None:
+    row = store.game(game_id)
+    if row is None:
+        return None
+    state = game_type(row.type).from_dict(row.state)
+    return Table(row, store.seats(game_id), state)
+
+
+def save(store: Store, table: Table) -> None:
+    table.sync()
+    store.save_game(table.row)
+
+
+def replay(store: Store, game_id: str) -> GameState:
+    """Rebuild a game's state from its events alone (the history is the source of truth)."""
+    events = store.events(game_id)
+    created = events[0]
+    engine = game_type(store.game(game_id).type)
+    course = Course(created["course"], tuple(created["pars"]))
+    state = engine.new(created["names"], created["options"], created["seed"], course)
+    for ev in events[1:]:
+        if ev["kind"] in ("orders", "nmr", "resign"):
+            state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
+        elif ev["kind"] == "resolved":
+            state.resolve()
+    return state

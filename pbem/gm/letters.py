@@ -1,0 +1,66 @@
+"""The mail the GM writes about a game, each from its template, queued in the outbox.
+
+Every letter to a player is rendered from that player's own view of the game
+(`state.view(seat)`), so nothing a player may not know can reach a template.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..clock import format_utc
+from ..mail.inbound import Inbound
+from ..mail.outbound import Letter, compose
+from ..render import render
+from ..store import Seat, Store
+from .games import Table
+
+
+@dataclass
+class Postman:
+    store: Store
+    gm_address: str
+    gm_name: str
+    now: datetime
+
+    def post(self, letter: Letter) -> None:
+        msg = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=self.now)
+        self.store.queue(now=self.now, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
+                         message_id=msg["Message-ID"], raw=msg.as_bytes())
+
+    def context(self, table: Table | None, seat: Seat | None) -> dict:
+        ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
+        if table is not None:
+            state = table.state
+            ctx.update(
+                game=table.row, title=type(state).TITLE, seats=table.seats,
+                deadline=format_utc(table.row.deadline) if table.row.deadline else None,
+                view=state.view(seat.seat if seat else -1) if seat else None,
+            )
+        ctx["me"] = seat
+        return ctx
+
+    def to_seat(self, kind: str, table: Table, seat: Seat, *, answer: Inbound | None = None,
+                template: str | None = None, **extra) -> None:
+        ctx = self.context(table, seat)
+        ctx.update(extra)
+        subject, text = render(template or kind, table.type, **ctx)
+        self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
+                         subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
+                         in_reply_to=answer.message_id if answer else None,
+                         references=answer.references if answer else ()))
+
+    def to_all(self, kind: str, table: Table, **extra) -> None:
+        for seat in table.seats:
+            self.to_seat(kind, table, seat, **extra)
+
+    def to_sender(self, kind: str, msg: Inbound, *, table: Table | None = None, seat: Seat | None = None,
+                  **extra) -> None:
+        """An answer to whoever wrote, who may be no player at all (no secret in the Reply-To then)."""
+        ctx = self.context(table, seat)
+        ctx.update(extra)
+        subject, text = render(kind, table.type if table else None, **ctx)
+        prefix = f"[{table.id}] " if table else ""
+        self.post(Letter(kind=kind, to_addr=msg.sender, to_name=msg.sender_name, game_id=table.id if table else None,
+                         subject=prefix + subject, text=text, secret=seat.secret if seat else None,
+                         in_reply_to=msg.message_id, references=msg.references))

@@ -1,0 +1,112 @@
+"""Orders into a game, turns resolved, and the mail each step owes the players."""
+from __future__ import annotations
+
+from ..games.base import Resign
+from ..mail.inbound import Inbound
+from ..orders.commands import Help, History, Order, Press, Status
+from ..store import Seat
+from .games import Table
+from .letters import Postman
+
+
+class Turns:
+    def __init__(self, postman: Postman, table: Table):
+        self.postman = postman
+        self.store = postman.store
+        self.table = table
+
+    @property
+    def now(self):
+        return self.postman.now
+
+    def obey(self, seat: Seat, order: Order, msg: Inbound) -> str:
+        command = order.command
+        if isinstance(command, Help):
+            self.postman.to_seat("help", self.table, seat, answer=msg)
+            return "help"
+        if isinstance(command, Status):
+            self.postman.to_seat("status", self.table, seat, answer=msg)
+            return "status"
+        if isinstance(command, History):
+            self.postman.to_seat("history", self.table, seat, answer=msg,
+                                 events=self._public_events())
+            return "history"
+        if isinstance(command, Press):
+            return self.press(seat, command.text, msg)
+        if isinstance(command, Resign):
+            return self.resign(seat)
+        return self.orders(seat, command, msg)
+
+    def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
+        state = self.table.state
+        turn = state.turn
+        replaced = seat.seat not in state.to_move()
+        state.apply(seat.seat, command)
+        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
+        if msg is not None:
+            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=str(command), turn=turn,
+                                 replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
+        self.resolve_if_ready()
+        return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
+
+    def resolve_if_ready(self, notes: list[str] | None = None) -> None:
+        state = self.table.state
+        while state.ready():
+            turn = state.turn
+            played = state.resolve()
+            self.store.add_event(self.table.id, self.now, "resolved", turn=turn)
+            self.table.sync()
+            self.table.next_deadline(self.now)
+            self.postman.to_all("report", self.table, played=played, resolved_turn=turn, notes=notes or [])
+            notes = []
+            if state.result() is not None:
+                self.finish()
+
+    def finish(self) -> None:
+        self.table.sync()
+        self.store.add_event(self.table.id, self.now, "finished", result=self.table.row.result)
+        self.postman.to_all("result", self.table)
+
+    def resign(self, seat: Seat) -> str:
+        self.table.state.apply(seat.seat, Resign())
+        self.store.add_event(self.table.id, self.now, "resign", seat.seat, orders="RESIGN")
+        self.finish()
+        return "resigned"
+
+    def press(self, seat: Seat, text: str, msg: Inbound) -> str:
+        self.store.add_event(self.table.id, self.now, "press", seat.seat, text=text)
+        for other in self.table.seats:
+            if other.seat != seat.seat:
+                self.postman.to_seat("press", self.table, other, sender=seat, text=text)
+        return "press"
+
+    def missed_deadline(self) -> list[str]:
+        """The deadline has passed: play the NMR policy for everyone who owes orders."""
+        state = self.table.state
+        policy = self.table.row.options.get("nmr", "autoplay")
+        if policy == "wait":
+            return []
+        notes = []
+        for s in sorted(state.to_move()):
+            command = state.nmr_orders(s, policy)
+            state.apply(s, command)
+            seat = self.table.seats[s]
+            self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
+                                 turn=state.turn)
+            what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
+            notes.append(f"{seat.name} sent no orders by the deadline ({policy}): {what}: "
+                         + str(command).replace("\n", " / "))
+        self.resolve_if_ready(notes)
+        return notes
+
+    def _public_events(self) -> list[dict]:
+        """What a history may show: never orders of a turn that has not resolved."""
+        events = self.store.events(self.table.id)
+        out, open_turn = [], self.table.state.turn
+        for ev in events:
+            if ev["kind"] in ("orders", "nmr") and ev.get("turn") == open_turn and not self.table.state.result():
+                continue
+            if ev["kind"] == "orders":
+                continue  # the resolved holes show what was played
+            out.append(ev)
+        return out

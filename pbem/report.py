@@ -1,0 +1,49 @@
+"""The GM's own view of games, for `pbem show` and `pbem list` (everything, hidden cards included)."""
+from __future__ import annotations
+
+from .gm import games
+from .store import Store, iso
+
+
+def game_json(store: Store, game_id: str) -> dict | None:
+    table = games.load(store, game_id)
+    if table is None:
+        return None
+    state = table.state
+    row = table.row
+    scores = state.scores()
+    return {
+        "id": row.id, "type": row.type, "status": row.status, "turn": row.turn,
+        "players": [{"name": s.name, "address": s.address, "score": scores[s.seat]} for s in table.seats],
+        "result": row.result,
+        "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
+        "deadline": iso(row.deadline), "course": row.course, "options": row.options, "seed": row.seed,
+        "created": iso(row.created),
+        "history": store.events(game_id),
+        "state": state.view(None),
+    }
+
+
+def list_json(store: Store) -> list[dict]:
+    return [{"id": r.id, "type": r.type, "status": r.status, "turn": r.turn, "deadline": iso(r.deadline),
+             "result": r.result} for r in store.games()]
+
+
+def game_text(data: dict) -> str:
+    lines = [f"Game {data['id']} ({data['type']}), {data['status']}, turn {data['turn']}, course {data['course']}"]
+    for p in data["players"]:
+        lines.append(f"  {p['name']} <{p['address']}>  score {p['score']}")
+    lines.append(f"Deadline: {data['deadline'] or '-'}")
+    lines.append(f"To move: {', '.join(data['to_move']) or '-'}")
+    state = data["state"]
+    if "match" in state:
+        lines.append(state["match"])
+    for row in state.get("holes", []):
+        lines.append(f"  hole {row['hole']:>2} par {row['par']}: cards {row['cards']} specials {row['specials']} "
+                     f"scores {row['scores']} lead {row['lead']:+d}")
+    for seat, v in state.get("seats", {}).items():
+        lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand']))}; specials left {', '.join(v['specials_left'])}; "
+                     f"pending {(v['orders'] or '-').replace(chr(10), ' / ')}")
+    if data["result"]:
+        lines.append(data["result"])
+    return "\n".join(lines)
