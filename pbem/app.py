@@ -43,6 +43,12 @@ class App:
     def close(self) -> None:
         self.store.close()
 
+    def __enter__(self) -> "App":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     @contextmanager
     def lock(self, wait: float = 60.0) -> Iterator[None]:
         """One pass at a time: a second one waits up to `wait` seconds, then gives up."""

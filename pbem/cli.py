@@ -109,23 +109,23 @@ def cmd_new_game(args) -> int:
     except (KeyError, ValueError) as e:
         raise UsageError(str(e).strip('"'))
     players = [_player(s) for s in args.player]
-    app = _app(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    try:
-        game_id = app.gm.new_game(args.type.lower(), players, course, options=_options(args.option), seed=seed,
-                                  game_id=args.id, deadline=args.deadline)
-    except ValueError as e:
-        raise UsageError(str(e))
-    app.send_outbox()
+    with _app(args) as app:
+        try:
+            game_id = app.gm.new_game(args.type.lower(), players, course, options=_options(args.option),
+                                      seed=seed, game_id=args.id, deadline=args.deadline)
+        except ValueError as e:
+            raise UsageError(str(e))
+        app.send_outbox()
     print(game_id)
     return 0
 
 
 def cmd_process(args) -> int:
     from .app import Busy
-    app = _app(args)
     try:
-        counts = app.process()
+        with _app(args) as app:
+            counts = app.process()
     except Busy as e:
         print(f"pbem process: {e}; not running twice", file=sys.stderr)
         return 0
@@ -140,8 +140,8 @@ def cmd_deliver(args) -> int:
     if not raw.strip():
         raise UsageError("no message on stdin")
     try:
-        app = _app(args)
-        app.deliver(raw)
+        with _app(args) as app:
+            app.deliver(raw)
     except (Busy, OSError) as e:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
@@ -170,8 +170,8 @@ def cmd_run(args) -> int:
 
 def cmd_show(args) -> int:
     from .report import game_json, game_text
-    app = _app(args)
-    data = game_json(app.store, args.game)
+    with _app(args) as app:
+        data = game_json(app.store, args.game)
     if data is None:
         raise UsageError(f"no game {args.game!r}")
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else game_text(data))
@@ -180,8 +180,8 @@ def cmd_show(args) -> int:
 
 def cmd_list(args) -> int:
     from .report import list_json
-    app = _app(args)
-    rows = list_json(app.store)
+    with _app(args) as app:
+        rows = list_json(app.store)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:

@@ -18,6 +18,7 @@ class OrderError(Exception):
         self.rule = rule
         self.hint = hint
         self.part = part  # which part of a many-line order is at fault (e.g. "special")
+        self.also: list[OrderError] = []  # further problems of the same order, each on its own line
 
     def at(self, line: str, lineno: int) -> "OrderError":
         """The same error, placed on the player's line (the parser knows it, the engine does not)."""

@@ -192,8 +192,15 @@ class MatchPlay(GameState):
                 command = command.play
         if not isinstance(command, Play):
             raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule="MatchPlay orders")
-        self._check_cards(seat, command.cards)
-        self._check_specials(seat, command.specials)
+        problems = []
+        for part_check, arg in ((self._check_cards, command.cards), (self._check_specials, command.specials)):
+            try:
+                part_check(seat, arg)
+            except IllegalOrder as e:
+                problems.append(e)
+        if problems:
+            problems[0].also = problems[1:]
+            raise problems[0]
 
     def apply(self, seat: int, command) -> None:
         self.check(seat, command)
@@ -281,12 +288,11 @@ class MatchPlay(GameState):
         if len(cards) != HOLES_PER_TURN:
             raise IllegalOrder(
                 f"a turn takes exactly three stroke cards, one for each of holes {holes[0]}, {holes[1]} and {holes[2]}; this PLAY has {len(cards)}",
-                rule="one stroke card for each hole of the turn",
-                hint="PLAY " + " ".join(str(c) for c in self.default_orders(seat).cards))
+                rule="one stroke card for each hole of the turn", hint=self._play_hint(seat))
         for c in cards:
             if c != 3 and c != 4 and c != 5:
                 raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
-                                   rule="stroke cards are 3, 4 and 5")
+                                   rule="stroke cards are 3, 4 and 5", hint=self._play_hint(seat))
         hand = self.hands[seat]
         for value in cards:
             n = cards.count(value)
@@ -295,7 +301,8 @@ class MatchPlay(GameState):
                 held = " ".join(str(c) for c in self.hand_cards(seat))
                 raise IllegalOrder(
                     f"this PLAY uses {n} card(s) of {value} but you hold {have}; your stroke cards are: {held}",
-                    rule="each stroke card is played once (only the cards you still hold)")
+                    rule="each stroke card is played once (only the cards you still hold)",
+                    hint=self._play_hint(seat))
 
     def _check_specials(self, seat: int, specials: tuple[Special, ...]) -> None:
         holes = turn_holes(self._turn)
@@ -309,12 +316,24 @@ class MatchPlay(GameState):
             if special.card not in self.specials_left[seat]:
                 when = next(p for p in self.specials_played[seat] if p["card"] == special.card)
                 raise IllegalOrder(f"you already played {special.card} (turn {when['turn']}, hole {when['hole']})",
-                                   rule="each special card is played once", part="special")
+                                   rule="each special card is played once", part="special",
+                                   hint=self._special_hint(seat))
             if special.hole not in holes:
                 raise IllegalOrder(
                     f"hole {special.hole} is not in this turn; turn {self._turn} plays holes {holes[0]}, {holes[1]} and {holes[2]}",
-                    rule="a special card goes on one of the turn's holes", part="special")
+                    rule="a special card goes on one of the turn's holes", part="special",
+                    hint=f"SPECIAL {special.card} HOLE {holes[0]}")
         self._check_special_timing(seat, special)
+
+    def _play_hint(self, seat: int) -> str:
+        return "PLAY " + " ".join(str(c) for c in self.default_orders(seat).cards)
+
+    def _special_hint(self, seat: int) -> str:
+        allowed = self._special_options(seat)[1]
+        if not allowed:
+            return "no SPECIAL line this turn"
+        hole = turn_holes(self._turn)[0]
+        return " or ".join(f"SPECIAL {c} HOLE {hole}" for c in allowed)
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
         """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
@@ -335,7 +354,8 @@ class MatchPlay(GameState):
             earlier = next(p for p in self.specials_played[seat] if p["turn"] <= 3)
             raise IllegalOrder(
                 f"you played {earlier['card']} in turn {earlier['turn']}: in turns 1-3 both specials must be {first_colour}",
-                rule="(c) never specials of two colours in turns 1-3", part="special")
+                rule="(c) never specials of two colours in turns 1-3", part="special",
+                hint=self._special_hint(seat))
         if special and first == 4 and special.colour == first_colour:
             raise IllegalOrder(f"{special.colour} was your colour in turns 1-3; turns 4-6 take the other colour",
                                rule="the other colour is played in turns 4-6", part="special")

@@ -115,7 +115,8 @@ class Inbox:
                 try:
                     state.check(seat.seat, order.command)
                 except OrderError as e:
-                    errors.append(e.at(*_swap(order.line_for(e.part))))
+                    for problem in (e, *e.also):
+                        errors.append(problem.at(*_swap(order.line_for(problem.part))))
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)

@@ -1,0 +1,121 @@
+"""Shared fixtures: a GM with the local transport in a temp folder, driven through the CLI."""
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import email.utils
+import io
+import json
+import mailbox
+import uuid
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbem import cli
+
+GEORGE, BILL = "george@example.test", "bill@example.test"
+GM = "gm@example.test"
+EXAMPLE_COURSE = "445 345 434 543 434 454"
+
+
+class LocalTable:
+    """One GM in a fresh folder: players drop files into its Maildir, `pbem` runs in-process."""
+
+    def __init__(self, root: Path, monkeypatch):
+        self.root = root
+        self.monkeypatch = monkeypatch
+        (root / "pbem.yaml").write_text(
+            f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
+            "local:\n  maildir: ./mail\n")
+        monkeypatch.setenv("PBEM_CONFIG", str(root / "pbem.yaml"))
+        monkeypatch.delenv("PBEM_NOW", raising=False)
+        self.read: dict[str, int] = {}
+
+    def pbem(self, *args: str, now: str | None = None, check: bool = True, stdin: bytes | None = None):
+        if now:
+            self.monkeypatch.setenv("PBEM_NOW", now)
+        out, err = io.StringIO(), io.StringIO()
+        if stdin is not None:
+            self.monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(list(args))
+            except SystemExit as e:
+                code = e.code
+        if check and code != 0:
+            raise AssertionError(f"pbem {args} -> {code}\n{out.getvalue()}\n{err.getvalue()}")
+        return code, out.getvalue(), err.getvalue()
+
+    def new_match(self, game_id: str = "m1", course: str = EXAMPLE_COURSE, *extra: str) -> str:
+        _, out, _ = self.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>",
+                              "--player", f"Bill <{BILL}>", "--course", course, "--id", game_id, *extra)
+        return out.strip()
+
+    def send(self, sender: str, body: str = "", subject: str = "orders", to: str = GM,
+             headers: dict | None = None, raw: bytes | None = None, message_id: str | None = None) -> str:
+        if raw is None:
+            msg = EmailMessage()
+            msg["From"] = sender
+            msg["To"] = to
+            msg["Subject"] = subject
+            msg["Date"] = email.utils.formatdate()
+            msg["Message-ID"] = message_id or f"<{uuid.uuid4().hex}@player.test>"
+            for k, v in (headers or {}).items():
+                msg[k] = v
+            msg.set_content(body)
+            raw = msg.as_bytes()
+        (self.root / "mail").mkdir(exist_ok=True)
+        box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
+        box.add(raw)
+        box.close()
+        return raw.decode("utf-8", "replace")
+
+    def mails(self, addr: str) -> list[EmailMessage]:
+        folder = self.root / "mail" / addr
+        files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
+        files.sort(key=lambda p: (p.stat().st_mtime_ns, p.name))
+        return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+
+    def new_mails(self, addr: str) -> list[EmailMessage]:
+        all_mail = self.mails(addr)
+        start = self.read.get(addr, 0)
+        self.read[addr] = len(all_mail)
+        return all_mail[start:]
+
+    def secret(self, addr: str) -> str:
+        for m in self.mails(addr):
+            local = email.utils.parseaddr(m.get("Reply-To", ""))[1].split("@")[0]
+            if "+" in local:
+                return local.split("+", 1)[1]
+        raise AssertionError(f"no secret for {addr}")
+
+    def reply_to(self, addr: str) -> str:
+        return email.utils.parseaddr(self.mails(addr)[0]["Reply-To"])[1]
+
+    def order(self, sender: str, body: str, game: str = "m1", now: str | None = None) -> list[EmailMessage]:
+        """Send orders the way a mail client's Reply does, run one pass, return the sender's new mail."""
+        self.new_mails(sender)
+        self.send(sender, body, subject=f"Re: [{game}] your turn", to=self.reply_to(sender))
+        self.pbem("process", now=now)
+        return self.new_mails(sender)
+
+    def show(self, game: str = "m1") -> dict:
+        return json.loads(self.pbem("show", game, "--json")[1])
+
+
+def body(m: EmailMessage) -> str:
+    part = m.get_body(preferencelist=("plain",)) if m.is_multipart() else m
+    return part.get_content()
+
+
+def kinds(msgs) -> list[str]:
+    return [m["X-PBEM-Kind"] for m in msgs]
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch) -> LocalTable:
+    monkeypatch.chdir(tmp_path)
+    return LocalTable(tmp_path, monkeypatch)

@@ -1,0 +1,114 @@
+"""Real mail clients: HTML-only, old charsets, quoted replies, signatures; and mail never answered."""
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+from conftest import BILL, GEORGE, GM, body, kinds
+
+from pbem.store import Store
+
+
+def raw_mail(sender, to, subject, *, text=None, html=None, charset="utf-8", headers=None, message_id=None):
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id or "<%s@client.test>" % abs(hash((sender, subject, text, html)))
+    for k, v in (headers or {}).items():
+        msg[k] = v
+    if text is not None:
+        msg.set_content(text, charset=charset)
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+    else:
+        msg.set_content(html, subtype="html", charset=charset)
+    return msg.as_bytes()
+
+
+def test_html_only_mail_from_a_webmail_client(table):
+    table.new_match()
+    html = ("<html><body><div>PLAY&nbsp;3&nbsp;5&nbsp;4</div><div><br></div>"
+            "<blockquote type=\"cite\"><div>PLAY 4 4 5</div></blockquote></body></html>")
+    table.send(GEORGE, raw=raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", html=html))
+    table.pbem("process")
+    ack = table.mails(GEORGE)[-1]
+    assert ack["X-PBEM-Kind"] == "ack" and "PLAY 3 5 4" in body(ack)
+
+
+def test_windows_1252_body_with_non_breaking_spaces(table):
+    table.new_match()
+    text = "play\u00a03 5 4\r\nspecial Blue +1 hole 2\r\n-- \r\nGeorge \u2018the putter\u2019\r\n"
+    raw = raw_mail(GEORGE, table.reply_to(GEORGE), "RE: [m1] welcome", text=text, charset="windows-1252")
+    assert b"charset=\"windows-1252\"" in raw or b"charset=windows-1252" in raw
+    table.send(GEORGE, raw=raw)
+    table.pbem("process")
+    ack = table.mails(GEORGE)[-1]
+    assert ack["X-PBEM-Kind"] == "ack"
+    assert "PLAY 3 5 4" in body(ack) and "SPECIAL BLUE+1 HOLE 2" in body(ack)
+
+
+def test_a_reply_quoting_the_report_reads_only_the_new_lines(table):
+    table.new_match()
+    table.order(GEORGE, "PLAY 3 5 4")
+    table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3")
+    report = body(table.mails(GEORGE)[-1])
+    quoted = "\n".join("> " + line for line in report.splitlines())
+    text = ("PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4\n\nOn Mon, 30 Nov 2026 at 10:00, Golf GM\n<gm@example.test> wrote:\n"
+            + quoted + "\n")
+    acks = table.order(GEORGE, text)
+    assert kinds(acks) == ["ack"], body(acks[0])
+    assert "PLAY 3 4 5" in body(acks[0])
+
+
+def test_iso_8859_1_forwarded_with_fwd_subject_and_password_lines(table):
+    table.new_match()
+    secret = table.secret(GEORGE)
+    text = f"GAME m1\nPASSWORD {secret}\nPLAY 3 5 4\n\nSent from my iPhone\n"
+    table.send(GEORGE, raw=raw_mail(f"Georges Lévêque <{GEORGE}>", GM, "Fwd: orders é", text=text,
+                                    charset="iso-8859-1"))
+    table.pbem("process")
+    assert table.mails(GEORGE)[-1]["X-PBEM-Kind"] == "ack"
+
+
+def test_auto_replies_bounces_and_list_mail_get_no_answer(table):
+    table.new_match()
+    secret = table.secret(GEORGE)
+    orders = f"GAME m1\nPASSWORD {secret}\nPLAY 3 5 4\n"
+    table.send(GEORGE, raw=raw_mail(GEORGE, GM, "Out of office", text=orders,
+                                    headers={"Auto-Submitted": "auto-replied"}))
+    table.send("MAILER-DAEMON@example.test", raw=raw_mail("MAILER-DAEMON@example.test", GM,
+                                                           "Undelivered Mail", text=orders,
+                                                           headers={"Return-Path": "<>"}))
+    table.send(GEORGE, raw=raw_mail(GEORGE, GM, "[golf-list] orders", text=orders,
+                                    headers={"List-Id": "<golf.lists.example.test>", "Precedence": "list"}))
+    table.send(GM, raw=raw_mail(f"Golf GM <{GM}>", GM, "loop", text=orders))
+    table.pbem("process")
+    assert kinds(table.mails(GEORGE)) == ["welcome"]
+    assert not (table.root / "mail" / "mailer-daemon@example.test").exists()
+    assert not (table.root / "mail" / GM / "new").exists() or not list((table.root / "mail" / GM / "new").iterdir())
+    assert table.show()["to_move"] == [GEORGE, BILL]
+    store = Store(table.root / "pbem.sqlite3")
+    rows = store.db.execute("SELECT status, note, length(raw) FROM inbound").fetchall()
+    store.close()
+    assert len(rows) == 4 and all(r[0] == "ignored" and r[2] > 0 for r in rows), rows
+    assert {r[1].split(":")[0] for r in rows} == {"auto-submitted", "bounce", "precedence", "loop"}
+
+
+def test_the_same_message_id_twice_is_handled_once(table):
+    table.new_match()
+    raw = raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", text="PLAY 3 5 4",
+                   message_id="<same-one@client.test>")
+    table.send(GEORGE, raw=raw)
+    table.pbem("process")
+    table.send(GEORGE, raw=raw)
+    table.pbem("process")
+    assert kinds(table.mails(GEORGE)) == ["welcome", "ack"]
+    assert [e["kind"] for e in table.show()["history"]].count("orders") == 1
+
+
+def test_deliver_from_an_mta_pipe(table):
+    table.new_match()
+    raw = raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", text="PLAY 3 5 4")
+    code, _, _ = table.pbem("deliver", stdin=raw)
+    assert code == 0
+    assert kinds(table.mails(GEORGE)) == ["welcome", "ack"]

@@ -1,0 +1,183 @@
+"""Every refusal: an error mail that names the line and the rule, and a game left untouched."""
+from __future__ import annotations
+
+import pytest
+from conftest import BILL, GEORGE, GM, body, kinds
+
+
+def play_turn_one(table, george="PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1", bill="PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1"):
+    table.order(GEORGE, george)
+    table.order(BILL, bill)
+
+
+def refused(table, sender, text, *, line_no, line, rule, right=None, **kw):
+    before = table.show()
+    mails = table.order(sender, text, **kw)
+    assert kinds(mails) == ["error"], kinds(mails)
+    b = body(mails[0])
+    assert f"Line {line_no}: {line}" in b, b
+    assert f"Rule: {rule}" in b, b
+    assert "Nothing in it was applied" in b
+    if right:
+        assert "What would be right:" in b and right in b, b
+    after = table.show()
+    assert after["state"] == before["state"] and after["history"] == before["history"]
+    return b
+
+
+def test_a_stroke_card_no_longer_held(table):
+    table.new_match()
+    play_turn_one(table, george="PLAY 5 5 5\nSPECIAL BLUE+1 HOLE 1")
+    b = refused(table, GEORGE, "PLAY 5 5 4\nSPECIAL BLUE-1 HOLE 4", line_no=1, line="PLAY 5 5 4",
+                rule="each stroke card is played once")
+    assert "your stroke cards are:" in b
+
+
+def test_two_specials_in_one_turn(table):
+    table.new_match()
+    refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1\nSPECIAL BLUE-1 HOLE 2", line_no=3,
+            line="SPECIAL BLUE-1 HOLE 2", rule="(a) one special card a turn")
+
+
+def test_a_special_on_a_hole_outside_the_turn(table):
+    table.new_match()
+    refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL RED+1 HOLE 7", line_no=2, line="SPECIAL RED+1 HOLE 7",
+            rule="a special card goes on one of the turn's holes")
+
+
+def test_a_special_already_played(table):
+    table.new_match()
+    play_turn_one(table)
+    refused(table, GEORGE, "PLAY 3 4 5\nSPECIAL BLUE+1 HOLE 5", line_no=2, line="SPECIAL BLUE+1 HOLE 5",
+            rule="each special card is played once")
+
+
+def test_two_colours_in_turns_one_to_three(table):
+    table.new_match()
+    play_turn_one(table)
+    refused(table, GEORGE, "PLAY 3 4 5\nSPECIAL RED-1 HOLE 5", line_no=2, line="SPECIAL RED-1 HOLE 5",
+            rule="(c) never specials of two colours in turns 1-3")
+
+
+def test_no_special_in_turns_one_and_two_is_refused_at_turn_two(table):
+    table.new_match()
+    play_turn_one(table, george="PLAY 4 4 5")
+    refused(table, GEORGE, "PLAY 3 4 5", line_no=1, line="PLAY 3 4 5",
+            rule="(b) specials in two of the first three turns", right="SPECIAL")
+
+
+@pytest.mark.parametrize("text", ["PLAY 4 4", "PLAY 4 4 5 3"])
+def test_the_wrong_number_of_cards(table, text):
+    table.new_match()
+    refused(table, GEORGE, text, line_no=1, line=text, rule="one stroke card for each hole of the turn",
+            right="PLAY ")
+
+
+def test_a_card_that_does_not_exist(table):
+    table.new_match()
+    refused(table, GEORGE, "PLAY 4 4 9", line_no=1, line="PLAY 4 4 9", rule="stroke cards are 3, 4 and 5")
+
+
+def test_a_stale_turn(table):
+    table.new_match()
+    play_turn_one(table)
+    refused(table, GEORGE, "TURN 1\nPLAY 3 4 5", line_no=1, line="TURN 1",
+            rule="a TURN line must match the current turn", right="TURN 2")
+
+
+def test_every_wrong_line_is_listed_and_nothing_applies(table):
+    table.new_match()
+    before = table.show()
+    mails = table.order(GEORGE, "PLAY 4 4 5\nSPECIAL GREEN+1 HOLE 2\nPRESS hello\nDANCE")
+    b = body(mails[0])
+    assert "Line 2: SPECIAL GREEN+1 HOLE 2" in b and "Line 4: DANCE" in b
+    assert not [m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "press"]  # PRESS did not apply
+    assert table.show()["state"] == before["state"]
+
+
+def test_two_play_lines_are_ambiguous(table):
+    table.new_match()
+    mails = table.order(GEORGE, "PLAY 4 4 5\nPLAY 5 4 4")
+    b = body(mails[0])
+    assert "Line 2: PLAY 5 4 4" in b and "ambiguous" in b
+
+
+def test_a_wrong_secret(table):
+    table.new_match()
+    before = table.show()
+    table.send(GEORGE, "GAME m1\nPASSWORD nottheone\nPLAY 4 4 5")
+    table.pbem("process")
+    mails = table.new_mails(GEORGE)[1:]  # after the welcome
+    assert kinds(mails) == ["error"] and "password is wrong" in body(mails[0])
+    assert table.show()["state"] == before["state"]
+
+
+def test_no_secret_at_all(table):
+    table.new_match()
+    table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] orders")
+    table.pbem("process")
+    mails = table.mails(GEORGE)[1:]
+    assert kinds(mails) == ["error"] and "no password" in body(mails[0])
+    assert table.show()["to_move"] == [GEORGE, BILL]
+
+
+def test_a_strangers_address_with_a_valid_secret_is_refused_and_the_owner_warned(table):
+    table.new_match()
+    before = table.show()
+    secret = table.secret(GEORGE)
+    table.send("mallory@example.test", f"GAME m1\nPASSWORD {secret}\nPLAY 4 4 5")
+    table.pbem("process")
+    to_mallory = table.mails("mallory@example.test")
+    assert kinds(to_mallory) == ["error"] and "not a player" in body(to_mallory[0])
+    assert secret not in str(to_mallory[0])
+    warning = table.mails(GEORGE)[-1]
+    assert "mallory@example.test" in body(warning) and "password" in body(warning)
+    assert not [m for m in table.mails(BILL) if m["X-PBEM-Kind"] != "welcome"]
+    assert table.show()["state"] == before["state"]
+
+
+def test_the_opponents_secret_is_refused_and_its_owner_warned(table):
+    table.new_match()
+    table.send(BILL, f"GAME m1\nPASSWORD {table.secret(GEORGE)}\nPLAY 4 4 5")
+    table.pbem("process")
+    assert kinds(table.mails(BILL))[-1] == "error"
+    assert BILL in body(table.mails(GEORGE)[-1])
+
+
+def test_a_second_order_after_resign(table):
+    table.new_match()
+    table.order(GEORGE, "RESIGN")
+    before = table.show()
+    assert before["status"] == "finished"
+    mails = table.order(GEORGE, "PLAY 4 4 5")
+    assert kinds(mails) == ["error"] and "Line 1: PLAY 4 4 5" in body(mails[0])
+    assert table.show()["state"] == before["state"]
+
+
+def test_unknown_game_and_no_game(table):
+    table.new_match()
+    table.send(GEORGE, "GAME nosuch\nPLAY 4 4 5")
+    table.send(GEORGE, "PLAY 4 4 5", subject="hello")
+    table.pbem("process")
+    errs = table.mails(GEORGE)[1:]
+    assert kinds(errs) == ["error", "error"]
+    texts = " ".join(body(m) for m in errs)
+    assert "no game 'nosuch'" in texts and "does not say which game" in texts
+
+
+def test_help_without_a_game(table):
+    table.send("newcomer@example.test", "HELP")
+    table.pbem("process")
+    assert kinds(table.mails("newcomer@example.test")) == ["help"]
+    help_mail = table.mails("newcomer@example.test")[0]
+    assert help_mail["To"] == "newcomer@example.test" and help_mail["Auto-Submitted"] == "auto-replied"
+    assert "GAME <game id>" in body(help_mail)
+    assert not list((table.root / "mail" / GM / "new").iterdir())  # handled, moved out of new/
+
+
+def test_cards_and_special_both_wrong_are_both_listed(table):
+    table.new_match()
+    mails = table.order(GEORGE, "PLAY 4 4 9\nSPECIAL BLUE+1 HOLE 7")
+    b = body(mails[0])
+    assert "Line 1: PLAY 4 4 9" in b and "Line 2: SPECIAL BLUE+1 HOLE 7" in b
+    assert "What would be right: PLAY 4 4 5" in b
