@@ -1,0 +1,108 @@
+"""The command line as the contract describes it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import BILL, GEORGE, body, kinds
+
+
+def test_new_game_prints_the_id_alone_and_list_shows_it(table):
+    assert table.new_match("m7") == "m7"
+    _, out, _ = table.pbem("list", "--json")
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == ["m7"] and rows[0]["status"] == "active" and rows[0]["turn"] == 1
+    _, out, _ = table.pbem("list")
+    assert out.startswith("m7") and "matchplay" in out
+
+
+def test_new_game_without_an_id_numbers_games(table):
+    _, out, _ = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL)
+    assert out.strip() == "matchplay-1"
+    _, out, _ = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL)
+    assert out.strip() == "matchplay-2"
+
+
+def test_show_json_has_the_contract_keys(table):
+    table.new_match()
+    st = table.show()
+    for key in ("id", "type", "status", "turn", "players", "result", "to_move", "history"):
+        assert key in st
+    assert st["players"][0] == {"name": "George", "address": GEORGE, "score": 0}
+    assert st["to_move"] == [GEORGE, BILL] and st["result"] is None
+    _, out, _ = table.pbem("show", "m1")
+    assert "George" in out and "hand 3 3 3 3" in out  # the GM sees every hand
+
+
+def test_usage_mistakes_exit_2_with_one_line(table):
+    table.new_match()
+    for args in (["show", "nope"], ["new-game", "chess", "--player", GEORGE],
+                 ["new-game", "matchplay", "--player", GEORGE, "--player", BILL, "--course", "999"],
+                 ["new-game", "matchplay", "--player", GEORGE],
+                 ["new-game", "matchplay", "--player", GEORGE, "--player", BILL, "--id", "m1"],
+                 ["new-game", "matchplay", "--player", GEORGE, "--player", BILL, "--deadline", "soon"],
+                 ["new-game", "matchplay", "--player", "not an address", "--player", BILL]):
+        code, out, err = table.pbem(*args, check=False)
+        assert code == 2, args
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (args, err)
+
+
+def test_a_bad_config_is_refused_line_by_line(table, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("gm:\n  address: nobody\nsmtp:\n  port: abc\ntransport: pop\n")
+    code, _, err = table.pbem("--config", str(bad), "list", check=False)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert 'smtp.port: expected an integer, got "abc"' in lines
+    assert any(line.startswith("transport:") for line in lines) and any(line.startswith("gm.address:") for line in lines)
+
+
+def test_a_bad_pbem_now_is_a_usage_error(table):
+    table.new_match()
+    code, _, err = table.pbem("process", now="yesterday", check=False)
+    assert code == 2 and "PBEM_NOW" in err
+
+
+def test_deadline_autoplay_with_pbem_now(table):
+    table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
+               "--course", "examples", "--id", "m1", "--deadline", "48h", now="2026-12-01T18:00:00Z")
+    assert table.show()["deadline"] == "2026-12-03T18:00:00Z"
+    table.order(GEORGE, "PLAY 3 5 4", now="2026-12-02T09:00:00Z")
+    table.pbem("process", now="2026-12-03T17:59:00Z")
+    assert table.show()["turn"] == 1
+    table.pbem("process", now="2026-12-03T18:00:00Z")
+    st = table.show()
+    assert st["turn"] == 2 and st["deadline"] == "2026-12-05T18:00:00Z"
+    report = [m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "report"][-1]
+    text = body(report)
+    assert "Bill sent no orders by the deadline (autoplay)" in text and "PLAY 4 4 5" in text
+    assert report["Date"].startswith("Thu, 03 Dec 2026 18:00")
+    assert [e["kind"] for e in st["history"]].count("nmr") == 1
+
+
+def test_deadline_forfeit_loses_every_hole(table):
+    table.new_match("m1", "examples", "--option", "nmr=forfeit")
+    table.order(GEORGE, "PLAY 5 5 5\nSPECIAL BLUE+1 HOLE 1", now="2026-12-01T00:00:00Z")
+    table.pbem("process", now="2027-01-01T00:00:00Z")
+    st = table.show()
+    assert st["turn"] == 2 and st["players"][0]["score"] == 3 and st["players"][1]["score"] == 0
+    assert "forfeit" in body([m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "report"][-1])
+
+
+def test_demo_plays_a_whole_match(tmp_path):
+    env = dict(os.environ)
+    env.pop("PBEM_CONFIG", None)
+    r = subprocess.run([sys.executable, "-m", "pbem", "demo"], capture_output=True, text=True, cwd=tmp_path,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.strip().splitlines()[-1]
+    assert last.startswith("Result: ") and ("wins" in last or "halved" in last)
+    assert "George -> GM: PLAY" in r.stdout and "[report]" in r.stdout
+
+
+def test_help_on_every_command(table):
+    for command in ("new-game", "process", "deliver", "run", "show", "list", "demo"):
+        code, out, _ = table.pbem(command, "--help", check=False)
+        assert code == 0 and "usage: pbem" in out
