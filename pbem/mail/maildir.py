@@ -37,5 +37,5 @@ class LocalTransport:
 
     def send(self, recipient: str, raw: bytes) -> None:
         box = self.box(recipient)
-        box.add(raw)
+        box.add(raw.replace(b"\r\n", b"\n"))  # Maildir files use the local line ending
         box.close()

@@ -16,6 +16,10 @@ from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
 Line = tuple[int, str]
 
 
+class UnknownCommand(InvalidOrder):
+    """A line whose first word is no command at all (a greeting, a signature, chatter)."""
+
+
 @dataclass(frozen=True)
 class Help:
     def __str__(self) -> str:
@@ -126,6 +130,19 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line]]:
     return orders, rest
 
 
+def _without_signature(orders: list[Order], errors: list[OrderError]) -> list[OrderError]:
+    """Unknown lines after the last command, set apart by a blank line, are a signature
+    (a name, a phone number, a sign-off that lacks the `-- ` line): they are not orders."""
+    if not orders:
+        return errors
+    last = max(no for o in orders for no, _ in o.lines)
+    unknown = sorted(e.lineno for e in errors if isinstance(e, UnknownCommand) and e.lineno > last)
+    tail_ok = all(isinstance(e, UnknownCommand) for e in errors if (e.lineno or 0) > last)
+    if unknown and tail_ok and unknown[0] > last + 1:
+        return [e for e in errors if (e.lineno or 0) <= last]
+    return errors
+
+
 Grammar = Callable[[list[Line]], tuple[list[Order], list[OrderError]]]
 
 
@@ -137,9 +154,10 @@ def read_body(body: list[Line], grammar: Grammar | None) -> tuple[list[Order], l
         game_orders, errors = grammar(rest)
         orders += game_orders
     else:
-        errors = [InvalidOrder("not a command", line=ln, lineno=no,
-                               hint="name your game first: GAME <id> (or keep [<id>] in the subject)")
+        errors = [UnknownCommand("not a command", line=ln, lineno=no,
+                                 hint="name your game first: GAME <id> (or keep [<id>] in the subject)")
                   for no, ln in rest]
+    errors = _without_signature(orders, errors)
     if any(isinstance(o.command, Resign) for o in orders) and len(orders) > 1:
         no, ln = next(o.lines[0] for o in orders if isinstance(o.command, Resign))
         errors.append(AmbiguousOrder("RESIGN cannot share a message with other commands", line=ln, lineno=no,

@@ -12,7 +12,7 @@ import re
 
 from ..games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from ..games.matchplay import Play, Special
-from .commands import Line, Order
+from .commands import Line, Order, UnknownCommand
 
 _PLAY = re.compile(r"^PLAY\b\s*(.*)$", re.I)
 _SPECIAL = re.compile(r"^SPECIAL\b\s*(.*)$", re.I)
@@ -63,7 +63,7 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
             else:
                 specials.append((special, (lineno, line)))
         else:
-            errors.append(InvalidOrder("not a MatchPlay order or command", line=line, lineno=lineno,
+            errors.append(UnknownCommand("not a MatchPlay order or command", line=line, lineno=lineno,
                                        hint=f"{PLAY_EXAMPLE} / {SPECIAL_EXAMPLE} / STATUS / HELP"))
     if play_line is None:
         for special, (lineno, line) in specials:

@@ -56,3 +56,17 @@ def test_unreadable_ambiguous_and_orphan_special():
 def test_resign_stands_alone():
     _, _, errors = read("RESIGN\nPLAY 3 4 5")
     assert isinstance(errors[0], AmbiguousOrder)
+
+
+def test_a_bare_signature_after_a_blank_line_is_not_an_order():
+    text = "PLAY 3 5 4\nSPECIAL BLUE+1 HOLE 2\n\nGeorge\n+44 20 7946 0000"
+    heading = read_heading(command_lines(text))
+    orders, errors = read_body(heading.body, grammar)
+    assert errors == [] and len(orders) == 1
+
+
+def test_chatter_between_orders_is_still_refused():
+    for text in ("PLAY 3 5 4\nthanks!", "Hi GM\n\nPLAY 3 5 4", "PLAY 3 5 4\n\nGeorge\nSPECIAL BLUE+1 HOLE 2"):
+        heading = read_heading(command_lines(text))
+        _, errors = read_body(heading.body, grammar)
+        assert errors, text
