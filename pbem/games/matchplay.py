@@ -7,9 +7,8 @@ on two different turns among 4-6, never more than one special a turn.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .base import NMR_OPTION, GameState, Resign, Result, register
 from .errors import IllegalOrder
@@ -21,6 +20,7 @@ HOLES = 18
 HOLES_PER_TURN = 3
 TURNS = HOLES // HOLES_PER_TURN
 STROKE_VALUES = (3, 4, 5)
+_STROKE_SET = frozenset(STROKE_VALUES)
 SPECIALS = ("BLUE+1", "BLUE-1", "RED+1", "RED-1")
 # When the GM must choose a special for a silent player, the ones that help come first.
 HELPFUL_FIRST = ("BLUE-1", "RED+1", "BLUE+1", "RED-1")
@@ -38,8 +38,7 @@ def phase_turns(turn: int) -> tuple[int, int, int]:
     return (1, 2, 3) if turn <= 3 else (4, 5, 6)
 
 
-@dataclass(frozen=True, slots=True)
-class Special:
+class Special(NamedTuple):
     card: str  # BLUE+1, BLUE-1 (own score), RED+1, RED-1 (the opponent's)
     hole: int
 
@@ -55,8 +54,7 @@ class Special:
         return f"SPECIAL {self.card} HOLE {self.hole}"
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """A turn's orders: one stroke card per hole, in hole order, and at most one special."""
     cards: tuple[int, ...]
     specials: tuple[Special, ...] = ()
@@ -96,8 +94,8 @@ class MatchPlay(GameState):
         self.names = list(names)
         self.pars = tuple(pars)
         self.options = dict(options or {})
-        counts = Counter(self.pars)
-        self.hands = [{v: counts[v] for v in STROKE_VALUES} for _ in range(2)]
+        pars = self.pars
+        self.hands = [{3: pars.count(3), 4: pars.count(4), 5: pars.count(5)} for _ in range(2)]
         self.specials_left: list[list[str]] = [list(SPECIALS), list(SPECIALS)]
         self.specials_played: list[list[dict]] = [[], []]  # {"turn", "card", "hole"}
         self.pending: list[Play | None] = [None, None]
@@ -106,6 +104,7 @@ class MatchPlay(GameState):
         self.lead = 0
         self._turn = 1
         self._result: Result | None = None
+        self._phase_cache: dict = {}  # derived from specials_played; the rules ask it often
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
@@ -169,7 +168,7 @@ class MatchPlay(GameState):
         return {s for s in (0, 1) if self.pending[s] is None}
 
     def ready(self) -> bool:
-        return not self.finished and all(p is not None for p in self.pending)
+        return self._result is None and None not in self.pending
 
     def result(self) -> Result | None:
         return self._result
@@ -192,15 +191,15 @@ class MatchPlay(GameState):
                 command = command.play
         if not isinstance(command, Play):
             raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule="MatchPlay orders")
-        problems = []
-        for part_check, arg in ((self._check_cards, command.cards), (self._check_specials, command.specials)):
-            try:
-                part_check(seat, arg)
-            except IllegalOrder as e:
-                problems.append(e)
-        if problems:
-            problems[0].also = problems[1:]
-            raise problems[0]
+        try:
+            self._check_cards(seat, command.cards)
+        except IllegalOrder as e:
+            try:  # the special may be wrong too: report both
+                self._check_specials(seat, command.specials)
+            except IllegalOrder as second:
+                e.also = [second]
+            raise e
+        self._check_specials(seat, command.specials)
 
     def apply(self, seat: int, command) -> None:
         self.check(seat, command)
@@ -215,7 +214,7 @@ class MatchPlay(GameState):
 
     def resolve(self) -> list[dict]:
         """Play the turn's holes; returns the holes played (fewer than three if the match ends)."""
-        if not self.ready():
+        if self._result is not None or None in self.pending:
             raise RuntimeError("resolve() before both players have orders in")
         played = []
         for i, hole in enumerate(turn_holes(self._turn)):
@@ -284,13 +283,13 @@ class MatchPlay(GameState):
         }
 
     def _check_cards(self, seat: int, cards: tuple[int, ...]) -> None:
-        holes = turn_holes(self._turn)
         if len(cards) != HOLES_PER_TURN:
+            holes = turn_holes(self._turn)
             raise IllegalOrder(
                 f"a turn takes exactly three stroke cards, one for each of holes {holes[0]}, {holes[1]} and {holes[2]}; this PLAY has {len(cards)}",
                 rule="one stroke card for each hole of the turn", hint=self._play_hint(seat))
         for c in cards:
-            if c != 3 and c != 4 and c != 5:
+            if c not in _STROKE_SET:
                 raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
                                    rule="stroke cards are 3, 4 and 5", hint=self._play_hint(seat))
         hand = self.hands[seat]
@@ -337,6 +336,13 @@ class MatchPlay(GameState):
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
         """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
+        key = (seat, self._turn, len(self.specials_played[seat]))
+        cached = self._phase_cache.get(key)
+        if cached is None:
+            cached = self._phase_cache[key] = self._count_phase(seat)
+        return cached
+
+    def _count_phase(self, seat: int) -> tuple[int, int, str | None]:
         first = 1 if self._turn <= 3 else 4
         count = 0
         first_colour = None
@@ -371,39 +377,47 @@ class MatchPlay(GameState):
 
     def _special_options(self, seat: int) -> tuple[bool, list[str]]:
         """(a special must be played this turn, the specials that may be played this turn)."""
-        first, count, first_colour = self._phase(seat)
-        required = 2 - count > first + 2 - self._turn
-        if first_colour is None:
-            return required, list(self.specials_left[seat])
-        same = first == 1
-        return required, [c for c in self.specials_left[seat] if (c[:-2] == first_colour) == same]
+        key = ("options", seat, self._turn, len(self.specials_played[seat]))
+        cached = self._phase_cache.get(key)
+        if cached is None:
+            first, count, first_colour = self._phase(seat)
+            required = 2 - count > first + 2 - self._turn
+            left = self.specials_left[seat]
+            if first_colour is None:
+                allowed = list(left)
+            else:
+                allowed = [c for c in left if (c[:-2] == first_colour) == (first == 1)]
+            cached = self._phase_cache[key] = (required, allowed)
+        return cached
 
     def _play_hole(self, i: int, hole: int) -> dict:
-        orders = self.pending
-        cards = [orders[0].cards[i], orders[1].cards[i]]
-        scores = list(cards)
+        o0, o1 = self.pending
+        c0, c1 = o0.cards[i], o1.cards[i]
+        scores = [c0, c1]
         played_specials: list[list[str]] = [[], []]
-        if orders[0].specials or orders[1].specials:
-            for s in (0, 1):
-                for sp in orders[s].specials:
+        if o0.specials or o1.specials:
+            for s, orders in ((0, o0), (1, o1)):
+                for sp in orders.specials:
                     if sp.hole == hole:
                         scores[s if sp.card[0] == "B" else 1 - s] += sp.delta
                         played_specials[s].append(sp.card)
                         self.specials_left[s].remove(sp.card)
                         self.specials_played[s].append({"turn": self._turn, "card": sp.card, "hole": hole})
-        self.hands[0][cards[0]] -= 1
-        self.hands[1][cards[1]] -= 1
-        forfeits = self.forfeits
-        if forfeits[0] != forfeits[1]:
-            winner = 1 if forfeits[0] else 0
-        elif scores[0] == scores[1] or forfeits[0]:
+        hands = self.hands
+        hands[0][c0] -= 1
+        hands[1][c1] -= 1
+        f0, f1 = self.forfeits
+        s0, s1 = scores
+        if f0 != f1:
+            winner = 1 if f0 else 0
+        elif s0 == s1 or f0:
             winner = None
         else:
-            winner = 0 if scores[0] < scores[1] else 1
+            winner = 0 if s0 < s1 else 1
         if winner is not None:
             self.lead += 1 if winner == 0 else -1
-        row = {"hole": hole, "par": self.pars[hole - 1], "cards": cards, "specials": played_specials,
-               "scores": scores, "winner": winner, "lead": self.lead, "forfeits": list(forfeits)}
+        row = {"hole": hole, "par": self.pars[hole - 1], "cards": [c0, c1], "specials": played_specials,
+               "scores": scores, "winner": winner, "lead": self.lead, "forfeits": [f0, f1]}
         self.holes.append(row)
         return row
 
@@ -433,16 +447,25 @@ def parse_canonical(text: str) -> Play:
 
 def random_orders(state: MatchPlay, seat: int, rng) -> Play:
     """A uniformly chosen legal order for `seat` (bots, property tests, benchmarks)."""
-    hand = state.hand_cards(seat)
     random = rng.random
-    picked = []
-    for _ in range(HOLES_PER_TURN):
-        picked.append(hand.pop(int(random() * len(hand))))
-    cards = tuple(picked)
+    hand = state.hands[seat]
+    n3, n4, n5 = hand[3], hand[4], hand[5]
+    picked = [0, 0, 0]
+    for i in (0, 1, 2):  # draw three cards from the hand without putting them back
+        r = random() * (n3 + n4 + n5)
+        if r < n3:
+            picked[i] = 3
+            n3 -= 1
+        elif r < n3 + n4:
+            picked[i] = 4
+            n4 -= 1
+        else:
+            picked[i] = 5
+            n5 -= 1
     required, allowed = state._special_options(seat)
-    holes = turn_holes(state.turn)
-    n = len(allowed) * len(holes)
+    holes = _TURN_HOLES[state.turn]
+    n = len(allowed) * 3
     pick = int(random() * n) if required else int(random() * (n + 1)) - 1
     if pick < 0:
-        return Play(cards)
-    return Play(cards, (Special(allowed[pick // 3], holes[pick % 3]),))
+        return Play(tuple(picked))
+    return Play(tuple(picked), (Special(allowed[pick // 3], holes[pick % 3]),))
