@@ -8,6 +8,9 @@ import email.utils
 import io
 import json
 import mailbox
+import os
+import subprocess
+import sys
 import uuid
 from email.message import EmailMessage
 from pathlib import Path
@@ -24,7 +27,8 @@ EXAMPLE_COURSE = "445 345 434 543 434 454"
 class LocalTable:
     """One GM in a fresh folder: players drop files into its Maildir, `pbem` runs in-process."""
 
-    def __init__(self, root: Path, monkeypatch):
+    def __init__(self, root: Path, monkeypatch, external: bool = False):
+        self.external = external  # run `python -m pbem` as its own process, as cron would
         self.root = root
         self.monkeypatch = monkeypatch
         (root / "pbem.yaml").write_text(
@@ -37,6 +41,12 @@ class LocalTable:
     def pbem(self, *args: str, now: str | None = None, check: bool = True, stdin: bytes | None = None):
         if now:
             self.monkeypatch.setenv("PBEM_NOW", now)
+        if self.external:
+            r = subprocess.run([sys.executable, "-m", "pbem", *args], input=stdin, capture_output=True,
+                               cwd=self.root, env=dict(os.environ), timeout=120)
+            if check and r.returncode != 0:
+                raise AssertionError(f"pbem {args} -> {r.returncode}\n{r.stdout!r}\n{r.stderr!r}")
+            return r.returncode, r.stdout.decode(), r.stderr.decode()
         out, err = io.StringIO(), io.StringIO()
         if stdin is not None:
             self.monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin)))
@@ -119,3 +129,10 @@ def kinds(msgs) -> list[str]:
 def table(tmp_path, monkeypatch) -> LocalTable:
     monkeypatch.chdir(tmp_path)
     return LocalTable(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def cron_table(tmp_path, monkeypatch) -> LocalTable:
+    """Every `pbem` command a separate process."""
+    monkeypatch.chdir(tmp_path)
+    return LocalTable(tmp_path, monkeypatch, external=True)

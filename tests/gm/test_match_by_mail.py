@@ -36,7 +36,8 @@ def test_seed_example_one_by_mail(table):
     assert st["players"][0]["score"] == 2 and st["players"][1]["score"] == 1
 
 
-def test_seed_example_two_by_mail_ends_four_and_three(table):
+def test_seed_example_two_by_mail_ends_four_and_three(cron_table):
+    table = cron_table
     table.new_match()
     turns = [("PLAY 4 4 5\nSPECIAL RED+1 HOLE 1", "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 3"),
              ("PLAY 3 4 5\nSPECIAL RED-1 HOLE 4", "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 6"),
@@ -62,35 +63,51 @@ def test_seed_example_two_by_mail_ends_four_and_three(table):
     assert kinds(errs) == ["error"] and "no orders after the end of the match" in body(errs[0])
 
 
-def test_whole_random_match_by_mail_reaches_the_right_result(table):
+def test_whole_random_match_by_mail_reaches_the_right_result_and_keeps_orders_secret(table):
+    """Both players write every turn; the one who orders second also asks for STATUS, HISTORY and
+    HELP and sends PRESS meanwhile. Every mail the match writes is read: none shows a player the
+    other's orders for a turn that has not resolved."""
     table.new_match("m1", "parkland")
     rng = random.Random(99)
-    secrets_seen = set()
+    players = (GEORGE, BILL)
+    cursor = {GEORGE: 1, BILL: 1}  # past the welcomes
     while table.show()["status"] == "active":
-        for seat, addr in enumerate((GEORGE, BILL)):
+        first = rng.randrange(2)
+        for seat in (first, 1 - first):
             state = engine_state(table)
             if state.result():
                 break
-            orders = str(random_orders(state, seat, rng))
-            other = BILL if addr == GEORGE else GEORGE
-            got = table.order(addr, orders)
+            addr, other = players[seat], players[1 - seat]
+            got = table.order(addr, str(random_orders(state, seat, rng)))
             assert "ack" in kinds(got)
-            if seat == 0:
-                # Bill has not ordered yet: nothing Bill receives may show George's orders.
-                table.new_mails(other)
-                table.send(other, "STATUS\nHISTORY", subject="Re: [m1] x", to=table.reply_to(other))
-                table.pbem("process")
-                for m in table.new_mails(other):
-                    for line in orders.splitlines():
-                        assert line not in body(m), f"{m['X-PBEM-Kind']} to Bill shows George's {line}"
-            secrets_seen.add(table.secret(addr))
+            assert_no_pending_orders_leak(table, cursor)
+            if seat == first:
+                table.order(other, "STATUS\nHISTORY\nHELP\nPRESS nice drive")
+                assert_no_pending_orders_leak(table, cursor)
     final = engine_state(table)
     expected = "Result: " + final.result().line
-    for addr in (GEORGE, BILL):
+    for addr in players:
         results = [m for m in table.mails(addr) if m["X-PBEM-Kind"] == "result"]
         assert len(results) == 1 and expected in body(results[0])
     assert table.show()["result"] == expected
-    assert len(secrets_seen) == 2
+    assert cursor == {GEORGE: len(table.mails(GEORGE)), BILL: len(table.mails(BILL))}  # every mail read
+
+
+def assert_no_pending_orders_leak(table, cursor: dict) -> None:
+    """Reads the mail of the last pass: none may show the other seat's unresolved orders."""
+    state = engine_state(table)
+    for seat, addr in enumerate((GEORGE, BILL)):
+        other = 1 - seat
+        secret_block = str(state.pending[other]) if state.pending[other] else None
+        own = state.view(seat)["seats"][seat]
+        harmless = {own["orders"], own["example"]}
+        fresh = table.mails(addr)[cursor[addr]:]
+        cursor[addr] += len(fresh)
+        for m in fresh:
+            if secret_block and secret_block not in harmless:
+                assert secret_block not in body(m), f"{m['X-PBEM-Kind']} to {addr} shows {secret_block}"
+                for line in secret_block.splitlines()[1:]:  # a SPECIAL line is never harmless
+                    assert line not in body(m), f"{m['X-PBEM-Kind']} to {addr} shows {line}"
 
 
 def test_every_mail_has_the_contract_headers(table):
@@ -146,3 +163,18 @@ def test_resign_ends_the_match_and_refuses_later_orders(table):
     assert kinds(errs) == ["error"]
     assert "Line 1: PLAY 4 4 5" in body(errs[0]) and "no orders after the end of the match" in body(errs[0])
     assert table.show()["state"] == before["state"]
+
+
+def test_status_history_and_help_answer_the_player(table):
+    table.new_match()
+    table.order(GEORGE, "PLAY 3 5 4")
+    table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3")
+    table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 5")
+    got = table.order(GEORGE, "STATUS\nHISTORY\nHELP")
+    assert kinds(got) == ["status", "history", "help"]
+    status, history, help_ = (body(m) for m in got)
+    assert "Your orders for turn 2: PLAY 3 4 5 / SPECIAL BLUE-1 HOLE 5" in status
+    assert "Bill has not yet sent orders for this turn." in status
+    assert "Match: George 1 up after 3" in history and "resolved: turn 1" in history
+    assert "PLAY <card> <card> <card>" in help_
+    assert all(m["In-Reply-To"] and m["Auto-Submitted"] == "auto-replied" for m in got)
