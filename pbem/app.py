@@ -35,7 +35,9 @@ class App:
     def open(cls, config: Config) -> "App":
         store = Store(config.store)
         gm = GM(store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
-                default_deadline=config.games.deadline, default_nmr=config.games.nmr)
+                default_deadline=config.games.deadline, default_nmr=config.games.nmr,
+                reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
+                gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour)
         if config.transport != "local":
             raise NotImplementedError("the imap transport is not available in this version; use transport: local")
         return cls(config, store, gm, LocalTransport(config.local.maildir, config.gm.address))

@@ -42,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     ls = sub.add_parser("list", help="every game, a line each")
     ls.add_argument("--json", action="store_true", help="a JSON list")
     sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    gm = sub.add_parser("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
+                                   "PROCESS, REPLACE, ABANDON",
+                        description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
+                                    "RESUME <game> | PROCESS <game> | REPLACE <game> <old address> <new spec> | "
+                                    "ABANDON <game>")
+    gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
     return p
 
 
@@ -190,13 +196,27 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_gm(args) -> int:
+    from .games.errors import OrderError
+    line = " ".join(f'"{w}"' if " " in w else w for w in args.words)
+    with _app(args) as app:
+        try:
+            done = app.gm.gm_command(line)
+        except OrderError as e:
+            hint = f" (e.g. {e.hint})" if e.hint else ""
+            raise UsageError(f"{e.message}{hint}")
+        app.send_outbox()
+    print(done)
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
     return run_demo(print)
 
 
 COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
-            "show": cmd_show, "list": cmd_list, "demo": cmd_demo}
+            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -120,6 +120,17 @@ class GamesConfig(_Section):
         return parse_duration(self.reminder_before)
 
 
+class LimitsConfig(_Section):
+    # A sender past this many messages in an hour gets one warning, then no answer until the
+    # flood stops (the messages are still kept).
+    messages_per_hour: int = Field(30, gt=0)
+
+
+class LogConfig(_Section):
+    file: RelPath | None = None     # one line per message handled; stderr when not set
+    level: _choice("debug", "info", "warning") = "info"
+
+
 class Config(_Section):
     gm: GMConfig
     store: RelPath = Path("./pbem.sqlite3")
@@ -128,6 +139,8 @@ class Config(_Section):
     imap: IMAPConfig = Field(default_factory=dict)
     smtp: SMTPConfig = Field(default_factory=dict)
     games: GamesConfig = Field(default_factory=dict)
+    limits: LimitsConfig = Field(default_factory=dict)
+    log: LogConfig = Field(default_factory=dict)
     config_dir: Path = Path(".")
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import jinja2
-
 
 @lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+def environment():
+    import jinja2  # only a pass that writes mail pays for loading Jinja2
+
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("pbem", "templates"),
         undefined=jinja2.StrictUndefined,

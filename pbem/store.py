@@ -10,11 +10,9 @@ import json
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
-
-import sqlite_utils
 
 SCHEMA_VERSION = 1
 
@@ -53,30 +51,42 @@ class GameRow:
     deadline: datetime | None
     deadline_every: str | None
     result: str | None
+    paused: int = 0                 # 1 while the GM has paused the game
+    paused_left: int | None = None  # seconds of the turn that were left when it was paused
+    reminded_turn: int | None = None  # the turn whose reminder has gone out
 
 
 class Store:
     def __init__(self, path: str | Path):
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(path), timeout=30)
-        self.db = sqlite_utils.Database(conn, execute_plugins=False)
-        self.db.execute("PRAGMA busy_timeout = 30000")
-        if self.db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            self.db.execute("PRAGMA journal_mode = WAL")
-        self._migrate()
+        self.conn = sqlite3.connect(str(path), timeout=30)
+        self.conn.execute("PRAGMA busy_timeout = 30000")
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+        self._db = None
+        if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            self._migrate()
+
+    @property
+    def db(self):
+        """sqlite-utils on the same connection, loaded when something is written or read by table
+        (a cron pass that finds nothing to do never needs it)."""
+        if self._db is None:
+            import sqlite_utils
+            self._db = sqlite_utils.Database(self.conn, execute_plugins=False)
+        return self._db
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     def _migrate(self) -> None:
-        if "games" in self.db.table_names():
-            return
         with self.transaction():
             self.db["games"].create({
                 "id": str, "type": str, "status": str, "turn": int, "state": str, "options": str,
                 "course": str, "seed": int, "created": str, "deadline": str, "deadline_every": str,
-                "result": str}, pk="id", not_null={"type", "status", "state"})
+                "result": str, "paused": int, "paused_left": int, "reminded_turn": int},
+                pk="id", not_null={"type", "status", "state"})
             self.db["seats"].create({
                 "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str},
                 pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
@@ -95,12 +105,13 @@ class Store:
                 "message_id": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
                 "sent": str, "error": str}, pk="id")
             self.db["outbox"].create_index(["status", "id"])
+            self.db["senders"].create({"address": str, "warned": str}, pk="address")
             self.db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One atomic unit; nested uses join the outer one (sqlite-utils savepoints)."""
-        conn = self.db.conn
+        conn = self.conn
         if conn.in_transaction:
             with self.db.atomic():
                 yield
@@ -115,7 +126,7 @@ class Store:
 
     # -- games and seats ------------------------------------------------------------------
     def game_exists(self, game_id: str) -> bool:
-        return self.db.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
+        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
 
     def add_game(self, row: GameRow, seats: list[Seat]) -> None:
         self.db["games"].insert(self._game_record(row))
@@ -145,10 +156,41 @@ class Store:
         self.db["seats"].update((seat.game_id, seat.seat), seat.__dict__)
 
     def due_games(self, now: datetime) -> list[str]:
-        rows = self.db.execute(
-            "SELECT id FROM games WHERE status = 'active' AND deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
-            [iso(now)]).fetchall()
+        rows = self.conn.execute(
+            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL AND deadline <= ?"
+            " ORDER BY deadline", [iso(now)]).fetchall()
         return [r[0] for r in rows]
+
+    def games_to_remind(self, now: datetime, before: timedelta) -> list[str]:
+        """Active games whose deadline is within `before` and whose turn has had no reminder."""
+        rows = self.conn.execute(
+            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"
+            " AND deadline > ? AND deadline <= ? AND (reminded_turn IS NULL OR reminded_turn != turn)",
+            [iso(now), iso(now + before)]).fetchall()
+        return [r[0] for r in rows]
+
+    def next_wakeup(self, before: timedelta) -> datetime | None:
+        """The next moment a deadline or a reminder falls due (for the daemon's sleep)."""
+        moments = []
+        for deadline, reminded, turn in self.conn.execute(
+                "SELECT deadline, reminded_turn, turn FROM games"
+                " WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"):
+            moments.append(from_iso(deadline))
+            if reminded != turn:
+                moments.append(from_iso(deadline) - before)
+        return min(moments) if moments else None
+
+    # -- senders (flood control) -----------------------------------------------------------
+    def recent_from(self, sender: str, since: datetime) -> int:
+        return self.conn.execute("SELECT count(*) FROM inbound WHERE sender = ? AND received >= ?",
+                                 [sender, iso(since)]).fetchone()[0]
+
+    def warned(self, sender: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM senders WHERE address = ? AND warned IS NOT NULL",
+                                 [sender]).fetchone() is not None
+
+    def set_warned(self, sender: str, now: datetime | None) -> None:
+        self.db["senders"].upsert({"address": sender, "warned": iso(now)}, pk="address")
 
     @staticmethod
     def _game_record(row: GameRow) -> dict:
@@ -183,18 +225,18 @@ class Store:
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "") -> bool:
         """Store the raw message (committed at once). False when this key was seen before."""
         with self.transaction():
-            if self.db.execute("SELECT 1 FROM inbound WHERE key = ?", [key]).fetchone():
+            if self.conn.execute("SELECT 1 FROM inbound WHERE key = ?", [key]).fetchone():
                 return False
             self.db["inbound"].insert({"key": key, "received": iso(now), "raw": raw, "sender": sender,
                                        "subject": subject, "status": "new"})
         return True
 
     def inbound_status(self, key: str) -> str | None:
-        row = self.db.execute("SELECT status FROM inbound WHERE key = ?", [key]).fetchone()
+        row = self.conn.execute("SELECT status FROM inbound WHERE key = ?", [key]).fetchone()
         return row[0] if row else None
 
     def unhandled_inbound(self) -> list[tuple[str, bytes]]:
-        return [(r[0], r[1]) for r in self.db.execute(
+        return [(r[0], r[1]) for r in self.conn.execute(
             "SELECT key, raw FROM inbound WHERE status = 'new' ORDER BY received, rowid").fetchall()]
 
     def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None) -> None:
@@ -212,7 +254,7 @@ class Store:
         if now is not None:
             sql += " AND (next_try IS NULL OR next_try <= ?)"
             args.append(iso(now))
-        cur = self.db.execute(sql + " ORDER BY id", args)
+        cur = self.conn.execute(sql + " ORDER BY id", args)
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 

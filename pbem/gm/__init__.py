@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 
 from ..games.course import Course
 from ..mail.inbound import parse
 from ..store import Store
-from . import games
-from .inbox import Inbox, Outcome
+from . import admin, games
+from .inbox import Inbox, Outcome, Policy
 from .letters import Postman
 from .turns import Turns
 
@@ -18,13 +18,17 @@ log = logging.getLogger("pbem")
 
 class GM:
     def __init__(self, store: Store, *, gm_address: str, gm_name: str, clock: Callable[[], datetime],
-                 default_deadline: str | None = None, default_nmr: str = "autoplay"):
+                 default_deadline: str | None = None, default_nmr: str = "autoplay",
+                 reminder_before: timedelta = timedelta(hours=12), admins: tuple[str, ...] = (),
+                 gm_secret: str | None = None, messages_per_hour: int = 30):
         self.store = store
         self.gm_address = gm_address.lower()
         self.gm_name = gm_name
         self.clock = clock
         self.default_deadline = default_deadline
         self.default_nmr = default_nmr
+        self.reminder_before = reminder_before
+        self.policy = Policy({self.gm_address}, {a.lower() for a in admins}, gm_secret, messages_per_hour)
 
     def postman(self) -> Postman:
         return Postman(self.store, self.gm_address, self.gm_name, self.clock())
@@ -60,7 +64,7 @@ class GM:
     def _handle(self, msg) -> Outcome:
         postman = self.postman()
         with self.store.transaction():
-            outcome = Inbox(postman, {self.gm_address}).handle(msg)
+            outcome = Inbox(postman, self.policy).handle(msg)
             self.store.mark_inbound(msg.message_id, outcome.status, postman.now, outcome.note, outcome.game_id)
         log.info("message %s from %s: %s (%s)", msg.message_id, msg.sender or "-", outcome.status, outcome.note)
         return outcome
@@ -79,6 +83,23 @@ class GM:
                 games.save(self.store, table)
             log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
             done += notes
+        for game_id in self.store.games_to_remind(now, self.reminder_before):
+            postman = self.postman()
+            with self.store.transaction():
+                table = games.load(self.store, game_id)
+                reminded = Turns(postman, table).remind()
+                games.save(self.store, table)
+            log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded) or "nobody")
+            done += [f"reminded {a}" for a in reminded]
+        return done
+
+    def gm_command(self, line: str) -> str:
+        """One GM command from the command line (the same as by mail)."""
+        command = admin.parse(line)
+        postman = self.postman()
+        with self.store.transaction():
+            done = admin.Admin(postman).run(command)
+        log.info("GM command: %s", done)
         return done
 
 

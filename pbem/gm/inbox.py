@@ -5,16 +5,18 @@ A message is all or nothing: every wrong line is reported and the game is left e
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
 from ..orders import grammar_for
-from ..orders.commands import Help, History, Order, Press, Status, read_body, read_heading
+from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, read_body, read_heading
 from ..orders.text import command_lines, subject_game_id
 from ..store import Seat
-from . import games
+from . import admin, games
+from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
 
@@ -27,18 +29,33 @@ class Outcome:
     effects: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Policy:
+    """What the GM's configuration says about who may do what."""
+    gm_addresses: set[str]
+    admins: set[str] = field(default_factory=set)
+    gm_secret: str | None = None
+    messages_per_hour: int = 30
+
+
 class Inbox:
-    def __init__(self, postman: Postman, gm_addresses: set[str]):
+    def __init__(self, postman: Postman, policy: Policy):
         self.postman = postman
         self.store = postman.store
-        self.gm_addresses = gm_addresses
+        self.policy = policy
+        self.gm_addresses = policy.gm_addresses
 
     def handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
         if reason:
             return Outcome("ignored", reason)
+        flood = self._flood(msg)
+        if flood:
+            return flood
         lines = command_lines(msg.text)
         heading = read_heading(lines)
+        if msg.sender in self.policy.admins and any(is_gm_command(ln) for _, ln in heading.body):
+            return self._gm_commands(msg, heading)
         secret = heading.password or self._secret_in_address(msg)
         game_id = heading.game_id or subject_game_id(msg.subject)
         if game_id is None and secret:
@@ -55,6 +72,49 @@ class Inbox:
         if seat is None:
             return Outcome("refused", "authentication failed", game_id)
         return self._commands(msg, table, seat, heading)
+
+    def _flood(self, msg: Inbound) -> Outcome | None:
+        """Past the hourly limit a sender gets one warning, then silence until the flood stops."""
+        now = self.postman.now
+        recent = self.store.recent_from(msg.sender, now - timedelta(hours=1))
+        if recent <= self.policy.messages_per_hour:
+            if self.store.warned(msg.sender):
+                self.store.set_warned(msg.sender, None)
+            return None
+        if self.store.warned(msg.sender):
+            return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
+        self.store.set_warned(msg.sender, now)
+        self.postman.to_sender("error", msg, errors=[], problem=(
+            f"You have sent {recent} messages in the last hour, more than the {self.policy.messages_per_hour} "
+            "I answer. I keep them all but answer none until an hour has passed with fewer."), hint=None)
+        return Outcome("ignored", f"rate limit: {recent} messages in the last hour; warned")
+
+    def _gm_commands(self, msg: Inbound, heading) -> Outcome:
+        secret = self.policy.gm_secret
+        if not secret or heading.password != secret:
+            self.postman.to_sender("error", msg, errors=[], hint="Add the line PASSWORD <gm.secret from the config>.",
+                                   problem="GM commands need the GM's password"
+                                           + ("" if secret else " (none is set: gm.secret in the configuration)") + ".")
+            return Outcome("refused", "GM command without the GM password")
+        errors, done = [], []
+        commands = []
+        for lineno, line in heading.body:
+            try:
+                commands.append(admin.parse(line, lineno))
+            except OrderError as e:
+                errors.append(e)
+        if not errors:
+            try:
+                with self.store.transaction():  # a savepoint: all of the commands or none
+                    done = [admin.Admin(self.postman).run(c) for c in commands]
+            except OrderError as e:
+                errors.append(e)
+                done = []  # the savepoint took back the state and the mail of the commands
+        if errors:
+            self.postman.to_sender("error", msg, errors=errors, problem=None, hint=None)
+            return Outcome("refused", "GM command refused")
+        self.postman.to_sender("ack", msg, template="gm_done", done=done)
+        return Outcome("handled", "; ".join(done))
 
     # -- identification and authentication ------------------------------------------------
     def _secret_in_address(self, msg: Inbound) -> str | None:
@@ -111,7 +171,11 @@ class Inbox:
             errors.append(InvalidOrder("this message has no commands", hint="send HELP for the commands",
                                        line="", lineno=None))
         for order in orders:
-            if _is_game_order(order.command):
+            if _is_game_order(order.command) and table.row.status == "abandoned":
+                no, ln = order.lines[0]
+                errors.append(IllegalOrder("the GM has abandoned this game", rule="no orders in an abandoned game",
+                                           line=ln, lineno=no))
+            elif _is_game_order(order.command):
                 try:
                     state.check(seat.seat, order.command)
                 except OrderError as e:
@@ -128,7 +192,7 @@ class Inbox:
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:
@@ -136,4 +200,4 @@ def _swap(line: tuple[int, str]) -> tuple[str, int]:
     return text, lineno
 
 
-__all__ = ["Inbox", "Outcome", "Order", "Resign"]
+__all__ = ["Inbox", "Outcome", "Order", "Policy", "Resign"]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..clock import format_utc
+from ..schedule import format_deadline
 from ..mail.inbound import Inbound
 from ..mail.outbound import Letter, compose
 from ..render import render
@@ -34,7 +35,8 @@ class Postman:
             state = table.state
             ctx.update(
                 game=table.row, title=type(state).TITLE, seats=table.seats,
-                deadline=format_utc(table.row.deadline) if table.row.deadline else None,
+                deadline=format_deadline(table.row.deadline, seat.timezone if seat else None),
+                paused=bool(table.row.paused),
                 view=state.view(seat.seat if seat else -1) if seat else None,
             )
         ctx["me"] = seat
@@ -55,11 +57,11 @@ class Postman:
             self.to_seat(kind, table, seat, **extra)
 
     def to_sender(self, kind: str, msg: Inbound, *, table: Table | None = None, seat: Seat | None = None,
-                  **extra) -> None:
+                  template: str | None = None, **extra) -> None:
         """An answer to whoever wrote, who may be no player at all (no secret in the Reply-To then)."""
         ctx = self.context(table, seat)
         ctx.update(extra)
-        subject, text = render(kind, table.type if table else None, **ctx)
+        subject, text = render(template or kind, table.type if table else None, **ctx)
         prefix = f"[{table.id}] " if table else ""
         self.post(Letter(kind=kind, to_addr=msg.sender, to_name=msg.sender_name, game_id=table.id if table else None,
                          subject=prefix + subject, text=text, secret=seat.secret if seat else None,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..games.base import Resign
 from ..mail.inbound import Inbound
-from ..orders.commands import Help, History, Order, Press, Status
+from ..orders.commands import Help, History, Order, Press, SetTimezone, Status
 from ..store import Seat
 from .games import Table
 from .letters import Postman
@@ -33,6 +33,11 @@ class Turns:
             return "history"
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
+        if isinstance(command, SetTimezone):
+            seat.timezone = command.zone
+            self.store.update_seat(seat)
+            self.postman.to_seat("ack", self.table, seat, answer=msg, template="timezone")
+            return f"time zone {command.zone}"
         if isinstance(command, Resign):
             return self.resign(seat)
         return self.orders(seat, command, msg)
@@ -80,12 +85,15 @@ class Turns:
                 self.postman.to_seat("press", self.table, other, sender=seat, text=text)
         return "press"
 
-    def missed_deadline(self) -> list[str]:
-        """The deadline has passed: play the NMR policy for everyone who owes orders."""
+    def missed_deadline(self, forced: bool = False) -> list[str]:
+        """The deadline has passed (or the GM says resolve now): play the NMR policy for everyone
+        who owes orders. Under `wait` only the GM forces a turn, and then the GM plays it."""
         state = self.table.state
         policy = self.table.row.options.get("nmr", "autoplay")
         if policy == "wait":
-            return []
+            if not forced:
+                return []
+            policy = "autoplay"
         notes = []
         for s in sorted(state.to_move()):
             command = state.nmr_orders(s, policy)
@@ -98,6 +106,14 @@ class Turns:
                          + str(command).replace("\n", " / "))
         self.resolve_if_ready(notes)
         return notes
+
+    def remind(self) -> list[str]:
+        """Remind everyone who still owes orders for this turn (once per turn)."""
+        owing = [self.table.seats[s] for s in sorted(self.table.state.to_move())]
+        for seat in owing:
+            self.postman.to_seat("reminder", self.table, seat)
+        self.table.row.reminded_turn = self.table.state.turn
+        return [seat.address for seat in owing]
 
     def _public_events(self) -> list[dict]:
         """What a history may show: never orders of a turn that has not resolved."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..games.base import Resign
+from ..schedule import canonical_zone
 from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
 
 Line = tuple[int, str]
@@ -46,6 +47,14 @@ class Press:
         return f"PRESS {self.text}"
 
 
+@dataclass(frozen=True)
+class SetTimezone:
+    zone: str
+
+    def __str__(self) -> str:
+        return f"SET TIMEZONE {self.zone}"
+
+
 @dataclass
 class Order:
     """One command read from the mail, with the lines it came from (`parts` maps a part of the
@@ -71,6 +80,7 @@ class Heading:
 
 
 _WORD = re.compile(r"^(\S+)\s*(.*)$")
+_TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)\s*:?\s+(\S+)$", re.I)
 
 
 def read_heading(lines: list[Line]) -> Heading:
@@ -105,10 +115,12 @@ def _set_once(h: Heading, attr: str, value, lineno: int, line: str, hint: str) -
     setattr(h, attr, value)
 
 
-def read_generic(body: list[Line]) -> tuple[list[Order], list[Line]]:
-    """Take out the commands every game has; return them and the lines left for the game."""
+def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderError]]:
+    """Take out the commands every game has; return them, the lines left for the game, and the
+    generic lines that were wrong."""
     orders: list[Order] = []
     rest: list[Line] = []
+    errors: list[OrderError] = []
     i = 0
     while i < len(body):
         lineno, line = body[i]
@@ -121,13 +133,18 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line]]:
                 text = "\n".join(ln for _, ln in body[i + 1:])
                 orders.append(Order(Press(text), body[i:]))
                 break
+        elif m_zone := _TIMEZONE.match(line):
+            try:
+                orders.append(Order(SetTimezone(canonical_zone(m_zone.group(1))), [(lineno, line)]))
+            except ValueError as e:
+                errors.append(InvalidOrder(str(e), line=line, lineno=lineno, hint="SET TIMEZONE Europe/Paris"))
         elif word in ("HELP", "STATUS", "HISTORY", "RESIGN") and not arg:
             command = {"HELP": Help, "STATUS": Status, "HISTORY": History, "RESIGN": Resign}[word]()
             orders.append(Order(command, [(lineno, line)]))
         else:
             rest.append((lineno, line))
         i += 1
-    return orders, rest
+    return orders, rest, errors
 
 
 def _without_signature(orders: list[Order], errors: list[OrderError]) -> list[OrderError]:
@@ -148,15 +165,15 @@ Grammar = Callable[[list[Line]], tuple[list[Order], list[OrderError]]]
 
 def read_body(body: list[Line], grammar: Grammar | None) -> tuple[list[Order], list[OrderError]]:
     """All the commands of the message, and every line that could not be read."""
-    orders, rest = read_generic(body)
-    errors: list[OrderError] = []
+    orders, rest, errors = read_generic(body)
     if grammar is not None:
-        game_orders, errors = grammar(rest)
+        game_orders, game_errors = grammar(rest)
         orders += game_orders
+        errors += game_errors
     else:
-        errors = [UnknownCommand("not a command", line=ln, lineno=no,
-                                 hint="name your game first: GAME <id> (or keep [<id>] in the subject)")
-                  for no, ln in rest]
+        errors += [UnknownCommand("not a command", line=ln, lineno=no,
+                                  hint="name your game first: GAME <id> (or keep [<id>] in the subject)")
+                   for no, ln in rest]
     errors = _without_signature(orders, errors)
     if any(isinstance(o.command, Resign) for o in orders) and len(orders) > 1:
         no, ln = next(o.lines[0] for o in orders if isinstance(o.command, Resign))
