@@ -1,17 +1,23 @@
-"""Wiring: a configuration becomes a store, a GM and a transport; one cron pass; the outbox sent."""
+"""Wiring: a configuration becomes a store, a GM and a transport; one cron pass; one piped message.
+
+The inbound side moves a message out of the inbox only after the store has committed it, so a
+crash at any point loses nothing and handles nothing twice.
+"""
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import logging
 import os
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from . import clock
 from .config import Config
+from .courier import Delivery, MaildirSender, deliver
 from .gm import GM
 from .mail.maildir import LocalTransport
 from .store import Store
@@ -23,13 +29,15 @@ class Busy(Exception):
     """Another pass holds the lock."""
 
 
+class Unreachable(Exception):
+    """The mail server could not be reached: try again later."""
+
+
 @dataclass
 class App:
     config: Config
     store: Store
     gm: GM
-    transport: LocalTransport
-    log_lines: list[str] = field(default_factory=list)
 
     @classmethod
     def open(cls, config: Config) -> "App":
@@ -38,9 +46,7 @@ class App:
                 default_deadline=config.games.deadline, default_nmr=config.games.nmr,
                 reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
                 gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour)
-        if config.transport != "local":
-            raise NotImplementedError("the imap transport is not available in this version; use transport: local")
-        return cls(config, store, gm, LocalTransport(config.local.maildir, config.gm.address))
+        return cls(config, store, gm)
 
     def close(self) -> None:
         self.store.close()
@@ -50,6 +56,23 @@ class App:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @property
+    def uses_imap(self) -> bool:
+        return self.config.transport == "imap"
+
+    def local(self) -> LocalTransport:
+        return LocalTransport(self.config.local.maildir, self.config.gm.address)
+
+    def inbox(self):
+        from .mail.imap import ImapInbox
+        return ImapInbox(self.config.imap)
+
+    def sender(self):
+        if not self.uses_imap:
+            return MaildirSender(self.local())
+        from .mail.smtp import SmtpOutbox
+        return SmtpOutbox(self.config.smtp, self.config.gm.address)
 
     @contextmanager
     def lock(self, wait: float = 60.0) -> Iterator[None]:
@@ -74,30 +97,66 @@ class App:
             finally:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
+    # -- one cron pass --------------------------------------------------------------------
     def process(self) -> dict:
-        """One cron pass: recover, fetch and handle, deadlines, send."""
-        counts = {"handled": 0, "deadlines": 0, "sent": 0}
+        """Recover, fetch and handle, deadlines and reminders, send."""
         with self.lock():
-            counts["handled"] += len(self.gm.recover())
-            for key, raw in self.transport.fetch():
-                self.gm.receive(raw)
-                self.transport.done(key)
-                counts["handled"] += 1
+            counts = {"handled": len(self.gm.recover())}
+            if self.uses_imap:
+                counts["handled"] += asyncio.run(self._fetch_imap())
+            else:
+                counts["handled"] += self._fetch_local()
             counts["deadlines"] = len(self.gm.tick())
-            counts["sent"] = self.send_outbox()
+            delivery = self.send_outbox()
+            counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
         return counts
 
-    def deliver(self, raw: bytes) -> None:
-        """One message from an MTA pipe, handled at once."""
-        with self.lock():
-            self.gm.receive(raw)
-            self.send_outbox()
-
-    def send_outbox(self) -> int:
+    def _fetch_local(self) -> int:
+        transport = self.local()
         n = 0
-        for row in self.store.queued(clock.now()):
-            self.transport.send(row["recipient"], row["raw"])
-            self.store.mark_sent(row["id"], clock.now())
-            log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
+        for key, raw in transport.fetch():
+            self.gm.receive(raw)
+            transport.done(key)
             n += 1
         return n
+
+    async def _fetch_imap(self) -> int:
+        from .mail.imap import ImapError
+        inbox = self.inbox()
+        try:
+            await inbox.connect()
+            return await self.handle_inbox(inbox)
+        except ImapError as e:
+            raise Unreachable(str(e)) from None
+        finally:
+            await inbox.close()
+
+    async def handle_inbox(self, inbox, stop=None) -> int:
+        """Every message in the IMAP inbox: stored and handled first, moved out after the commit."""
+        n = 0
+        for uid, raw in await inbox.fetch_new():
+            if stop is not None and stop.is_set():
+                break
+            self.gm.receive(raw)
+            await inbox.done(uid)
+            n += 1
+        return n
+
+    # -- one message from an MTA ----------------------------------------------------------
+    def deliver(self, raw: bytes) -> Delivery:
+        with self.lock():
+            self.gm.receive(raw)
+            return self.send_outbox()
+
+    # -- the outbox -----------------------------------------------------------------------
+    def send_outbox(self) -> Delivery:
+        return asyncio.run(self.send_outbox_async())
+
+    async def send_outbox_async(self) -> Delivery:
+        delivery = await deliver(self.store, self.sender(), clock.now)
+        for row in delivery.failed:
+            self.gm.report_failed_delivery(row)
+        if delivery.failed:
+            again = await deliver(self.store, self.sender(), clock.now)  # the reports themselves
+            delivery.sent += again.sent
+        return delivery

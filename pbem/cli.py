@@ -53,8 +53,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
     try:
         return COMMANDS[args.command](args)
     except UsageError as e:
@@ -79,10 +77,25 @@ def _app(args):
         now()
     except ValueError as e:
         raise UsageError(str(e))
-    try:
-        return App.open(_config(args))
-    except NotImplementedError as e:
-        raise UsageError(str(e))
+    config = _config(args)
+    _logging(config, args.verbose)
+    return App.open(config)
+
+
+def _logging(config, verbose: bool) -> None:
+    """One line per message handled, to `log.file` or stderr; never a secret in it."""
+    logger = logging.getLogger("pbem")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+        handler.close()
+    if config.log.file:
+        handler = logging.FileHandler(config.log.file)
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s pbem[%(process)d] %(levelname)s %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG if verbose else getattr(logging, config.log.level.upper()))
+    logger.propagate = False
 
 
 def _player(spec: str) -> tuple[str, str]:
@@ -128,15 +141,19 @@ def cmd_new_game(args) -> int:
 
 
 def cmd_process(args) -> int:
-    from .app import Busy
+    from .app import Busy, Unreachable
     try:
         with _app(args) as app:
             counts = app.process()
     except Busy as e:
         print(f"pbem process: {e}; not running twice", file=sys.stderr)
         return 0
+    except Unreachable as e:
+        print(f"pbem process: mail server unreachable: {e}", file=sys.stderr)
+        return EXIT_TEMPFAIL
+    waiting = f", {counts['deferred']} waiting" if counts.get("deferred") else ""
     print(f"handled {counts['handled']} message(s), {counts['deadlines']} deadline action(s), "
-          f"sent {counts['sent']} mail(s)")
+          f"sent {counts['sent']} mail(s){waiting}")
     return 0
 
 
@@ -145,33 +162,25 @@ def cmd_deliver(args) -> int:
     raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise UsageError("no message on stdin")
+    import sqlite3
     try:
         with _app(args) as app:
-            app.deliver(raw)
-    except (Busy, OSError) as e:
+            delivery = app.deliver(raw)
+    except (Busy, OSError, sqlite3.OperationalError) as e:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
+        return EXIT_TEMPFAIL
+    if delivery.deferred:
+        # The message is stored and handled; asking the MTA to retry brings us back to send the
+        # outbox (the retried message itself is recognised and not handled again).
+        print(f"pbem deliver: {delivery.deferred} mail(s) could not be sent yet", file=sys.stderr)
         return EXIT_TEMPFAIL
     return 0
 
 
 def cmd_run(args) -> int:
-    import signal
-    import time
-    from .app import Busy
-    app = _app(args)
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
-    while not stop:
-        try:
-            app.process()
-        except Busy:
-            pass
-        for _ in range(10):
-            if stop:
-                break
-            time.sleep(0.1)
-    return 0
+    from .daemon import run
+    with _app(args) as app:
+        return run(app)
 
 
 def cmd_show(args) -> int:

@@ -258,6 +258,10 @@ class Store:
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 
+    def next_outbox_try(self) -> datetime | None:
+        row = self.conn.execute("SELECT min(coalesce(next_try, created)) FROM outbox WHERE status = 'queued'").fetchone()
+        return from_iso(row[0]) if row and row[0] else None
+
     def mark_sent(self, outbox_id: int, now: datetime) -> None:
         with self.transaction():
             self.db["outbox"].update(outbox_id, {"status": "sent", "sent": iso(now)})

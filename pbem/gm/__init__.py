@@ -93,6 +93,17 @@ class GM:
             done += [f"reminded {a}" for a in reminded]
         return done
 
+    def report_failed_delivery(self, row: dict) -> None:
+        """A mail the server refused for good: tell the GM's admins (never about their own mail)."""
+        admins = sorted(a for a in self.policy.admins if a != row["recipient"])
+        if not admins:
+            return
+        postman = self.postman()
+        with self.store.transaction():
+            for address in admins:
+                postman.to_address("error", address, template="delivery_failed", game_id=row["game_id"],
+                                   failed=row)
+
     def gm_command(self, line: str) -> str:
         """One GM command from the command line (the same as by mail)."""
         command = admin.parse(line)

@@ -56,6 +56,14 @@ class Postman:
         for seat in table.seats:
             self.to_seat(kind, table, seat, **extra)
 
+    def to_address(self, kind: str, address: str, *, template: str, game_id: str | None = None, **extra) -> None:
+        """A notice to someone who is no player (the GM's admins)."""
+        ctx = self.context(None, None)
+        ctx.update(extra)
+        subject, text = render(template, None, **ctx)
+        prefix = f"[{game_id}] " if game_id else ""
+        self.post(Letter(kind=kind, to_addr=address, game_id=game_id, subject=prefix + subject, text=text))
+
     def to_sender(self, kind: str, msg: Inbound, *, table: Table | None = None, seat: Seat | None = None,
                   template: str | None = None, **extra) -> None:
         """An answer to whoever wrote, who may be no player at all (no secret in the Reply-To then)."""

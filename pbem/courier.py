@@ -1,0 +1,93 @@
+"""The outbox handed to a transport: a row is marked sent only once the server has taken it.
+
+A temporary failure (4xx, the server away) keeps the row and tries again later, backing off
+exponentially; a permanent one (5xx) is recorded once and reported, never retried.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Callable, Protocol
+
+from .mail.smtp import PermanentFailure, TemporaryFailure
+from .store import Store
+
+log = logging.getLogger("pbem")
+FIRST_RETRY = timedelta(seconds=30)
+LAST_RETRY = timedelta(hours=1)
+
+
+class Sender(Protocol):
+    async def connect(self) -> None: ...
+    async def send(self, recipient: str, raw: bytes) -> None: ...
+    async def close(self) -> None: ...
+
+
+@dataclass
+class Delivery:
+    sent: int = 0
+    deferred: int = 0
+    failed: list[dict] = field(default_factory=list)  # outbox rows refused for good
+
+
+def retry_after(attempts: int) -> timedelta:
+    return min(FIRST_RETRY * (2 ** attempts), LAST_RETRY)
+
+
+async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime]) -> Delivery:
+    """Send every due outbox row; stop at the first temporary failure (the server is away)."""
+    result = Delivery()
+    rows = store.queued(clock())
+    if not rows:
+        return result
+    try:
+        await sender.connect()
+    except TemporaryFailure as e:
+        for row in rows:
+            store.mark_failed(row["id"], str(e), permanent=False, next_try=clock() + retry_after(row["attempts"]))
+        log.warning("outbox: server unavailable (%s); %d mail(s) wait", e, len(rows))
+        result.deferred = len(rows)
+        return result
+    try:
+        for i, row in enumerate(rows):
+            try:
+                await sender.send(row["recipient"], row["raw"])
+            except TemporaryFailure as e:
+                for waiting in rows[i:]:
+                    store.mark_failed(waiting["id"], str(e), permanent=False,
+                                      next_try=clock() + retry_after(waiting["attempts"]))
+                log.warning("outbox: %s; %d mail(s) wait", e, len(rows) - i)
+                result.deferred = len(rows) - i
+                break
+            except PermanentFailure as e:
+                store.mark_failed(row["id"], str(e), permanent=True)
+                log.error("outbox: %s mail %s to %s refused for good: %s", row["kind"], row["message_id"],
+                          row["recipient"], e)
+                result.failed.append({**row, "error": str(e)})
+                continue
+            store.mark_sent(row["id"], clock())
+            log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
+            result.sent += 1
+    finally:
+        await sender.close()
+    return result
+
+
+class MaildirSender:
+    """The local transport behind the same face as SMTP."""
+
+    def __init__(self, transport):
+        self.transport = transport
+
+    async def connect(self) -> None:
+        pass
+
+    async def send(self, recipient: str, raw: bytes) -> None:
+        try:
+            self.transport.send(recipient, raw)
+        except OSError as e:
+            raise TemporaryFailure(f"cannot write to the Maildir of {recipient}: {e}") from None
+
+    async def close(self) -> None:
+        pass

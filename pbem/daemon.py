@@ -1,0 +1,111 @@
+"""`pbem run`: mail handled as it arrives, deadlines and reminders on time, a clean stop.
+
+With IMAP the daemon waits in IDLE (or polls where the server lacks it) and reconnects with
+backoff after any drop. SIGTERM or SIGINT lets the message in hand finish, then stops.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from datetime import timedelta
+
+from . import clock
+from .app import App, Busy
+
+log = logging.getLogger("pbem")
+LONGEST_WAIT = 300.0      # re-check the clock at least this often
+SHORTEST_WAIT = 0.05
+LOCAL_POLL = 1.0
+MAX_BACKOFF = 60.0
+
+
+def run(app: App) -> int:
+    return asyncio.run(_main(app))
+
+
+async def _main(app: App) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("pbem run: started (%s transport)", app.config.transport)
+    if app.uses_imap:
+        await _run_imap(app, stop)
+    else:
+        await _run_local(app, stop)
+    log.info("pbem run: stopped")
+    return 0
+
+
+async def _run_local(app: App, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            await asyncio.to_thread(app.process)
+        except Busy:
+            pass
+        await _sleep(min(LOCAL_POLL, _until_next(app)), stop)
+
+
+async def _run_imap(app: App, stop: asyncio.Event) -> None:
+    from .mail.imap import ImapError
+    backoff = 1.0
+    while not stop.is_set():
+        inbox = app.inbox()
+        try:
+            await inbox.connect()
+            log.info("pbem run: connected to %s:%s (IDLE %s)", app.config.imap.host, app.config.imap.port,
+                     "yes" if inbox.has_idle and app.config.imap.idle else "no")
+            backoff = 1.0
+            while not stop.is_set():
+                handled = await _pass(app, inbox, stop)
+                if handled or stop.is_set():
+                    continue  # more may have come while we worked
+                await _first(inbox.wait_for_mail(_until_next(app)), stop)
+        except ImapError as e:
+            log.warning("pbem run: IMAP connection lost or refused (%s); trying again in %.0f s", e, backoff)
+            await _sleep(backoff, stop)
+            backoff = min(backoff * 2, MAX_BACKOFF)
+        finally:
+            await inbox.close()
+
+
+async def _pass(app: App, inbox, stop: asyncio.Event) -> int:
+    try:
+        with app.lock(wait=5.0):
+            app.gm.recover()
+            handled = await app.handle_inbox(inbox, stop)
+            app.gm.tick()
+            await app.send_outbox_async()
+            return handled
+    except Busy:
+        return 0  # a cron pass is at work; it does the same job
+
+
+def _until_next(app: App) -> float:
+    """Seconds until the next deadline, reminder or outbox retry falls due."""
+    now = clock.now()
+    moments = [m for m in (app.store.next_wakeup(app.gm.reminder_before), app.store.next_outbox_try()) if m]
+    if not moments:
+        return LONGEST_WAIT
+    wait = (min(moments) - now) / timedelta(seconds=1)
+    return max(SHORTEST_WAIT, min(LONGEST_WAIT, wait))
+
+
+async def _first(waiting, stop: asyncio.Event) -> None:
+    """Wait for `waiting` unless a stop comes first (then the wait is dropped)."""
+    task = asyncio.ensure_future(waiting)
+    stopper = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    for t in (task, stopper):
+        if t not in done:
+            t.cancel()
+    if task in done:
+        task.result()  # an ImapError surfaces here
+
+
+async def _sleep(seconds: float, stop: asyncio.Event) -> None:
+    try:
+        await asyncio.wait_for(stop.wait(), seconds)
+    except asyncio.TimeoutError:
+        pass
