@@ -18,6 +18,7 @@ from typing import Iterator
 from . import clock
 from .config import Config
 from .courier import Delivery, MaildirSender, deliver
+from .faults import checkpoint
 from .gm import GM
 from .mail.maildir import LocalTransport
 from .store import Store
@@ -137,7 +138,9 @@ class App:
         for uid, raw in await inbox.fetch_new():
             if stop is not None and stop.is_set():
                 break
+            checkpoint("fetched")
             self.gm.receive(raw)
+            checkpoint("committed")
             await inbox.done(uid)
             n += 1
         return n
@@ -153,10 +156,12 @@ class App:
         return asyncio.run(self.send_outbox_async())
 
     async def send_outbox_async(self) -> Delivery:
-        delivery = await deliver(self.store, self.sender(), clock.now)
+        checkpoint("sending")
+        first_retry = self.config.smtp.retry_seconds
+        delivery = await deliver(self.store, self.sender(), clock.now, first_retry)
         for row in delivery.failed:
             self.gm.report_failed_delivery(row)
         if delivery.failed:
-            again = await deliver(self.store, self.sender(), clock.now)  # the reports themselves
+            again = await deliver(self.store, self.sender(), clock.now, first_retry)  # the reports themselves
             delivery.sent += again.sent
         return delivery

@@ -104,6 +104,7 @@ class SMTPConfig(_Section):
     password: str = ""
     cafile: RelPath | None = None
     timeout: float = Field(30, gt=0)
+    retry_seconds: float = Field(30, gt=0)  # first wait after a temporary failure; doubles up to 1 h
 
 
 class GamesConfig(_Section):

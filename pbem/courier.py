@@ -14,7 +14,6 @@ from .mail.smtp import PermanentFailure, TemporaryFailure
 from .store import Store
 
 log = logging.getLogger("pbem")
-FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
 
 
@@ -31,13 +30,17 @@ class Delivery:
     failed: list[dict] = field(default_factory=list)  # outbox rows refused for good
 
 
-def retry_after(attempts: int) -> timedelta:
-    return min(FIRST_RETRY * (2 ** attempts), LAST_RETRY)
+def retry_after(attempts: int, first: float = 30.0) -> timedelta:
+    return min(timedelta(seconds=first) * (2 ** attempts), LAST_RETRY)
 
 
-async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime]) -> Delivery:
+async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], first_retry: float = 30.0) -> Delivery:
     """Send every due outbox row; stop at the first temporary failure (the server is away)."""
     result = Delivery()
+
+    def later(row: dict) -> datetime:
+        return clock() + retry_after(row["attempts"] or 0, first_retry)
+
     rows = store.queued(clock())
     if not rows:
         return result
@@ -45,7 +48,7 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime]) -
         await sender.connect()
     except TemporaryFailure as e:
         for row in rows:
-            store.mark_failed(row["id"], str(e), permanent=False, next_try=clock() + retry_after(row["attempts"]))
+            store.mark_failed(row["id"], str(e), permanent=False, next_try=later(row))
         log.warning("outbox: server unavailable (%s); %d mail(s) wait", e, len(rows))
         result.deferred = len(rows)
         return result
@@ -55,8 +58,7 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime]) -
                 await sender.send(row["recipient"], row["raw"])
             except TemporaryFailure as e:
                 for waiting in rows[i:]:
-                    store.mark_failed(waiting["id"], str(e), permanent=False,
-                                      next_try=clock() + retry_after(waiting["attempts"]))
+                    store.mark_failed(waiting["id"], str(e), permanent=False, next_try=later(waiting))
                 log.warning("outbox: %s; %d mail(s) wait", e, len(rows) - i)
                 result.deferred = len(rows) - i
                 break

@@ -5,6 +5,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Callable
 
+from ..faults import checkpoint
 from ..games.course import Course
 from ..mail.inbound import parse
 from ..store import Store
@@ -55,6 +56,7 @@ class GM:
             if self.store.inbound_status(msg.message_id) != "new":
                 log.info("message %s from %s: seen before, not handled again", msg.message_id, msg.sender)
                 return Outcome("duplicate", "seen before")
+        checkpoint("stored")
         return self._handle(msg)
 
     def recover(self) -> list[Outcome]:

@@ -1,0 +1,47 @@
+"""The deployment files and the example configuration say what the code does."""
+from __future__ import annotations
+
+import configparser
+import shlex
+from pathlib import Path
+
+import yaml
+
+from pbem.cli import build_parser
+from pbem.config import Config, load
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_example_config_is_valid_and_documents_every_key():
+    config = load(ROOT / "config.example.yaml")
+    assert config.gm.address == "gm@example.test"
+    data = yaml.safe_load((ROOT / "config.example.yaml").read_text())
+    for section, model in Config.model_fields.items():
+        if section == "config_dir":
+            continue
+        assert section in data, f"{section} missing from config.example.yaml"
+        sub = getattr(model.annotation, "model_fields", None)
+        if sub:
+            assert set(sub) == set(data[section]), f"{section}: {set(sub) ^ set(data[section])}"
+
+
+def test_the_systemd_unit_runs_the_daemon():
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "contrib" / "pbem.service")
+    argv = shlex.split(unit["Service"]["ExecStart"])
+    assert argv[0].endswith("/pbem") and argv[1:] == ["run"]
+    assert unit["Service"]["KillSignal"] == "SIGTERM" and unit["Service"]["Restart"] == "on-failure"
+    build_parser().parse_args(argv[1:])
+
+
+def test_the_cron_line_and_the_pipes_call_real_commands():
+    cron = [ln for ln in (ROOT / "contrib" / "crontab").read_text().splitlines() if ln and not ln.startswith("#")]
+    assert len(cron) == 1 and cron[0].split()[:5] == ["*/5", "*", "*", "*", "*"]
+    assert "pbem process" in cron[0]
+    for name in ("forward", "procmailrc"):
+        text = (ROOT / "contrib" / name).read_text()
+        line = next(ln for ln in text.splitlines() if "pbem" in ln and not ln.startswith("#"))
+        argv = shlex.split(line.strip().strip('"').lstrip("|").strip())
+        assert argv[-1] == "deliver"
+        build_parser().parse_args(argv[1:])
