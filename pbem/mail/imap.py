@@ -125,6 +125,9 @@ class ImapInbox:
             transport = client.protocol.transport
             if transport is not None:
                 transport.close()
+            connecting = getattr(client, "_client_task", None)
+            if connecting is not None and not connecting.done():
+                connecting.cancel()  # a connect that timed out is still trying in the background
 
     # --- connection ------------------------------------------------------------------------
 

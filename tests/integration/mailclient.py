@@ -13,8 +13,14 @@ import uuid
 from email.message import EmailMessage
 
 LOOPBACK = "127.0.0.1"
+USERS = ("gm@example.test", "george@example.test", "bill@example.test", "mallory@example.test")
 _UID = re.compile(rb"\bUID (\d+)")
 _FLAGS = re.compile(rb"FLAGS \(([^)]*)\)")
+
+
+def password(address: str) -> str:
+    """The test users' password: ``george@example.test`` has ``george-pw``."""
+    return address.split("@")[0] + "-pw"
 
 
 def send(stack, sender: str, to, subject: str, body: str, headers: dict | None = None,
@@ -46,8 +52,9 @@ class Mailbox:
         self.password = password
 
     def messages(self, folder: str = "INBOX") -> list[EmailMessage]:
-        """Every message in ``folder``, oldest (lowest UID) first."""
-        return [email.message_from_bytes(raw, policy=email.policy.default)
+        """Every message in ``folder``, oldest (lowest UID) first, with local line endings as a
+        mail program shows them."""
+        return [email.message_from_bytes(raw.replace(b"\r\n", b"\n"), policy=email.policy.default)
                 for _, raw in self._fetch(folder, "BODY.PEEK[]")]
 
     def flags(self, folder: str = "INBOX") -> list[set[str]]:

@@ -62,6 +62,41 @@ def process_alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
+def children_of(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            children.append(int(entry.name))
+    return children
+
+
+def is_dovecot(pid: int) -> bool:
+    # Guards against a pid that was reused after the process we knew had ended.
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"dovecot")
+    except OSError:
+        return False
+
+
+def terminate(pid: int) -> None:
+    """SIGTERM, then SIGKILL if ``pid`` is still there after STOP_TIMEOUT."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        if not process_alive(pid):
+            return
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            return
+        if wait_until(lambda: not process_alive(pid), STOP_TIMEOUT):
+            return
+
+
 def log_tail(*paths: Path, lines: int = 30) -> str:
     out = []
     for path in paths:
@@ -95,6 +130,7 @@ class MailStack:
     """Dovecot and an SMTP server on free loopback ports; mail kept under ``root``."""
 
     def __init__(self, root: Path | None = None):
+        self._own_root = root is None
         self.root = Path(root or tempfile.mkdtemp(prefix="pbem-mailstack-"))
         # mkdtemp makes 0700; Dovecot's unprivileged processes must pass through.
         self.root.chmod(0o711)
@@ -124,8 +160,11 @@ class MailStack:
         return self
 
     def stop(self) -> None:
+        """Both servers down; a root made by the stack is removed with its mail and logs."""
         self.stop_smtp()
         self.stop_dovecot()
+        if self._own_root:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def add_user(self, address: str, password: str) -> None:
         # Dovecot and the SMTP server both re-read the file when it changes.
@@ -133,13 +172,41 @@ class MailStack:
                  if line.split(":", 1)[0].lower() != address.lower()]
         lines.append(f"{address.lower()}:{{PLAIN}}{password}::::::")
         self.users_file.write_text("\n".join(lines) + "\n")
+        if self._dovecot_pid and process_alive(self._dovecot_pid):
+            # Dovecot looks at the file at most once a second: wait until it knows the user.
+            known = wait_until(lambda: self._auth_ok(address, password), START_TIMEOUT)
+            if not known:
+                raise MailStackError(f"dovecot did not pick up the new user {address}")
+
+    def _auth_ok(self, address: str, password: str) -> bool:
+        result = subprocess.run([find_program("doveadm"), "-c", str(self.conf), "auth", "test",
+                                 address, password], stdin=subprocess.DEVNULL,
+                                capture_output=True, timeout=30)
+        return result.returncode == 0
 
     def reset(self) -> None:
         """Every mailbox empty and only INBOX left, in well under a second."""
         self._doveadm("expunge", "-A", "mailbox", "*", "all")
+        for user, folders in self._extra_folders().items():
+            # Children before parents. A parent that only exists through its children is
+            # listed too but cannot be deleted, so the result is checked, not the exit code.
+            folders.sort(key=lambda name: name.count("/"), reverse=True)
+            self._doveadm("mailbox", "delete", "-u", user, "-s", *folders, check=False)
+        left = self._extra_folders()
+        if left:
+            raise MailStackError(f"reset could not delete these folders: {left}")
+
+    def _extra_folders(self) -> dict[str, list[str]]:
+        extra: dict[str, list[str]] = {}
         for user, folder in self._folders():
             if folder != "INBOX":
-                self._doveadm("mailbox", "delete", "-u", user, "-s", folder)
+                extra.setdefault(user, []).append(folder)
+        return extra
+
+    def kick(self, address: str) -> None:
+        """Drop every IMAP session of ``address`` at once, as a server restart would (a stopped
+        Dovecot leaves an idling session open for about 10 s more)."""
+        self._doveadm("kick", address)
 
     # --- Dovecot ---------------------------------------------------------------------------
 
@@ -165,13 +232,18 @@ class MailStack:
                                  f"{START_TIMEOUT:g} s:\n" + log_tail(stderr, self.logs / "dovecot.log"))
 
     def stop_dovecot(self) -> None:
+        """Dovecot down, every client connection closed, as after a real server stop."""
         pid, self._dovecot_pid = self._dovecot_pid, None
         if not pid or not process_alive(pid):
             return
+        # An imap process that outlives its master keeps an idling client connected for about
+        # 10 s more and still sees new mail: end the whole family, not only the master.
+        family = [pid] + children_of(pid)
         os.kill(pid, signal.SIGTERM)
-        if not wait_until(lambda: not process_alive(pid), STOP_TIMEOUT):
-            os.kill(pid, signal.SIGKILL)
-            wait_until(lambda: not process_alive(pid), STOP_TIMEOUT)
+        wait_until(lambda: not process_alive(pid), STOP_TIMEOUT)
+        for member in family:
+            if is_dovecot(member):
+                terminate(member)
 
     def _read_master_pid(self) -> int:
         pid_file = self.root / "run" / "master.pid"
@@ -180,10 +252,10 @@ class MailStack:
                                  + log_tail(self.logs / "dovecot.stderr", self.logs / "dovecot.log"))
         return int(pid_file.read_text().split()[0])
 
-    def _doveadm(self, *args: str) -> str:
+    def _doveadm(self, *args: str, check: bool = True) -> str:
         result = subprocess.run([find_program("doveadm"), "-c", str(self.conf), *args],
                                 stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
-        if result.returncode != 0:
+        if check and result.returncode != 0:
             raise MailStackError(f"doveadm {' '.join(args)} failed (exit {result.returncode}): "
                                  + result.stderr.decode(errors="replace").strip())
         return result.stdout.decode(errors="replace")
@@ -278,6 +350,7 @@ mail_max_userip_connections = 100
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
+recipient_delimiter = +
 ssl = yes
 ssl_cert = <{self.cafile}
 ssl_key = <{self.keyfile}

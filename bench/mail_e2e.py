@@ -1,0 +1,216 @@
+"""End-to-end mail figures over real servers on 127.0.0.1 (the test suite's Dovecot + SMTP stack).
+
+    python bench/mail_e2e.py            # all three; figures go into BENCHMARKS.md
+
+P1  pbem handling 1,000 orders for 500 matches in one `process` pass, divided by the bare I/O of
+    the same traffic: fetching the same 1,000 messages with aioimaplib and sending as many
+    messages as pbem sent with aiosmtplib (target: at most 1.25).
+P2  ack latency under `pbem run`: from an order landing in the GM's inbox to the ack in the
+    player's inbox, median and p95 over 200 orders (target: p95 at most 1 s).
+P3  a cron pass on an empty inbox divided by `python -c pass` (target: at most 8).
+"""
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import imaplib
+import os
+import signal
+import smtplib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from integration.mailstack import MailStack  # noqa: E402
+
+GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
+PASSWORDS = {a: a.split("@")[0] + "-pw" for a in (GM, GEORGE, BILL)}
+
+
+def config_text(stack: MailStack) -> str:
+    return (f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: imap\n"
+            f"imap:\n  host: 127.0.0.1\n  port: {stack.imap_port}\n  security: none\n  username: {GM}\n"
+            f"  password: {PASSWORDS[GM]}\n  poll_seconds: 1\n"
+            f"smtp:\n  host: 127.0.0.1\n  port: {stack.smtp_port}\n  security: none\n"
+            "log:\n  level: warning\n")
+
+
+def order_mail(sender: str, game: str, secret: str, text: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, GM, f"Re: [{game}] orders"
+    msg["Message-ID"] = email.utils.make_msgid(domain="bench.test")
+    msg.set_content(f"PASSWORD {secret}\n{text}\n")
+    return msg.as_bytes()
+
+
+def drop_into_gm_inbox(stack: MailStack, raws: list[bytes]) -> None:
+    """Put messages in the GM's inbox through Dovecot's LMTP (untimed set-up)."""
+    with smtplib.LMTP("127.0.0.1", stack.lmtp_port) as lmtp:
+        for raw in raws:
+            lmtp.sendmail("player@bench.test", [GM], raw)
+
+
+def imap_count(stack: MailStack, address: str, folder: str = "INBOX") -> int:
+    box = imaplib.IMAP4("127.0.0.1", stack.imap_port)
+    box.login(address, PASSWORDS[address])
+    n = int(box.status(folder, "(MESSAGES)")[1][0].split()[-1].rstrip(b")"))
+    box.logout()
+    return n
+
+
+def empty(stack: MailStack, address: str) -> None:
+    box = imaplib.IMAP4("127.0.0.1", stack.imap_port)
+    box.login(address, PASSWORDS[address])
+    for folder in ("INBOX", "pbem-processed"):
+        if box.select(folder)[0] == "OK":
+            box.store("1:*", "+FLAGS.SILENT", r"(\Deleted)")
+            box.expunge()
+    box.logout()
+
+
+def gm_app(folder: Path, stack: MailStack):
+    from pbem.app import App
+    from pbem.config import load
+    (folder / "pbem.yaml").write_text(config_text(stack))
+    return App.open(load(folder / "pbem.yaml"))
+
+
+def p1(stack: MailStack) -> str:
+    from pbem.courses import load_course
+    folder = Path(tempfile.mkdtemp(prefix="pbem-p1-"))
+    app = gm_app(folder, stack)
+    course = load_course("parkland")
+    raws = []
+    for i in range(500):
+        game = app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], course, seed=i, game_id=f"g{i}")
+        seats = app.store.seats(game)
+        raws.append(order_mail(GEORGE, game, seats[0].secret, "PLAY 4 4 3"))
+        raws.append(order_mail(BILL, game, seats[1].secret, "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 2"))
+    app.store.conn.execute("UPDATE outbox SET status = 'sent'")  # the welcomes are not part of it
+    app.store.conn.commit()
+    drop_into_gm_inbox(stack, raws)
+    start = time.perf_counter()
+    counts = app.process()
+    pbem_time = time.perf_counter() - start
+    assert counts["handled"] == 1000, counts
+    sent = counts["sent"]
+    empty(stack, GEORGE)
+    empty(stack, BILL)
+    drop_into_gm_inbox(stack, raws)
+    start = time.perf_counter()
+    fetched = asyncio.run(bare_io(stack, sent))
+    bare_time = time.perf_counter() - start
+    assert fetched == 1000, fetched
+    app.close()
+    return (f"P1: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches ({sent} mails sent); bare "
+            f"aioimaplib fetch of 1,000 + aiosmtplib send of {sent}: {bare_time:.2f} s; "
+            f"ratio {pbem_time / bare_time:.2f} (target <= 1.25)")
+
+
+async def bare_io(stack: MailStack, replies: int) -> int:
+    import aioimaplib
+    import aiosmtplib
+    imap = aioimaplib.IMAP4(host="127.0.0.1", port=stack.imap_port, timeout=60)
+    await imap.wait_hello_from_server()
+    await imap.login(GM, PASSWORDS[GM])
+    await imap.select("INBOX")
+    response = await imap.uid("fetch", "1:*", "(UID BODY.PEEK[])")
+    fetched = sum(1 for line in response.lines if isinstance(line, bytearray))
+    await imap.logout()
+    smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=stack.smtp_port)
+    await smtp.connect()
+    for i in range(replies):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = GM, GEORGE if i % 2 else BILL, f"reply {i}"
+        msg.set_content("Your orders are in.\n" * 12)
+        await smtp.send_message(msg)
+    await smtp.quit()
+    return fetched
+
+
+def p2(stack: MailStack, orders: int = 200) -> str:
+    from pbem.courses import load_course
+    folder = Path(tempfile.mkdtemp(prefix="pbem-p2-"))
+    app = gm_app(folder, stack)
+    games = [app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], load_course("parkland"),
+                             seed=i, game_id=f"d{i}") for i in range(orders)]
+    secrets = {g: app.store.seats(g)[0].secret for g in games}
+    app.store.conn.execute("UPDATE outbox SET status = 'sent'")
+    app.store.conn.commit()
+    app.close()
+    empty(stack, GEORGE)
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=folder,
+                              env=dict(os.environ, PBEM_CONFIG=str(folder / "pbem.yaml")),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2.0)
+    box = imaplib.IMAP4("127.0.0.1", stack.imap_port)
+    box.login(GEORGE, PASSWORDS[GEORGE])
+    latencies = []
+    try:
+        for i, game in enumerate(games):
+            drop_into_gm_inbox(stack, [order_mail(GEORGE, game, secrets[game], "PLAY 4 4 3")])
+            landed = time.perf_counter()
+            while True:
+                n = int(box.status("INBOX", "(MESSAGES)")[1][0].split()[-1].rstrip(b")"))
+                if n > i:
+                    break
+                if time.perf_counter() - landed > 30:
+                    raise RuntimeError("no ack within 30 s")
+                time.sleep(0.005)
+            latencies.append(time.perf_counter() - landed)
+    finally:
+        box.logout()
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=30)
+    latencies.sort()
+    p95 = latencies[int(0.95 * len(latencies)) - 1]
+    return (f"P2: ack latency under pbem run over {len(latencies)} orders: median "
+            f"{statistics.median(latencies) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max "
+            f"{latencies[-1] * 1000:.0f} ms (target p95 <= 1000 ms)")
+
+
+def p3(stack: MailStack, runs: int = 15) -> str:
+    folder = Path(tempfile.mkdtemp(prefix="pbem-p3-"))
+    (folder / "pbem.yaml").write_text(config_text(stack))
+    empty(stack, GM)
+    env = dict(os.environ, PBEM_CONFIG=str(folder / "pbem.yaml"))
+    subprocess.run([sys.executable, "-m", "pbem", "process"], cwd=folder, env=env, check=True,
+                   capture_output=True)  # creates the store, the processed folder, the bytecode
+
+    def timed(argv) -> float:
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(argv, cwd=folder, env=env, check=True, capture_output=True)
+            samples.append(time.perf_counter() - start)
+        return statistics.median(samples)
+
+    bare = timed([sys.executable, "-c", "pass"])
+    cron = timed([sys.executable, "-m", "pbem", "process"])
+    return (f"P3: cron pass on an empty inbox {cron * 1000:.0f} ms, python -c pass {bare * 1000:.0f} ms "
+            f"(medians of {runs}); ratio {cron / bare:.1f} (target <= 8)")
+
+
+def main() -> None:
+    which = sys.argv[1:] or ["p1", "p2", "p3"]
+    stack = MailStack()
+    for address, pw in PASSWORDS.items():
+        stack.add_user(address, pw)
+    stack.start()
+    try:
+        for name in which:
+            stack.reset()
+            print({"p1": p1, "p2": p2, "p3": p3}[name](stack), flush=True)
+    finally:
+        stack.stop()
+
+
+if __name__ == "__main__":
+    main()
