@@ -65,16 +65,6 @@ def imap_count(stack: MailStack, address: str, folder: str = "INBOX") -> int:
     return n
 
 
-def empty(stack: MailStack, address: str) -> None:
-    box = imaplib.IMAP4("127.0.0.1", stack.imap_port)
-    box.login(address, PASSWORDS[address])
-    for folder in ("INBOX", "pbem-processed"):
-        if box.select(folder)[0] == "OK":
-            box.store("1:*", "+FLAGS.SILENT", r"(\Deleted)")
-            box.expunge()
-    box.logout()
-
-
 def gm_app(folder: Path, stack: MailStack):
     from pbem.app import App
     from pbem.config import load
@@ -101,8 +91,7 @@ def p1(stack: MailStack) -> str:
     pbem_time = time.perf_counter() - start
     assert counts["handled"] == 1000, counts
     sent = counts["sent"]
-    empty(stack, GEORGE)
-    empty(stack, BILL)
+    stack.reset()
     drop_into_gm_inbox(stack, raws)
     start = time.perf_counter()
     fetched = asyncio.run(bare_io(stack, sent))
@@ -124,7 +113,7 @@ async def bare_io(stack: MailStack, replies: int) -> int:
     response = await imap.uid("fetch", "1:*", "(UID BODY.PEEK[])")
     fetched = sum(1 for line in response.lines if isinstance(line, bytearray))
     await imap.logout()
-    smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=stack.smtp_port)
+    smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=stack.smtp_port, start_tls=False)
     await smtp.connect()
     for i in range(replies):
         msg = EmailMessage()
@@ -145,7 +134,7 @@ def p2(stack: MailStack, orders: int = 200) -> str:
     app.store.conn.execute("UPDATE outbox SET status = 'sent'")
     app.store.conn.commit()
     app.close()
-    empty(stack, GEORGE)
+    stack.reset()
     daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=folder,
                               env=dict(os.environ, PBEM_CONFIG=str(folder / "pbem.yaml")),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -179,7 +168,6 @@ def p2(stack: MailStack, orders: int = 200) -> str:
 def p3(stack: MailStack, runs: int = 15) -> str:
     folder = Path(tempfile.mkdtemp(prefix="pbem-p3-"))
     (folder / "pbem.yaml").write_text(config_text(stack))
-    empty(stack, GM)
     env = dict(os.environ, PBEM_CONFIG=str(folder / "pbem.yaml"))
     subprocess.run([sys.executable, "-m", "pbem", "process"], cwd=folder, env=env, check=True,
                    capture_output=True)  # creates the store, the processed folder, the bytecode

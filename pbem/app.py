@@ -5,7 +5,6 @@ crash at any point loses nothing and handles nothing twice.
 """
 from __future__ import annotations
 
-import asyncio
 import fcntl
 import logging
 import os
@@ -15,13 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from typing import TYPE_CHECKING
+
 from . import clock
 from .config import Config
-from .courier import Delivery, MaildirSender, deliver
 from .faults import checkpoint
-from .gm import GM
-from .mail.maildir import LocalTransport
 from .store import Store
+
+if TYPE_CHECKING:
+    from .courier import Delivery
+    from .gm import GM
+    from .mail.maildir import LocalTransport
 
 log = logging.getLogger("pbem")
 
@@ -38,16 +41,23 @@ class Unreachable(Exception):
 class App:
     config: Config
     store: Store
-    gm: GM
+    _gm: "GM | None" = None
 
     @classmethod
     def open(cls, config: Config) -> "App":
-        store = Store(config.store)
-        gm = GM(store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
-                default_deadline=config.games.deadline, default_nmr=config.games.nmr,
-                reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
-                gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour)
-        return cls(config, store, gm)
+        return cls(config, Store(config.store))
+
+    @property
+    def gm(self) -> "GM":
+        """The GM, loaded on first need: a cron pass with nothing to do never pays for it."""
+        if self._gm is None:
+            from .gm import GM
+            config = self.config
+            self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
+                          default_deadline=config.games.deadline, default_nmr=config.games.nmr,
+                          reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
+                          gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour)
+        return self._gm
 
     def close(self) -> None:
         self.store.close()
@@ -62,7 +72,8 @@ class App:
     def uses_imap(self) -> bool:
         return self.config.transport == "imap"
 
-    def local(self) -> LocalTransport:
+    def local(self) -> "LocalTransport":
+        from .mail.maildir import LocalTransport
         return LocalTransport(self.config.local.maildir, self.config.gm.address)
 
     def inbox(self):
@@ -71,6 +82,7 @@ class App:
 
     def sender(self):
         if not self.uses_imap:
+            from .courier import MaildirSender
             return MaildirSender(self.local())
         from .mail.smtp import SmtpOutbox
         return SmtpOutbox(self.config.smtp, self.config.gm.address)
@@ -102,15 +114,23 @@ class App:
     def process(self) -> dict:
         """Recover, fetch and handle, deadlines and reminders, send."""
         with self.lock():
-            counts = {"handled": len(self.gm.recover())}
+            counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
             if self.uses_imap:
+                import asyncio
                 counts["handled"] += asyncio.run(self._fetch_imap())
             else:
                 counts["handled"] += self._fetch_local()
-            counts["deadlines"] = len(self.gm.tick())
+            counts["deadlines"] = len(self.tick())
             delivery = self.send_outbox()
             counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
         return counts
+
+    def tick(self) -> list[str]:
+        """Deadlines and reminders, when any is due."""
+        now = clock.now()
+        if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta):
+            return self.gm.tick()
+        return []
 
     def _fetch_local(self) -> int:
         transport = self.local()
@@ -152,10 +172,15 @@ class App:
             return self.send_outbox()
 
     # -- the outbox -----------------------------------------------------------------------
-    def send_outbox(self) -> Delivery:
+    def send_outbox(self) -> "Delivery":
+        from .courier import Delivery
+        if not self.store.queued(clock.now()):
+            return Delivery()
+        import asyncio
         return asyncio.run(self.send_outbox_async())
 
-    async def send_outbox_async(self) -> Delivery:
+    async def send_outbox_async(self) -> "Delivery":
+        from .courier import deliver
         checkpoint("sending")
         first_retry = self.config.smtp.retry_seconds
         delivery = await deliver(self.store, self.sender(), clock.now, first_retry)

@@ -1,16 +1,23 @@
-"""The YAML configuration: found, read, checked, and refused with one plain line per problem."""
+"""The YAML configuration: found, read, checked, and refused with one plain line per problem.
+
+The sections are msgspec Structs. msgspec stops at the first error, so ``_section`` checks one
+setting at a time and keeps going: every problem in the file is reported together.
+"""
 from __future__ import annotations
 
 import json
+import operator
 import os
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from types import NoneType, UnionType
+from typing import Annotated, Any, Literal, get_args, get_origin
 
+import msgspec
+import msgspec.structs
 import yaml
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field,
-                      ValidationError, ValidationInfo)
+from msgspec import Meta, Struct, field
 
 from pbem.clock import parse_duration
 
@@ -28,15 +35,6 @@ class ConfigError(Exception):
         self.problems = list(problems)
 
 
-def _resolve(value: Path, info: ValidationInfo) -> Path:
-    # Relative to the config file's folder, which ``load`` passes in as validation context.
-    base = (info.context or {}).get("base")
-    value = value.expanduser()
-    if base is None or value.is_absolute():
-        return value
-    return Path(os.path.normpath(Path(base) / value))
-
-
 def _email(value: str) -> str:
     if not _EMAIL.match(value.strip()):
         raise ValueError(f"expected an email address like gm@example.test, got {_show(value)}")
@@ -51,25 +49,18 @@ def _duration(value: str) -> str:
     return value
 
 
-def _lower(value: Any) -> Any:
-    return value.strip().lower() if isinstance(value, str) else value
+# In a field's type, a Meta is a bound that msgspec enforces; a function is a check run on the
+# converted value, raising ValueError with the words of the problem. Every Path is relative to
+# the config file's folder.
+Email = Annotated[str, _email]
+Duration = Annotated[str, _duration]
+Port = Annotated[int, Meta(ge=1, le=65535)]
+Positive = Annotated[float, Meta(gt=0)]
+Count = Annotated[int, Meta(gt=0)]
 
 
-RelPath = Annotated[Path, AfterValidator(_resolve)]
-Email = Annotated[str, AfterValidator(_email)]
-Duration = Annotated[str, AfterValidator(_duration)]
-Port = Annotated[int, Field(ge=1, le=65535)]
-
-
-def _choice(*names: str) -> Any:
-    """One of ``names``, in any case (an unknown value is reported as the user wrote it)."""
-    def fold(value: Any) -> Any:
-        return _lower(value) if _lower(value) in names else value
-    return Annotated[Literal[names], BeforeValidator(fold)]
-
-
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_default=True, coerce_numbers_to_str=True)
+class _Section(Struct, kw_only=True):
+    """A group of settings; ``load`` fills it from the file, checking every value."""
 
 
 class GMConfig(_Section):
@@ -80,36 +71,36 @@ class GMConfig(_Section):
 
 
 class LocalConfig(_Section):
-    maildir: RelPath = Path("./mail")
+    maildir: Path = Path("./mail")
 
 
 class IMAPConfig(_Section):
     host: str = "127.0.0.1"
     port: Port = 993
-    security: _choice("ssl", "none") = "ssl"
+    security: Literal["ssl", "none"] = "ssl"
     username: str = ""
     password: str = ""
     mailbox: str = "INBOX"
     processed_mailbox: str = "pbem-processed"
     idle: bool = True
-    cafile: RelPath | None = None
-    poll_seconds: float = Field(60, gt=0)
+    cafile: Path | None = None
+    poll_seconds: Positive = 60.0
 
 
 class SMTPConfig(_Section):
     host: str = "127.0.0.1"
     port: Port = 465
-    security: _choice("ssl", "starttls", "none") = "ssl"
+    security: Literal["ssl", "starttls", "none"] = "ssl"
     username: str = ""
     password: str = ""
-    cafile: RelPath | None = None
-    timeout: float = Field(30, gt=0)
-    retry_seconds: float = Field(30, gt=0)  # first wait after a temporary failure; doubles up to 1 h
+    cafile: Path | None = None
+    timeout: Positive = 30.0
+    retry_seconds: Positive = 30.0  # first wait after a temporary failure; doubles up to 1 h
 
 
 class GamesConfig(_Section):
     deadline: Duration = "72h"
-    nmr: _choice("autoplay", "wait", "forfeit") = "autoplay"
+    nmr: Literal["autoplay", "wait", "forfeit"] = "autoplay"
     reminder_before: Duration = "12h"
 
     @property
@@ -124,24 +115,24 @@ class GamesConfig(_Section):
 class LimitsConfig(_Section):
     # A sender past this many messages in an hour gets one warning, then no answer until the
     # flood stops (the messages are still kept).
-    messages_per_hour: int = Field(30, gt=0)
+    messages_per_hour: Count = 30
 
 
 class LogConfig(_Section):
-    file: RelPath | None = None     # one line per message handled; stderr when not set
-    level: _choice("debug", "info", "warning") = "info"
+    file: Path | None = None     # one line per message handled; stderr when not set
+    level: Literal["debug", "info", "warning"] = "info"
 
 
 class Config(_Section):
     gm: GMConfig
-    store: RelPath = Path("./pbem.sqlite3")
-    transport: _choice("local", "imap") = "local"
-    local: LocalConfig = Field(default_factory=dict)
-    imap: IMAPConfig = Field(default_factory=dict)
-    smtp: SMTPConfig = Field(default_factory=dict)
-    games: GamesConfig = Field(default_factory=dict)
-    limits: LimitsConfig = Field(default_factory=dict)
-    log: LogConfig = Field(default_factory=dict)
+    store: Path = Path("./pbem.sqlite3")
+    transport: Literal["local", "imap"] = "local"
+    local: LocalConfig = field(default_factory=LocalConfig)
+    imap: IMAPConfig = field(default_factory=IMAPConfig)
+    smtp: SMTPConfig = field(default_factory=SMTPConfig)
+    games: GamesConfig = field(default_factory=GamesConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
+    log: LogConfig = field(default_factory=LogConfig)
     config_dir: Path = Path(".")
 
 
@@ -175,12 +166,9 @@ def load(path: Path) -> Config:
             data[section] = {}  # an empty section (``imap:`` alone) means all its defaults
     folder = Path(os.path.abspath(path)).parent
     data["config_dir"] = folder
-    config = None
-    try:
-        config = Config.model_validate(data, context={"base": folder})
-    except ValidationError as err:
-        problems += [line for line in (_describe(e) for e in err.errors())
-                     if line.split(":", 1)[0] not in unset]
+    found: list[str] = []
+    config = _section(Config, data, (), folder, found)
+    problems += [line for line in found if line.split(":", 1)[0] not in unset]
     problems += _cross_checks(data)
     if problems or config is None:
         raise ConfigError(problems)
@@ -191,7 +179,11 @@ def local_defaults(folder: Path, gm_address: str = "gm@example.test") -> Config:
     """A working local-transport configuration rooted in ``folder`` (for ``pbem demo``)."""
     folder = Path(os.path.abspath(folder))
     data = {"gm": {"address": gm_address}, "transport": "local", "config_dir": folder}
-    return Config.model_validate(data, context={"base": folder})
+    problems: list[str] = []
+    config = _section(Config, data, (), folder, problems)
+    if problems or config is None:
+        raise ConfigError(problems)
+    return config
 
 
 def _read_yaml(path: Path) -> Any:
@@ -232,7 +224,8 @@ def _substitute(value: Any, loc: tuple, problems: list[str]) -> Any:
 
 
 def _cross_checks(data: dict) -> list[str]:
-    if _lower(data.get("transport")) != "imap":
+    transport = data.get("transport")
+    if not isinstance(transport, str) or transport.strip().lower() != "imap":
         return []
     problems = []
     for section in ("imap", "smtp"):
@@ -241,6 +234,126 @@ def _cross_checks(data: dict) -> list[str]:
         if isinstance(settings, dict) and isinstance(host, str) and not host.strip():
             problems.append(f"{section}.host: required when transport is imap")
     return problems
+
+
+def _is_section(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, Struct)
+
+
+def _section(cls: type, data: dict, loc: tuple, base: Path, problems: list[str]) -> Any:
+    """``data`` as a ``cls``, or None after adding one line to ``problems`` per problem.
+
+    Each known key is converted on its own; a missing one takes its default, which is checked
+    too (so default paths are resolved); keys the section does not know are reported.
+    """
+    start, values = len(problems), {}
+    fields = msgspec.structs.fields(cls)
+    for info in fields:
+        if info.name in data:
+            value = data[info.name]
+        elif info.required:
+            problems.append(f"{_dotted(loc + (info.name,))}: required")
+            continue
+        elif _is_section(info.type):
+            value = {}
+        else:
+            value = info.default_factory() if info.default is msgspec.NODEFAULT else info.default
+        values[info.name] = _value(value, info.type, loc + (info.name,), base, problems)
+    known = {info.name for info in fields}
+    problems += [f"{_dotted(loc + (key,))}: unknown key" for key in data if key not in known]
+    return cls(**values) if len(problems) == start else None
+
+
+def _value(value: Any, kind: Any, loc: tuple, base: Path, problems: list[str]) -> Any:
+    """One setting as ``kind`` (a section, a list, or a single value); problems are added."""
+    if isinstance(kind, UnionType):  # ``X | None``
+        if value is None and NoneType in get_args(kind):
+            return None
+        kind = next(option for option in get_args(kind) if option is not NoneType)
+    if _is_section(kind):
+        if isinstance(value, dict):
+            return _section(kind, value, loc, base, problems)
+        problems.append(f"{_dotted(loc)}: expected a mapping of keys, got {_show(value)}")
+    elif get_origin(kind) is list:
+        if isinstance(value, list):
+            (item,) = get_args(kind)
+            return [_value(v, item, loc + (i,), base, problems) for i, v in enumerate(value)]
+        problems.append(f"{_dotted(loc)}: expected a list, got {_show(value)}")
+    else:
+        try:
+            return _scalar(value, kind, base)
+        except ValueError as err:
+            problems.append(f"{_dotted(loc)}: {err}")
+    return None
+
+
+_EXPECTED = {int: "an integer", float: "a number", bool: "true or false", str: "text"}
+_BOUNDS = (("gt", "above", operator.gt), ("ge", "at least", operator.ge),
+           ("lt", "below", operator.lt), ("le", "at most", operator.le))
+_BOOL_WORDS = {word: True for word in ("true", "t", "yes", "y", "on", "1")} | {
+    word: False for word in ("false", "f", "no", "n", "off", "0")}
+
+
+def _scalar(value: Any, kind: Any, base: Path) -> Any:
+    """A single value converted by msgspec, then given the checks in its type."""
+    plain, extras = (get_args(kind)[0], get_args(kind)[1:]) if get_origin(kind) is Annotated \
+        else (kind, ())
+    if get_origin(plain) is Literal:
+        return _choice(value, get_args(plain))
+    if plain is Path:
+        if not isinstance(value, (str, Path)):
+            raise ValueError(f"expected a file path, got {_show(value)}")
+        return _resolve(Path(value), base)
+    try:
+        result = msgspec.convert(_lax(value, plain), kind, strict=False)
+    except msgspec.ValidationError:
+        raise ValueError(_mismatch(value, plain, extras)) from None
+    for check in extras:
+        if not isinstance(check, Meta):
+            result = check(result)
+    return result
+
+
+def _lax(value: Any, plain: type) -> Any:
+    """What YAML or ``${ENV}`` gives, eased toward ``plain``: ``password: 12345`` is text."""
+    if plain is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if plain is bool and isinstance(value, str):
+        return _BOOL_WORDS.get(value.strip().lower(), value)
+    if plain in (int, float) and isinstance(value, str):
+        return value.strip()
+    return value
+
+
+def _mismatch(value: Any, plain: type, extras: tuple) -> str:
+    """Why msgspec refused ``value``: the wrong kind of value, or one out of its bounds."""
+    wanted = f"expected {_EXPECTED.get(plain, plain.__name__)}, got {_show(value)}"
+    try:
+        number = msgspec.convert(_lax(value, plain), plain, strict=False)
+    except msgspec.ValidationError:
+        return wanted
+    for meta in (extra for extra in extras if isinstance(extra, Meta)):
+        for name, words, holds in _BOUNDS:
+            limit = getattr(meta, name)
+            if limit is not None and not holds(number, limit):
+                return f"expected a number {words} {limit}, got {_show(value)}"
+    return wanted
+
+
+def _choice(value: Any, names: tuple) -> str:
+    """One of ``names``, in any case (an unknown value is reported as the user wrote it)."""
+    folded = value.strip().lower() if isinstance(value, str) else value
+    if folded not in names:
+        raise ValueError(f"expected one of {', '.join(names)}, got {_show(value)}")
+    return folded
+
+
+def _resolve(value: Path, base: Path) -> Path:
+    """Relative to the config file's folder."""
+    value = value.expanduser()
+    if value.is_absolute():
+        return value
+    return Path(os.path.normpath(base / value))
 
 
 def _dotted(loc: tuple) -> str:
@@ -263,37 +376,3 @@ def _show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "a list"
     return str(value)
-
-
-_EXPECTED = {
-    "int_parsing": "an integer", "int_type": "an integer", "int_from_float": "an integer",
-    "float_parsing": "a number", "float_type": "a number",
-    "bool_parsing": "true or false", "bool_type": "true or false",
-    "string_type": "text", "path_type": "a file path",
-    "list_type": "a list", "model_type": "a mapping of keys", "dict_type": "a mapping of keys",
-    "model_attributes_type": "a mapping of keys",
-}
-
-
-def _describe(error: dict) -> str:
-    """One pydantic error as a plain line: ``smtp.port: expected an integer, got "abc"``."""
-    key = _dotted(tuple(error["loc"]))
-    kind, ctx, got = error["type"], error.get("ctx") or {}, _show(error.get("input"))
-    if kind == "missing":
-        return f"{key}: required"
-    if kind == "extra_forbidden":
-        return f"{key}: unknown key"
-    if kind == "literal_error":
-        choices = ", ".join(re.findall(r"'([^']*)'", str(ctx.get("expected", ""))))
-        return f"{key}: expected one of {choices}, got {got}"
-    if kind == "value_error" and "error" in ctx:
-        return f"{key}: {ctx['error']}"
-    if kind in _EXPECTED:
-        return f"{key}: expected {_EXPECTED[kind]}, got {got}"
-    bounds = {"greater_than": "above", "greater_than_equal": "at least",
-              "less_than": "below", "less_than_equal": "at most"}
-    if kind in bounds:
-        limit = next(iter(ctx.values()), "")
-        limit = f"{limit:g}" if isinstance(limit, float) else limit
-        return f"{key}: expected a number {bounds[kind]} {limit}, got {got}"
-    return f"{key}: {error['msg']}, got {got}"

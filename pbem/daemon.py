@@ -73,9 +73,10 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
 async def _pass(app: App, inbox, stop: asyncio.Event) -> int:
     try:
         with app.lock(wait=5.0):
-            app.gm.recover()
+            if app.store.unhandled_inbound():
+                app.gm.recover()
             handled = await app.handle_inbox(inbox, stop)
-            app.gm.tick()
+            app.tick()
             await app.send_outbox_async()
             return handled
     except Busy:
@@ -85,7 +86,7 @@ async def _pass(app: App, inbox, stop: asyncio.Event) -> int:
 def _until_next(app: App) -> float:
     """Seconds until the next deadline, reminder or outbox retry falls due."""
     now = clock.now()
-    moments = [m for m in (app.store.next_wakeup(app.gm.reminder_before), app.store.next_outbox_try()) if m]
+    moments = [m for m in (app.store.next_wakeup(app.config.games.reminder_delta), app.store.next_outbox_try()) if m]
     if not moments:
         return LONGEST_WAIT
     wait = (min(moments) - now) / timedelta(seconds=1)

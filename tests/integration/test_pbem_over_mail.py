@@ -2,6 +2,7 @@
 `pbem run` or `pbem process` with the imap transport. Nothing here is mocked."""
 from __future__ import annotations
 
+import email.message
 import email.utils
 import os
 import re
@@ -40,9 +41,10 @@ class GMHost:
         self.daemon: subprocess.Popen | None = None
 
     def env(self, **extra) -> dict:
-        env = dict(os.environ, PBEM_CONFIG=str(self.folder / "pbem.yaml"), **extra)
+        env = dict(os.environ, PBEM_CONFIG=str(self.folder / "pbem.yaml"))
         if self.now:
             env["PBEM_NOW"] = self.now
+        env.update(extra)
         return env
 
     def pbem(self, *args: str, check: bool = True, **env) -> subprocess.CompletedProcess:
@@ -287,3 +289,62 @@ def deliver_directly(stack, sender: str, to: str, text: str) -> None:
     msg.set_content(text)
     with smtplib.LMTP("127.0.0.1", stack.lmtp_port) as lmtp:
         lmtp.sendmail(sender, [GM], msg.as_bytes())
+
+
+def test_a_permanent_refusal_is_recorded_once_and_reported_to_the_admins(fresh_stack, tmp_path):
+    host = GMHost(fresh_stack, tmp_path)
+    config = (tmp_path / "pbem.yaml").read_text().replace(
+        "  name: Golf GM\n", "  name: Golf GM\n  admins: [mallory@example.test]\n")
+    (tmp_path / "pbem.yaml").write_text(config)
+    host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player",
+              "Ghost <ghost@example.test>", "--id", "cup1")  # no such mailbox: 550
+    george = Player(fresh_stack, GEORGE)
+    george.welcome()
+    admin = Player(fresh_stack, "mallory@example.test")
+    notice = admin.wait_kind("error")
+    assert "ghost@example.test" in body(notice) and "550" in body(notice)
+    host.now = "2026-12-01T20:00:00Z"  # long past any retry time, before the deadline
+    host.pbem("process")
+    host.pbem("process")
+    time.sleep(0.3)
+    assert admin.kinds() == ["error"]  # not retried, not reported again
+
+
+def test_deliver_from_a_pipe_asks_the_mta_to_retry_while_smtp_is_down(fresh_stack, tmp_path):
+    host = GMHost(fresh_stack, tmp_path)
+    host.new_match()
+    george = Player(fresh_stack, GEORGE)
+    george.welcome()
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = GEORGE, george.reply_to, "Re: [cup1] orders"
+    msg["Message-ID"] = "<piped-1@player.test>"
+    msg.set_content("PLAY 3 5 4\n")
+    fresh_stack.stop_smtp()
+    first = subprocess.run([sys.executable, "-m", "pbem", "deliver"], input=msg.as_bytes(), cwd=tmp_path,
+                           env=host.env(), capture_output=True, timeout=60)
+    assert first.returncode == 75, first.stderr
+    fresh_stack.start_smtp()
+    again = subprocess.run([sys.executable, "-m", "pbem", "deliver"], input=msg.as_bytes(), cwd=tmp_path,
+                           env=host.env(PBEM_NOW="2026-12-01T18:05:00Z"), capture_output=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    george.wait_kind("ack")
+    time.sleep(0.3)
+    assert george.kinds() == ["welcome", "ack"]
+    assert host.pbem("show", "cup1", "--json").stdout.count('"kind": "orders"') == 1
+
+
+def test_the_log_has_a_line_per_message_and_no_secret(fresh_stack, tmp_path):
+    host = GMHost(fresh_stack, tmp_path)
+    host.new_match()
+    george = Player(fresh_stack, GEORGE)
+    george.welcome()
+    secret = george.reply_to.split("+")[1].split("@")[0]
+    george.order("PLAY 3 5 4")
+    send(fresh_stack, GEORGE, GM, "no game", "HELLO")
+    wait_in_gm_inbox(fresh_stack, 2)
+    r = host.pbem("process")
+    lines = [ln for ln in r.stderr.splitlines() if " message <" in ln]
+    assert len(lines) == 2, r.stderr
+    assert any("george@example.test: handled (orders for turn 1)" in ln for ln in lines)
+    assert any("george@example.test: refused (no game named)" in ln for ln in lines)
+    assert secret not in r.stderr
