@@ -161,7 +161,7 @@ def load(path: Path) -> Config:
     if "config_dir" in data:
         problems.append("config_dir: unknown key")
         del data["config_dir"]
-    for section in ("gm", "local", "imap", "smtp", "games"):
+    for section in ("gm", "local", "imap", "smtp", "games", "limits", "log"):
         if data.get(section, None) is None:
             data[section] = {}  # an empty section (``imap:`` alone) means all its defaults
     folder = Path(os.path.abspath(path)).parent
