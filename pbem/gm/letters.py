@@ -25,9 +25,9 @@ class Postman:
     now: datetime
 
     def post(self, letter: Letter) -> None:
-        msg = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=self.now)
+        mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=self.now)
         self.store.queue(now=self.now, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
-                         message_id=msg["Message-ID"], raw=msg.as_bytes())
+                         message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:
         ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
