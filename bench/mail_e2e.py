@@ -93,9 +93,7 @@ def p1(stack: MailStack) -> str:
     sent = counts["sent"]
     stack.reset()
     drop_into_gm_inbox(stack, raws)
-    start = time.perf_counter()
-    fetched = asyncio.run(bare_io(stack, sent))
-    bare_time = time.perf_counter() - start
+    fetched, bare_time = asyncio.run(bare_io(stack, sent))
     assert fetched == 1000, fetched
     app.close()
     return (f"P1: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches ({sent} mails sent); bare "
@@ -103,9 +101,17 @@ def p1(stack: MailStack) -> str:
             f"ratio {pbem_time / bare_time:.2f} (target <= 1.25)")
 
 
-async def bare_io(stack: MailStack, replies: int) -> int:
+async def bare_io(stack: MailStack, replies: int) -> tuple[int, float]:
     import aioimaplib
     import aiosmtplib
+    mails = []  # built before the clock starts: the bare figure is the wire alone
+    for i in range(replies):
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = GM, GEORGE if i % 2 else BILL, f"reply {i}"
+        msg["Message-ID"] = email.utils.make_msgid(domain="example.test")
+        msg.set_content("Your orders are in.\n" * 12)
+        mails.append((msg["To"], msg.as_bytes()))
+    start = time.perf_counter()
     imap = aioimaplib.IMAP4(host="127.0.0.1", port=stack.imap_port, timeout=60)
     await imap.wait_hello_from_server()
     await imap.login(GM, PASSWORDS[GM])
@@ -115,13 +121,10 @@ async def bare_io(stack: MailStack, replies: int) -> int:
     await imap.logout()
     smtp = aiosmtplib.SMTP(hostname="127.0.0.1", port=stack.smtp_port, start_tls=False)
     await smtp.connect()
-    for i in range(replies):
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = GM, GEORGE if i % 2 else BILL, f"reply {i}"
-        msg.set_content("Your orders are in.\n" * 12)
-        await smtp.send_message(msg)
+    for rcpt, raw in mails:
+        await smtp.sendmail(GM, [rcpt], raw)
     await smtp.quit()
-    return fetched
+    return fetched, time.perf_counter() - start
 
 
 def p2(stack: MailStack, orders: int = 200) -> str:

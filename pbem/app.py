@@ -152,17 +152,29 @@ class App:
         finally:
             await inbox.close()
 
-    async def handle_inbox(self, inbox, stop=None) -> int:
-        """Every message in the IMAP inbox: stored and handled first, moved out after the commit."""
+    async def handle_inbox(self, inbox, stop=None, batch: int = 100) -> int:
+        """Every message in the IMAP inbox: stored and handled first, moved out after the commit.
+
+        Moves go in batches (one STORE and one MOVE for many messages): a crash before a batch
+        moves leaves committed messages in the inbox, and the next pass knows them and only
+        moves them."""
         n = 0
-        for uid, raw in await inbox.fetch_new():
-            if stop is not None and stop.is_set():
-                break
-            checkpoint("fetched")
-            self.gm.receive(raw)
-            checkpoint("committed")
-            await inbox.done(uid)
-            n += 1
+        handled: list[str] = []
+        try:
+            for uid, raw in await inbox.fetch_new():
+                if stop is not None and stop.is_set():
+                    break
+                checkpoint("fetched")
+                self.gm.receive(raw)
+                checkpoint("committed")
+                handled.append(uid)
+                n += 1
+                if len(handled) >= batch:
+                    await inbox.done(",".join(handled))
+                    handled = []
+        finally:
+            if handled:
+                await inbox.done(",".join(handled))
         return n
 
     # -- one message from an MTA ----------------------------------------------------------
