@@ -16,6 +16,7 @@ from .app import App, Busy
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 300.0      # re-check the clock at least this often
 SHORTEST_WAIT = 0.05
+STUCK_WAIT = 1.0
 LOCAL_POLL = 1.0
 MAX_BACKOFF = 60.0
 
@@ -90,6 +91,10 @@ def _until_next(app: App) -> float:
     if not moments:
         return LONGEST_WAIT
     wait = (min(moments) - now) / timedelta(seconds=1)
+    if wait <= 0:
+        # Still due after the pass that should have done it: something is stuck (a retry that
+        # keeps failing, say). Look again shortly, but never spin.
+        return STUCK_WAIT
     return max(SHORTEST_WAIT, min(LONGEST_WAIT, wait))
 
 

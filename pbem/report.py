@@ -17,7 +17,7 @@ def game_json(store: Store, game_id: str) -> dict | None:
         "players": [{"name": s.name, "address": s.address, "score": scores[s.seat]} for s in table.seats],
         "result": row.result,
         "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
-        "deadline": iso(row.deadline), "course": row.course, "options": row.options, "seed": row.seed,
+        "deadline": iso(row.deadline), "paused": bool(row.paused), "course": row.course, "options": row.options, "seed": row.seed,
         "created": iso(row.created),
         "history": store.events(game_id),
         "state": state.view(None),
