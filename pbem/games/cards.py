@@ -1,0 +1,154 @@
+"""Card pieces shared by the card-grid golf games: the decks, a player's grid, column cancelling.
+
+Cards are their canonical names (the names of the contract): golf-deck cards by type
+(`Hole-in-One`, `7-Iron`, `Sand Trap` ...), standard cards as rank then suit letter (`AS`,
+`10D`, `QH`) and `JOKER`. Points are the game's business (they depend on its options).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+HIDDEN = "??"
+
+# -- the golf deck: 13 types x 4 -------------------------------------------------------------
+GOLF_DECK_POINTS = {
+    "Hole-in-One": -2, "Gimme": 0, "Putter": 1, "3-Iron": 3, "4-Iron": 4, "5-Iron": 5, "6-Iron": 6,
+    "7-Iron": 7, "8-Iron": 8, "9-Iron": 9, "Pitching Wedge": 10, "Sand Trap": 10, "Water Hazard": 10,
+}
+GOLF_DECK_TYPES = tuple(GOLF_DECK_POINTS)
+
+
+def golf_deck() -> list[str]:
+    return [t for t in GOLF_DECK_TYPES for _ in range(4)]
+
+
+# -- the standard pack -----------------------------------------------------------------------
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JOKER"
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def standard_pack(packs: int = 1, jokers: int = 0) -> list[str]:
+    return [r + s for _ in range(packs) for s in SUITS for r in RANKS] + [JOKER] * jokers
+
+
+def rank(card: str) -> str:
+    return JOKER if card == JOKER else card[:-1]
+
+
+def suit(card: str) -> str | None:
+    return None if card == JOKER else card[-1]
+
+
+def with_symbol(card: str) -> str:
+    """`Q♠` for `QS`: for mail, beside the canonical name, never instead of it."""
+    return card if card == JOKER or suit(card) not in SUIT_SYMBOLS else rank(card) + SUIT_SYMBOLS[suit(card)]
+
+
+def shuffled(cards: Sequence[str], rng) -> list[str]:
+    deck = list(cards)
+    rng.shuffle(deck)
+    return deck
+
+
+# -- a player's grid ---------------------------------------------------------------------------
+@dataclass
+class Grid:
+    """Cards in rows of `cols`, positions numbered from 1 along the top row, then the next.
+
+    2x3: `1 2 3` / `4 5 6` (columns 1-4, 2-5, 3-6); the square: `1 2` / `3 4`."""
+    cards: list[str]
+    cols: int
+    face_up: list[bool] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.face_up:
+            self.face_up = [False] * len(self.cards)
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def positions(self) -> range:
+        return range(1, self.size + 1)
+
+    def has(self, pos: int) -> bool:
+        return 1 <= pos <= self.size
+
+    def card(self, pos: int) -> str:
+        return self.cards[pos - 1]
+
+    def is_up(self, pos: int) -> bool:
+        return self.face_up[pos - 1]
+
+    def put(self, pos: int, card: str, face_up: bool) -> str:
+        """Place `card` at `pos`; returns the card that was there."""
+        old = self.cards[pos - 1]
+        self.cards[pos - 1] = card
+        self.face_up[pos - 1] = face_up
+        return old
+
+    def turn_up(self, pos: int) -> None:
+        self.face_up[pos - 1] = True
+
+    def turn_all_up(self) -> None:
+        self.face_up = [True] * self.size
+
+    def all_up(self) -> bool:
+        return all(self.face_up)
+
+    def face_down(self) -> list[int]:
+        return [p for p in self.positions if not self.face_up[p - 1]]
+
+    def columns(self) -> list[tuple[int, ...]]:
+        rows = self.size // self.cols
+        return [tuple(c + r * self.cols for r in range(rows)) for c in range(1, self.cols + 1)]
+
+    def rows(self) -> list[tuple[int, ...]]:
+        return [tuple(range(r * self.cols + 1, (r + 1) * self.cols + 1)) for r in range(self.size // self.cols)]
+
+    def shown(self, seen: Iterable[int] = ()) -> list[str]:
+        """The grid as someone sees it who knows the face-up cards and the positions `seen`."""
+        known = set(seen)
+        return [c if up or p in known else HIDDEN
+                for p, (c, up) in enumerate(zip(self.cards, self.face_up), start=1)]
+
+    def to_dict(self) -> dict:
+        return {"cards": list(self.cards), "cols": self.cols, "face_up": list(self.face_up)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Grid":
+        return cls(list(d["cards"]), d["cols"], list(d["face_up"]))
+
+
+def matching_groups(grid: Grid, groups: Iterable[tuple[int, ...]], same: Callable[[str, str], bool]) -> set[int]:
+    """Positions of every group (a column, say) whose cards all match by `same`."""
+    cancelled: set[int] = set()
+    for group in groups:
+        first = grid.card(group[0])
+        if all(same(first, grid.card(p)) for p in group[1:]):
+            cancelled.update(group)
+    return cancelled
+
+
+def deal(deck: list[str], players: int, per_player: int) -> list[list[str]]:
+    """One card at a time round the table, as a dealer does; takes the cards off `deck`."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for _ in range(per_player):
+        for hand in hands:
+            hand.append(deck.pop())
+    return hands
+
+
+def share_the_win(names: Sequence[str], totals: Sequence[int]) -> tuple[str, tuple[int, ...]]:
+    """`Alice wins with 12` or `Alice and Bob share the win with 12` (lowest total wins)."""
+    best = min(totals)
+    winners = tuple(i for i, t in enumerate(totals) if t == best)
+    who = [names[i] for i in winners]
+    if len(who) == 1:
+        return f"{who[0]} wins with {best}", winners
+    listed = ", ".join(who[:-1]) + " and " + who[-1]
+    return f"{listed} share the win with {best}", winners
