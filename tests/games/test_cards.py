@@ -42,3 +42,13 @@ def test_deal_and_shared_wins():
     assert hands == [["19", "17", "15"], ["18", "16", "14"]]
     assert share_the_win(["A", "B", "C"], [5, 3, 7]) == ("B wins with 3", (1,))
     assert share_the_win(["A", "B", "C"], [3, 3, 3]) == ("A, B and C share the win with 3", (0, 1, 2))
+
+
+def test_card_orders_read_back_from_their_text():
+    from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
+                                        Peek, Reveal, from_text)
+    for order in [Reveal(1, 4), DrawDiscard(3), DrawStock(), Keep(2), DiscardFlip(5), Discard(),
+                  DrawStockIf(4, 2, 5), DrawStockIf(3, 1), Knock(), Peek(2)]:
+        assert from_text(str(order)) == order
+    assert str(DrawStockIf(4, 2, 5)) == "DRAW STOCK IF <= 4 KEEP 2 ELSE FLIP 5"
+    assert str(DrawStockIf(3, 1)) == "DRAW STOCK IF <= 3 KEEP 1 ELSE DISCARD"
