@@ -25,19 +25,32 @@ def environment():
     return env
 
 
-def template_name(kind: str, game_type: str | None) -> str:
-    env = environment()
-    if game_type:
-        name = f"{game_type}/{kind}.txt"
-        if name in env.list_templates():
-            return name
-    return f"{kind}.txt"
+# Games whose mail looks alike share a folder of templates (a game's own folder still wins).
+FAMILIES = {"golfdeck": "cards", "golf": "cards"}
+
+
+@lru_cache(maxsize=None)
+def template_name(kind: str, game_type: str | None, suffix: str = "txt") -> str | None:
+    known = set(environment().list_templates())
+    for folder in (game_type, FAMILIES.get(game_type or "")):
+        if folder and f"{folder}/{kind}.{suffix}" in known:
+            return f"{folder}/{kind}.{suffix}"
+    return f"{kind}.{suffix}" if f"{kind}.{suffix}" in known else None
 
 
 def render(kind: str, game_type: str | None, **context) -> tuple[str, str]:
     """(subject, body) of a mail of `kind`."""
-    text = environment().get_template(template_name(kind, game_type)).render(**context)
+    name = template_name(kind, game_type)
+    if name is None:
+        raise ValueError(f"no template for {kind} mail")
+    text = environment().get_template(name).render(**context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"template for {kind} must start with a Subject: line")
     return first[len("Subject:"):].strip(), body.lstrip("\n").rstrip() + "\n"
+
+
+def render_html(kind: str, game_type: str | None, **context) -> str | None:
+    """The HTML part beside the text, for the kinds that have one (tables read better so)."""
+    name = template_name(kind, game_type, "html")
+    return environment().get_template(name).render(**context) if name else None

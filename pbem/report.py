@@ -21,7 +21,18 @@ def game_json(store: Store, game_id: str) -> dict | None:
         "created": iso(row.created),
         "history": store.events(game_id),
         "state": state.view(None),
-    }
+    } | _holes(table)
+
+
+def _holes(table) -> dict:
+    """Card games: every finished hole's grids and scores, by player address."""
+    holes = getattr(table.state, "holes", None)
+    if not holes or "grids" not in holes[0]:
+        return {}
+    address = [s.address for s in table.seats]
+    return {"holes": [{"hole": h["hole"],
+                       "grids": {address[i]: list(g) for i, g in enumerate(h["grids"])},
+                       "scores": {address[i]: p for i, p in enumerate(h["scores"])}} for h in holes]}
 
 
 def list_json(store: Store) -> list[dict]:

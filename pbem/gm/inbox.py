@@ -170,17 +170,24 @@ class Inbox:
         if not orders and not errors:
             errors.append(InvalidOrder("this message has no commands", hint="send HELP for the commands",
                                        line="", lineno=None))
-        for order in orders:
-            if _is_game_order(order.command) and table.row.status == "abandoned":
+        # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
+        # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
+        game_orders = [o for o in orders if _is_game_order(o.command)]
+        scratch = type(state).from_dict(state.to_dict()) if len(game_orders) > 1 else state
+        for order in game_orders:
+            if table.row.status == "abandoned":
                 no, ln = order.lines[0]
                 errors.append(IllegalOrder("the GM has abandoned this game", rule="no orders in an abandoned game",
                                            line=ln, lineno=no))
-            elif _is_game_order(order.command):
-                try:
-                    state.check(seat.seat, order.command)
-                except OrderError as e:
-                    for problem in (e, *e.also):
-                        errors.append(problem.at(*_swap(order.line_for(problem.part))))
+                continue
+            try:
+                scratch.check(seat.seat, order.command)
+                if scratch is not state:
+                    scratch.apply(seat.seat, order.command)
+            except OrderError as e:
+                for problem in (e, *e.also):
+                    errors.append(problem.at(*_swap(order.line_for(problem.part))))
+                break  # later orders depend on this one
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)

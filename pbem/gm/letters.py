@@ -12,7 +12,7 @@ from ..clock import format_utc
 from ..schedule import format_deadline
 from ..mail.inbound import Inbound
 from ..mail.outbound import Letter, compose
-from ..render import render
+from ..render import render, render_html
 from ..store import Seat, Store
 from .games import Table
 
@@ -47,8 +47,9 @@ class Postman:
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)
+        html = render_html(template or kind, table.type, **ctx)
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
-                         subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
+                         subject=f"[{table.id}] {subject}", text=text, html=html, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
                          references=answer.references if answer else ()))
 

@@ -44,6 +44,8 @@ class Turns:
 
     def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
         state = self.table.state
+        if hasattr(state, "drain_events"):
+            return self.play(seat, command, msg)
         turn = state.turn
         replaced = seat.seat not in state.to_move()
         state.apply(seat.seat, command)
@@ -53,6 +55,39 @@ class Turns:
                                  replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
         self.resolve_if_ready()
         return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
+
+    # -- turn by turn (the card games) -----------------------------------------------------
+    def play(self, seat: Seat, command, msg: Inbound | None, notes: list[str] | None = None) -> str:
+        """One action of a turn-by-turn game, and the mail it causes."""
+        state = self.table.state
+        turn, before = state.turn, state.to_move()
+        state.apply(seat.seat, command)
+        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
+        if msg is not None:
+            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=str(command), turn=turn,
+                                 replaced=False, waiting=[])
+        self.announce(before, actor=seat.seat, notes=notes or [])
+        return f"{command} (turn {turn})"
+
+    def announce(self, before: set[int], actor: int | None, notes: list[str]) -> None:
+        """Tell everyone what the last action changed: hole reports, the result, whose move it is."""
+        state = self.table.state
+        fresh_hole = False
+        for event in state.drain_events():
+            if event["kind"] == "hole_end":
+                self.postman.to_all("report", self.table, hole_end=event, notes=notes)
+                notes = []
+            elif event["kind"] == "hole_start":
+                fresh_hole = True
+        self.table.sync()
+        if state.result() is not None:
+            self.finish()
+            return
+        if state.to_move() != before or fresh_hole:
+            self.table.next_deadline(self.now)
+        for s in sorted(state.to_move()):
+            if fresh_hole or s == actor or s not in before:
+                self.postman.to_seat("turn", self.table, self.table.seats[s], notes=notes)
 
     def resolve_if_ready(self, notes: list[str] | None = None) -> None:
         state = self.table.state
@@ -95,16 +130,25 @@ class Turns:
                 return []
             policy = "autoplay"
         notes = []
-        for s in sorted(state.to_move()):
-            command = state.nmr_orders(s, policy)
-            state.apply(s, command)
-            seat = self.table.seats[s]
-            self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
-                                 turn=state.turn)
-            what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
-            notes.append(f"{seat.name} sent no orders by the deadline ({policy}): {what}: "
-                         + str(command).replace("\n", " / "))
-        self.resolve_if_ready(notes)
+        before = state.to_move()
+        for s in sorted(before):
+            for _ in range(4):  # a drawn stock card needs a second decision from the same seat
+                if s not in state.to_move() or state.result() is not None:
+                    break
+                command = state.nmr_orders(s, policy)
+                state.apply(s, command)
+                seat = self.table.seats[s]
+                self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
+                                     turn=state.turn)
+                what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
+                notes.append(f"{seat.name} sent no orders by the deadline ({policy}): {what}: "
+                             + str(command).replace("\n", " / "))
+                if not hasattr(state, "drain_events"):
+                    break
+        if hasattr(state, "drain_events"):
+            self.announce(before, actor=None, notes=notes)
+        else:
+            self.resolve_if_ready(notes)
         return notes
 
     def remind(self) -> list[str]:

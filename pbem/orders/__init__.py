@@ -1,10 +1,10 @@
 """Mail text to typed commands: the generic commands here, each game's grammar beside them."""
 from __future__ import annotations
 
-from . import matchplay
+from . import cards, matchplay
 from .commands import Grammar
 
-GRAMMARS: dict[str, Grammar] = {"matchplay": matchplay.grammar}
+GRAMMARS: dict[str, Grammar] = {"matchplay": matchplay.grammar, "golfdeck": cards.grammar, "golf": cards.grammar}
 
 
 def grammar_for(game_type: str) -> Grammar:
