@@ -10,6 +10,8 @@ from .base import GameState, Result, register, registry
 
 # Importing a game module registers it.
 from . import matchplay  # noqa: F401,E402
+from . import golf  # noqa: F401,E402
+from . import golfdeck  # noqa: F401,E402
 
 
 def game_type(name: str):

@@ -45,6 +45,9 @@ class GM:
                                  options=options, seed=seed, now=postman.now, game_id=game_id,
                                  deadline=deadline or self.default_deadline)
             postman.to_all("welcome", table, course=course)
+            if hasattr(table.state, "drain_events"):  # turn by turn: tell who moves first
+                Turns(postman, table).announce(set(), actor=None, notes=[])
+                games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))
         return table.id
 

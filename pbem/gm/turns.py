@@ -73,12 +73,15 @@ class Turns:
         """Tell everyone what the last action changed: hole reports, the result, whose move it is."""
         state = self.table.state
         fresh_hole = False
+        news: list[str] = []
         for event in state.drain_events():
             if event["kind"] == "hole_end":
                 self.postman.to_all("report", self.table, hole_end=event, notes=notes)
-                notes = []
+                notes, news = [], []
             elif event["kind"] == "hole_start":
                 fresh_hole = True
+            elif event["kind"] == "played":
+                news.append(event["text"])
         self.table.sync()
         if state.result() is not None:
             self.finish()
@@ -87,7 +90,7 @@ class Turns:
             self.table.next_deadline(self.now)
         for s in sorted(state.to_move()):
             if fresh_hole or s == actor or s not in before:
-                self.postman.to_seat("turn", self.table, self.table.seats[s], notes=notes)
+                self.postman.to_seat("turn", self.table, self.table.seats[s], notes=notes, news=news)
 
     def resolve_if_ready(self, notes: list[str] | None = None) -> None:
         state = self.table.state
