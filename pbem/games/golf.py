@@ -537,7 +537,11 @@ class Golf(GameState):
         v = {
             "type": self.TYPE, "names": list(self.names), "options": dict(o), "hole": self.hole_no,
             "holes": None if o["target"] else o["holes"], "target": o["target"] or None,
-            "dealer": self.dealer, "to_move": self.current, "turn": self._turn, "knocker": self.knocker,
+            # The same keys as the golfdeck view, so one set of mail templates serves both games.
+            "dealer": self.dealer, "current": self.current, "to_move": sorted(self.to_move()), "phase": "play",
+            "turn": self._turn, "knocker": self.knocker,
+            "finished": [{"hole": h["hole"], "grids": [list(g) for g in h["grids"]], "scores": list(h["scores"])}
+                         for h in self.holes],
             "final_turns": list(self.final or ()), "stock": len(self.stock),
             "discard": self.discard[-1] if self.discard else None, "totals": list(self.totals),
             "grids": grids, "face_up": [list(u) for u in self.up], "peeks_paid": list(self.paid),

@@ -10,7 +10,8 @@ from pbem.games import game_type
 from pbem.gm import games
 from pbem.store import Store
 
-PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"]
+PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"] + [
+    f"p{i}@example.test" for i in range(4, 8)]
 
 
 def engine(table, game="c1"):
@@ -74,3 +75,33 @@ def test_a_drawn_stock_card_is_mailed_only_to_its_drawer(table):
     assert not table.new_mails(PLAYERS[other])  # nothing to the other player yet
     errs = table.order(PLAYERS[other], "KEEP 3", game="c1")
     assert kinds(errs) == ["error"]
+
+
+GOLF_VARIANTS = [
+    ("layout=4", "ending=knock"),
+    ("layout=6", "ending=faceup", "pairs=rowcol"),
+    ("layout=4", "pairs=any", "queens=12", "jokers=true", "knock_penalty=plus10"),
+    ("layout=4", "jacks=20skip", "one_eyed_jacks_wild=true", "knock_bonus=minus_players"),
+    ("layout=6", "ending=faceup", "spade_queen=true", "kings=13", "peek=paid"),
+    ("layout=4", "peek=any2", "replace_unseen_once=true", "knock_penalty=highest"),
+]
+
+
+@pytest.mark.parametrize("n,variant", [(2, GOLF_VARIANTS[0]), (4, GOLF_VARIANTS[1]), (8, GOLF_VARIANTS[2]),
+                                       (2, GOLF_VARIANTS[3]), (3, GOLF_VARIANTS[4]), (2, GOLF_VARIANTS[5])])
+def test_a_whole_golf_game_by_mail(table, n, variant):
+    players = PLAYERS
+    state = play_by_mail(table, "golf", n, *variant, holes=1)
+    shown = table.show("c1")
+    assert shown["status"] == "finished" and shown["result"] == "Result: " + state.result().line
+    from pbem.games.golf_scoring import score_hole
+    addrs = players[:n]
+    cols = 2 if state.options["layout"] == 4 else 3
+    for k, hole in enumerate(shown["holes"]):  # recomputed from the final grids of show --json
+        again = score_hole([hole["grids"][a] for a in addrs], cols, state.options, state.holes[k]["knocker"],
+                           state.holes[k]["peeks"])
+        assert again["scores"] == [hole["scores"][a] for a in addrs]
+    for i, addr in enumerate(addrs):
+        assert shown["players"][i]["score"] == sum(h["scores"][addr] for h in shown["holes"])
+        results = [m for m in table.mails(addr) if m["X-PBEM-Kind"] == "result"]
+        assert len(results) == 1 and shown["result"] in body(results[0])
