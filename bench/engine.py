@@ -9,6 +9,7 @@ import statistics
 import sys
 import time
 
+from pbem.games import golf, golfdeck
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, random_orders
 
@@ -22,6 +23,19 @@ def matchplay_game(rng: random.Random) -> MatchPlay:
             game.apply(seat, random_orders(game, seat, rng))
         game.resolve()
     return game
+
+
+def card_holes(module, engine, options: dict, players: int = 4):
+    """One random-player hole of a card game with four players (a game of one hole)."""
+    names = ["Ann", "Bob", "Cy", "Di"][:players]
+
+    def play(rng: random.Random) -> None:
+        game = engine.new(names, {**options, "holes": 1}, rng.randrange(1 << 30), None)
+        while game.result() is None:
+            seat = min(game.to_move())
+            game.apply(seat, module.random_orders(game, seat, rng))
+            game.drain_events()
+    return play
 
 
 def rate(play, seconds: float) -> float:
@@ -47,6 +61,8 @@ def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.0
     report("matchplay", "random full games", matchplay_game, rounds, seconds)
+    report("golfdeck, 4 players", "random-player holes", card_holes(golfdeck, golfdeck.GolfDeck, {}), rounds, seconds)
+    report("golf, 4 players", "random-player holes", card_holes(golf, golf.Golf, {}), rounds, seconds)
 
 
 if __name__ == "__main__":

@@ -83,17 +83,18 @@ class LocalTable:
         box.close()
         return raw.decode("utf-8", "replace")
 
-    def mails(self, addr: str) -> list[EmailMessage]:
+    def mails(self, addr: str, start: int = 0) -> list[EmailMessage]:
+        """The GM's mail to `addr`, oldest first; from the `start`-th on (only those are parsed)."""
         folder = self.root / "mail" / addr
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
         files.sort(key=lambda p: (p.stat().st_mtime_ns, p.name))
-        return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+        return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files[start:]]
 
     def new_mails(self, addr: str) -> list[EmailMessage]:
-        all_mail = self.mails(addr)
         start = self.read.get(addr, 0)
-        self.read[addr] = len(all_mail)
-        return all_mail[start:]
+        fresh = self.mails(addr, start)
+        self.read[addr] = start + len(fresh)
+        return fresh
 
     def secret(self, addr: str) -> str:
         for m in self.mails(addr):

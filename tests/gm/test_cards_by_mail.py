@@ -105,3 +105,92 @@ def test_a_whole_golf_game_by_mail(table, n, variant):
         assert shown["players"][i]["score"] == sum(h["scores"][addr] for h in shown["holes"])
         results = [m for m in table.mails(addr) if m["X-PBEM-Kind"] == "result"]
         assert len(results) == 1 and shown["result"] in body(results[0])
+
+
+def hidden_from(state, seat: int) -> set[str]:
+    """Names of the cards `seat` may not know now: face-down cards it has not seen, the others' draw."""
+    everything, mine = state.view(None), state.view(seat)
+    seen = set((mine.get("seen") or {}).values())
+    hidden = set()
+    for s, (cards, shown) in enumerate(zip(everything["grids"], mine["grids"])):
+        hidden |= {c for c, look in zip(cards, shown) if look == "??"}
+    if everything.get("drawn") and everything.get("current") != seat:
+        hidden.add(everything["drawn"])
+    return hidden - seen
+
+
+def public_cards(state) -> set[str]:
+    everything = state.view(None)
+    up = {c for cards, marks in zip(everything["grids"], everything["face_up"]) for c, u in zip(cards, marks) if u}
+    return up | ({everything["discard"]} if everything["discard"] else set())
+
+
+@pytest.mark.parametrize("type_name,n,options,holes", [
+    ("golfdeck", 3, (), 2), ("golf", 4, ("layout=4", "ending=knock"), 2),
+    ("golf", 2, ("layout=6", "ending=faceup", "peek=any2"), 1)])
+def test_no_mail_shows_a_card_its_reader_may_not_see(table, type_name, n, options, holes):
+    """Every mail of random games is read: none names a card hidden from its reader at that moment
+    (another player's face-down card or private draw, or an own card never seen), unless that card's
+    name is public anyway (face up somewhere, or on the discard pile now or before)."""
+    module = __import__(f"pbem.games.{type_name}", fromlist=["random_orders"])
+    args = ["new-game", type_name, "--id", "c1", "--seed", "11", "--option", f"holes={holes}"]
+    args += [a for i in range(n) for a in ("--player", f"P{i} <{PLAYERS[i]}>")]
+    args += [a for opt in options for a in ("--option", opt)]
+    table.pbem(*args)
+    rng = random.Random(11)
+    read = {a: 0 for a in PLAYERS[:n]}
+    public: set[str] = set()
+    checked = 0
+    for _ in range(1500):
+        state = engine(table)
+        public |= public_cards(state)
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        table.order(PLAYERS[seat], str(module.random_orders(state, seat, rng)), game="c1")
+        after = engine(table)
+        public_now = public | public_cards(after)
+        for s, addr in enumerate(PLAYERS[:n]):
+            fresh = table.mails(addr, read[addr])
+            read[addr] += len(fresh)
+            secret = hidden_from(after, s) - public_now
+            for m in fresh:
+                if m["X-PBEM-Kind"] in ("report", "result", "welcome", "help"):
+                    continue  # a finished hole is shown whole to everyone; the rules name every card
+                text = body(m)
+                for card in secret:
+                    assert card not in text, f"{m['X-PBEM-Kind']} to {addr} names hidden {card}"
+                checked += 1
+    assert checked > 8
+
+
+def test_illegal_plays_by_mail_name_the_rule_and_change_nothing(table):
+    table.pbem("new-game", "golf", "--id", "c1", "--seed", "4", "--option", "ending=faceup",
+               "--player", f"Ann <{PLAYERS[0]}>", "--player", f"Bob <{PLAYERS[1]}>")
+    state = engine(table)
+    mover, other = state.current, 1 - state.current
+    cases = [(other, "DRAW STOCK", "play in turn"),                       # drawing out of turn
+             (mover, "DRAW DISCARD 7", "positions are 1-4"),              # a position that does not exist
+             (mover, "KNOCK", "no knocking in the face-up ending"),       # knocking without the knock ending
+             (mover, "REVEAL 1 2", "golf orders")]                         # another game's order
+    for seat, text, rule in cases:
+        before = table.show("c1")
+        got = table.order(PLAYERS[seat], text, game="c1")
+        assert kinds(got) == ["error"], (text, kinds(got))
+        assert f"Line 1: {text}" in body(got[0]) and f"Rule: {rule}" in body(got[0]), body(got[0])
+        after = table.show("c1")
+        assert after["state"] == before["state"] and after["history"] == before["history"]
+    table.order(PLAYERS[mover], "DRAW DISCARD 1", game="c1")
+    got = table.order(PLAYERS[mover], "DRAW STOCK", game="c1")  # a second action after the turn ended
+    assert kinds(got) == ["error"] and "Rule: one action a turn" in body(got[0])
+
+
+def test_flipping_a_face_up_card_in_golfdeck_is_refused(table):
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "5", "--player", f"Ann <{PLAYERS[0]}>",
+               "--player", f"Bob <{PLAYERS[1]}>")
+    table.order(PLAYERS[0], "REVEAL 1 2", game="c1")
+    table.order(PLAYERS[1], "REVEAL 1 2", game="c1")
+    mover = engine(table).current
+    got = table.order(PLAYERS[mover], "DRAW STOCK\nDISCARD FLIP 1", game="c1")
+    assert kinds(got) == ["error"] and "Line 2: DISCARD FLIP 1" in body(got[0])
+    assert engine(table).view(None)["drawn"] is None  # the DRAW STOCK of that mail did not apply either
