@@ -112,9 +112,12 @@ def replay(store: Store, game_id: str) -> GameState:
     engine = game_type(store.game(game_id).type)
     course = Course(created["course"], tuple(created["pars"]))
     state = engine.new(created["names"], created["options"], created["seed"], course)
+    drain = getattr(state, "drain_events", lambda: None)
+    drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     for ev in events[1:]:
         if ev["kind"] in ("orders", "nmr", "resign"):
             state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
+            drain()
         elif ev["kind"] == "resolved":
             state.resolve()
     return state

@@ -86,7 +86,8 @@ class Turns:
         if state.result() is not None:
             self.finish()
             return
-        if state.to_move() != before or fresh_hole:
+        if (state.to_move() - before) or fresh_hole:
+            # A new move is owed: its own time starts. Someone else's reveal changes no deadline.
             self.table.next_deadline(self.now)
         for s in sorted(state.to_move()):
             if fresh_hole or s == actor or s not in before:

@@ -42,7 +42,7 @@ def play_by_mail(table, type_name, n, *options, seed=3, holes=2):
     return engine(table)
 
 
-@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("n", [2, 3, 4])
 def test_a_whole_golfdeck_game_by_mail(table, n):
     state = play_by_mail(table, "golfdeck", n)
     shown = table.show("c1")
@@ -157,7 +157,8 @@ def test_no_mail_shows_a_card_its_reader_may_not_see(table, type_name, n, option
             for m in fresh:
                 if m["X-PBEM-Kind"] in ("report", "result", "welcome", "help"):
                     continue  # a finished hole is shown whole to everyone; the rules name every card
-                text = body(m)
+                html = m.get_body(preferencelist=("html",)) if m.is_multipart() else None
+                text = body(m) + (html.get_content() if html is not None else "")
                 for card in secret:
                     assert card not in text, f"{m['X-PBEM-Kind']} to {addr} names hidden {card}"
                 checked += 1
@@ -180,6 +181,8 @@ def test_illegal_plays_by_mail_name_the_rule_and_change_nothing(table):
         assert f"Line 1: {text}" in body(got[0]) and f"Rule: {rule}" in body(got[0]), body(got[0])
         after = table.show("c1")
         assert after["state"] == before["state"] and after["history"] == before["history"]
+    got = table.order(PLAYERS[mover], "DRAW STOCK\nKEEP 9", game="c1")  # keeping into no position
+    assert kinds(got) == ["error"] and "Line 2: KEEP 9" in body(got[0]) and "Rule: positions are 1-4" in body(got[0])
     table.order(PLAYERS[mover], "DRAW DISCARD 1", game="c1")
     got = table.order(PLAYERS[mover], "DRAW STOCK", game="c1")  # a second action after the turn ended
     assert kinds(got) == ["error"] and "Rule: one action a turn" in body(got[0])
@@ -194,3 +197,24 @@ def test_flipping_a_face_up_card_in_golfdeck_is_refused(table):
     got = table.order(PLAYERS[mover], "DRAW STOCK\nDISCARD FLIP 1", game="c1")
     assert kinds(got) == ["error"] and "Line 2: DISCARD FLIP 1" in body(got[0])
     assert engine(table).view(None)["drawn"] is None  # the DRAW STOCK of that mail did not apply either
+
+
+def test_a_missed_deadline_reveals_and_plays_for_the_silent_player_and_the_game_rebuilds(table):
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "8", "--deadline", "24h", "--player",
+               f"Ann <{PLAYERS[0]}>", "--player", f"Bob <{PLAYERS[1]}>", now="2026-12-01T12:00:00Z")
+    table.order(PLAYERS[0], "REVEAL 1 2", game="c1", now="2026-12-01T13:00:00Z")
+    table.pbem("process", now="2026-12-02T12:00:00Z")  # Bob never revealed
+    state = engine(table)
+    assert state.view(None)["phase"] == "play" and all(state.view(None)["revealed"])
+    mover = state.current
+    table.pbem("process", now="2026-12-03T12:00:01Z")  # and the first mover misses the turn too
+    assert engine(table).current != mover
+    history = [e["kind"] for e in table.show("c1")["history"]]
+    assert history.count("nmr") >= 2
+    turn_mails = [m for m in table.mails(PLAYERS[1 - mover]) if m["X-PBEM-Kind"] == "turn"]
+    assert "sent no orders by the deadline" in body(turn_mails[-1])
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        assert games.replay(store, "c1").to_dict() == games.load(store, "c1").state.to_dict()
+    finally:
+        store.close()
