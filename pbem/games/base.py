@@ -136,3 +136,30 @@ class GameState:
     @property
     def turn(self) -> int:
         raise NotImplementedError
+
+
+class TurnByTurn(GameState):
+    """A game whose turns go round the table (the card games): each action takes effect inside
+    `apply`, nothing waits to be resolved, and the GM learns what happened from `drain_events`.
+    Subclasses keep `events`, `totals` and `_result`."""
+
+    events: list
+    totals: list
+    _result: "Result | None"
+
+    def ready(self) -> bool:
+        return False
+
+    def resolve(self) -> list[dict]:
+        return []
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def scores(self) -> list:
+        return list(self.totals)
+
+    def drain_events(self) -> list[dict]:
+        """The events since the last call, oldest first (and forget them)."""
+        out, self.events = self.events, []
+        return out

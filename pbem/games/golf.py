@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from .base import NMR_OPTION, GameState, Option, Resign, Result, register
+from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
 from .card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal,
                           from_text)
 from .cards import HIDDEN, SUITS, share_the_win, standard_pack
@@ -79,7 +79,7 @@ def _whole(options: dict, key: str, least: int) -> int:
 
 
 @register
-class Golf(GameState):
+class Golf(TurnByTurn):
     TYPE = "golf"
     TITLE = "Golf"
     MIN_PLAYERS = 2
@@ -188,22 +188,6 @@ class Golf(GameState):
 
     def to_move(self) -> set[int]:
         return set() if self._result is not None or self.current is None else {self.current}
-
-    def ready(self) -> bool:
-        return False
-
-    def resolve(self) -> list[dict]:
-        return []
-
-    def result(self) -> Result | None:
-        return self._result
-
-    def scores(self) -> list[int]:
-        return list(self.totals)
-
-    def drain_events(self) -> list[dict]:
-        out, self.events = self.events, []
-        return out
 
     def locked(self, seat: int, pos: int) -> bool:
         """replace_unseen_once: a position not seen at the start that has been replaced already."""

@@ -32,7 +32,7 @@ import copy
 import random
 from typing import Sequence
 
-from .base import NMR_OPTION, GameState, Option, Resign, Result, register
+from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
 from .card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
                           Peek, Reveal, from_text)
 from .cards import GOLF_DECK_POINTS, Grid, deal, golf_deck, share_the_win
@@ -115,7 +115,7 @@ def _positive(key: str, value) -> int:
 
 
 @register
-class GolfDeck(GameState):
+class GolfDeck(TurnByTurn):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"
     MIN_PLAYERS = 2
@@ -226,22 +226,6 @@ class GolfDeck(GameState):
         if self.revealing:
             return {s for s in range(self.n) if self.reveals[s] is None}
         return {self.current}
-
-    def ready(self) -> bool:
-        return False
-
-    def resolve(self) -> list[dict]:
-        return []
-
-    def result(self) -> Result | None:
-        return self._result
-
-    def scores(self) -> list[int]:
-        return list(self.totals)
-
-    def drain_events(self) -> list[dict]:
-        events, self.events = self.events, []
-        return events
 
     def check(self, seat: int, command) -> None:
         if self._result is not None:

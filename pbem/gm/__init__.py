@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from ..faults import checkpoint
+from ..games.base import TurnByTurn
 from ..games.course import Course
 from ..mail.inbound import parse
 from ..store import Store
@@ -45,7 +46,7 @@ class GM:
                                  options=options, seed=seed, now=postman.now, game_id=game_id,
                                  deadline=deadline or self.default_deadline)
             postman.to_all("welcome", table, course=course)
-            if hasattr(table.state, "drain_events"):  # turn by turn: tell who moves first
+            if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
                 Turns(postman, table).announce(set(), actor=None, notes=[])
                 games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))

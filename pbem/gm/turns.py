@@ -1,7 +1,7 @@
 """Orders into a game, turns resolved, and the mail each step owes the players."""
 from __future__ import annotations
 
-from ..games.base import Resign
+from ..games.base import Resign, TurnByTurn
 from ..mail.inbound import Inbound
 from ..orders.commands import Help, History, Order, Press, SetTimezone, Status
 from ..store import Seat
@@ -44,7 +44,7 @@ class Turns:
 
     def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
         state = self.table.state
-        if hasattr(state, "drain_events"):
+        if isinstance(state, TurnByTurn):
             return self.play(seat, command, msg)
         turn = state.turn
         replaced = seat.seat not in state.to_move()
@@ -147,9 +147,9 @@ class Turns:
                 what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
                 notes.append(f"{seat.name} sent no orders by the deadline ({policy}): {what}: "
                              + str(command).replace("\n", " / "))
-                if not hasattr(state, "drain_events"):
+                if not isinstance(state, TurnByTurn):
                     break
-        if hasattr(state, "drain_events"):
+        if isinstance(state, TurnByTurn):
             self.announce(before, actor=None, notes=notes)
         else:
             self.resolve_if_ready(notes)
