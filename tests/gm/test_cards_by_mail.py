@@ -195,7 +195,8 @@ def test_flipping_a_face_up_card_in_golfdeck_is_refused(table):
     table.order(PLAYERS[1], "REVEAL 1 2", game="c1")
     mover = engine(table).current
     got = table.order(PLAYERS[mover], "DRAW STOCK\nDISCARD FLIP 1", game="c1")
-    assert kinds(got) == ["error"] and "Line 2: DISCARD FLIP 1" in body(got[0])
+    assert kinds(got) == ["error"] and "Line 2: DISCARD FLIP 1" in body(got[0]) and "Rule: " in body(got[0])
+    assert "face" in body(got[0]).split("Line 2:")[1]  # the rule about face-up cards is the one named
     assert engine(table).view(None)["drawn"] is None  # the DRAW STOCK of that mail did not apply either
 
 
