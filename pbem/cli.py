@@ -6,7 +6,6 @@ import email.utils
 import json
 import logging
 import sys
-from pathlib import Path
 
 EXIT_USAGE = 2
 EXIT_TEMPFAIL = 75

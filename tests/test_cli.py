@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from conftest import BILL, GEORGE, body, kinds
+from conftest import BILL, GEORGE, body
 
 
 def test_new_game_prints_the_id_alone_and_list_shows_it(table):

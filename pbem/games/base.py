@@ -141,11 +141,27 @@ class GameState:
 class TurnByTurn(GameState):
     """A game whose turns go round the table (the card games): each action takes effect inside
     `apply`, nothing waits to be resolved, and the GM learns what happened from `drain_events`.
-    Subclasses keep `events`, `totals` and `_result`."""
+    Subclasses keep `events`, `totals`, `_result`, `_turn` and `hole_no`, and play the card orders
+    of `card_orders`."""
 
     events: list
     totals: list
     _result: "Result | None"
+    _turn: int
+    hole_no: int
+
+    @classmethod
+    def command_from_text(cls, text: str):
+        from .card_orders import from_text
+        return Resign() if text == "RESIGN" else from_text(text)
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def hole(self) -> int:
+        return self.hole_no
 
     def ready(self) -> bool:
         return False

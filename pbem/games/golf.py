@@ -31,8 +31,7 @@ import random
 from typing import Sequence
 
 from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
-from .card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal,
-                          from_text)
+from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from .cards import HIDDEN, SUITS, share_the_win, standard_pack
 from .errors import IllegalOrder
 from .golf_scoring import best_spot, card_points, score_hole
@@ -173,19 +172,7 @@ class Golf(TurnByTurn):
         g.final = list(d["final"]) if d["final"] is not None else None
         return g
 
-    @classmethod
-    def command_from_text(cls, text: str):
-        return Resign() if text == "RESIGN" else from_text(text)
-
     # -- the protocol ---------------------------------------------------------------------
-    @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def hole(self) -> int:
-        return self.hole_no
-
     def to_move(self) -> set[int]:
         return set() if self._result is not None or self.current is None else {self.current}
 

@@ -33,8 +33,7 @@ import random
 from typing import Sequence
 
 from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
-from .card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
-                          Peek, Reveal, from_text)
+from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from .cards import GOLF_DECK_POINTS, Grid, deal, golf_deck, share_the_win
 from .errors import IllegalOrder
 
@@ -203,19 +202,7 @@ class GolfDeck(TurnByTurn):
         s._result = Result.from_dict(d["result"])
         return s
 
-    @classmethod
-    def command_from_text(cls, text: str):
-        return Resign() if text == "RESIGN" else from_text(text)
-
     # -- the protocol ---------------------------------------------------------------------
-    @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def hole(self) -> int:
-        return self.hole_no
-
     @property
     def finished(self) -> bool:
         return self._result is not None

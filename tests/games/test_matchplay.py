@@ -10,7 +10,7 @@ from pbem.courses import load_course
 from pbem.games.base import Resign
 from pbem.games.course import Course
 from pbem.games.errors import IllegalOrder
-from pbem.games.matchplay import (MatchPlay, Play, Special as S, random_orders, turn_holes)
+from pbem.games.matchplay import MatchPlay, Play, Special as S, random_orders
 
 EXAMPLES = load_course("examples")          # holes 1-3 par 4 4 5, holes 13-15 par 4 3 4
 PARKLAND = load_course("parkland")

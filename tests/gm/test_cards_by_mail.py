@@ -6,7 +6,6 @@ import random
 import pytest
 from conftest import body, kinds
 
-from pbem.games import game_type
 from pbem.gm import games
 from pbem.store import Store
 
