@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import threading
 from datetime import timedelta
 
 from . import clock
@@ -22,30 +23,35 @@ MAX_BACKOFF = 60.0
 
 
 def run(app: App) -> int:
-    return asyncio.run(_main(app))
-
-
-async def _main(app: App) -> int:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     log.info("pbem run: started (%s transport)", app.config.transport)
     if app.uses_imap:
-        await _run_imap(app, stop)
+        asyncio.run(_main(app))
     else:
-        await _run_local(app, stop)
+        _run_local(app)
     log.info("pbem run: stopped")
     return 0
 
 
-async def _run_local(app: App, stop: asyncio.Event) -> None:
-    while not stop.is_set():
+async def _main(app: App) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await _run_imap(app, stop)
+
+
+def _run_local(app: App) -> None:
+    """The Maildir has nothing to wait on: one cron-style pass a second, in this thread (the
+    store's connection belongs to it). A signal ends the loop after the pass in hand."""
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.set())
+    while not stopping.is_set():
         try:
-            await asyncio.to_thread(app.process)
+            app.process()
         except Busy:
             pass
-        await _sleep(min(LOCAL_POLL, _until_next(app)), stop)
+        stopping.wait(min(LOCAL_POLL, _until_next(app)))
 
 
 async def _run_imap(app: App, stop: asyncio.Event) -> None:

@@ -1,6 +1,7 @@
 """The GM's own view of games, for `pbem show` and `pbem list` (everything, hidden cards included)."""
 from __future__ import annotations
 
+from .games.base import TurnByTurn
 from .gm import games
 from .store import Store, iso
 
@@ -26,9 +27,9 @@ def game_json(store: Store, game_id: str) -> dict | None:
 
 def _holes(table) -> dict:
     """Card games: every finished hole's grids and scores, by player address."""
-    holes = getattr(table.state, "holes", None)
-    if not holes or "grids" not in holes[0]:
+    if not isinstance(table.state, TurnByTurn):
         return {}
+    holes = table.state.holes
     address = [s.address for s in table.seats]
     return {"holes": [{"hole": h["hole"],
                        "grids": {address[i]: list(g) for i, g in enumerate(h["grids"])},

@@ -106,3 +106,23 @@ def test_help_on_every_command(table):
     for command in ("new-game", "process", "deliver", "run", "show", "list", "demo"):
         code, out, _ = table.pbem(command, "--help", check=False)
         assert code == 0 and "usage: pbem" in out
+
+
+def test_run_with_the_local_transport_answers_mail_and_stops_cleanly(table):
+    import signal
+    import time
+    table.new_match()
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=table.root, env=dict(os.environ),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        table.send(GEORGE, "PLAY 3 5 4", subject="Re: [m1] welcome", to=table.reply_to(GEORGE))
+        deadline = time.monotonic() + 30
+        while len(table.mails(GEORGE)) < 2:
+            assert time.monotonic() < deadline and daemon.poll() is None, daemon.stderr.read().decode()[-2000:]
+            time.sleep(0.1)
+        assert table.mails(GEORGE)[-1]["X-PBEM-Kind"] == "ack"
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=30)
+    assert code == 0
+    assert b"pbem run: stopped" in daemon.stderr.read()

@@ -151,7 +151,9 @@ class Admin:
         seat.secret = new_secret()
         self.store.update_seat(seat)
         table.state.names[seat.seat] = seat.name
-        self.postman.to_seat("welcome", table, seat, course=_course_of(table), replacing=old_name)
+        self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name)
+        self.postman.to_seat("welcome", table, seat, course=games.course_of(self.store, table.id),
+                             replacing=old_name)
         for other in table.seats:
             if other.seat != seat.seat:
                 self.postman.to_seat("status", table, other, template="gm_notice",
@@ -175,8 +177,4 @@ class Admin:
         except ValueError as e:
             raise InvalidOrder(str(e), line=text, hint="a duration like 24h, 2d or 90m") from None
 
-
-def _course_of(table: Table):
-    from ..games.course import Course
-    return Course(table.row.course, tuple(getattr(table.state, "pars", ())))
 

@@ -105,13 +105,18 @@ def save(store: Store, table: Table) -> None:
     store.save_game(table.row)
 
 
+def course_of(store: Store, game_id: str) -> Course:
+    """The course the game was created on (its creation event records it whole)."""
+    created = store.events(game_id)[0]
+    return Course(created["course"], tuple(created["pars"]))
+
+
 def replay(store: Store, game_id: str) -> GameState:
     """Rebuild a game's state from its events alone (the history is the source of truth)."""
     events = store.events(game_id)
     created = events[0]
     engine = game_type(store.game(game_id).type)
-    course = Course(created["course"], tuple(created["pars"]))
-    state = engine.new(created["names"], created["options"], created["seed"], course)
+    state = engine.new(created["names"], created["options"], created["seed"], course_of(store, game_id))
     drain = getattr(state, "drain_events", lambda: None)
     drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     for ev in events[1:]:
@@ -120,4 +125,6 @@ def replay(store: Store, game_id: str) -> GameState:
             drain()
         elif ev["kind"] == "resolved":
             state.resolve()
+        elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
+            state.names[ev["seat"]] = ev["name"]
     return state

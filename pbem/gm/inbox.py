@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
 from ..orders import grammar_for
-from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, read_body, read_heading
+from ..orders.commands import Help, History, Press, SetTimezone, Status, read_body, read_heading
 from ..orders.text import command_lines, subject_game_id
 from ..store import Seat
 from . import admin, games
@@ -207,4 +206,4 @@ def _swap(line: tuple[int, str]) -> tuple[str, int]:
     return text, lineno
 
 
-__all__ = ["Inbox", "Outcome", "Order", "Policy", "Resign"]
+__all__ = ["Inbox", "Outcome", "Policy"]

@@ -37,7 +37,7 @@ class Postman:
                 game=table.row, title=type(state).TITLE, seats=table.seats,
                 deadline=format_deadline(table.row.deadline, seat.timezone if seat else None),
                 paused=bool(table.row.paused),
-                view=state.view(seat.seat if seat else -1) if seat else None,
+                view=state.view(seat.seat) if seat else None,
             )
         ctx["me"] = seat
         return ctx

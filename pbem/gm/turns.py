@@ -164,13 +164,9 @@ class Turns:
         return [seat.address for seat in owing]
 
     def _public_events(self) -> list[dict]:
-        """What a history may show: never orders of a turn that has not resolved."""
-        events = self.store.events(self.table.id)
-        out, open_turn = [], self.table.state.turn
-        for ev in events:
-            if ev["kind"] in ("orders", "nmr") and ev.get("turn") == open_turn and not self.table.state.result():
-                continue
-            if ev["kind"] == "orders":
-                continue  # the resolved holes show what was played
-            out.append(ev)
-        return out
+        """What a history may show: no orders (the resolved holes show what was played), and no
+        default orders of a turn that is still open."""
+        state = self.table.state
+        open_turn = None if state.result() else state.turn
+        return [ev for ev in self.store.events(self.table.id)
+                if ev["kind"] != "orders" and not (ev["kind"] == "nmr" and ev.get("turn") == open_turn)]

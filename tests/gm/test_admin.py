@@ -131,3 +131,22 @@ def test_a_flood_gets_one_warning_then_silence_until_it_stops(table):
     table.pbem("process", now="2026-12-01T20:00:00Z")
     assert kinds(table.mails("pest@example.test"))[-1] == "help"  # the flood stopped: answered again
     assert all(kind is None for kind in kinds(table.mails(GM)))  # nothing went back to the GM
+
+
+def test_replace_in_a_card_game_welcomes_the_new_player_and_the_game_still_rebuilds(table):
+    from pbem.gm import games
+    from pbem.store import Store
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "3", "--player", f"Ann <{GEORGE}>",
+               "--player", f"Bob <{BILL}>", now=START)
+    table.order(GEORGE, "REVEAL 1 2", game="c1", now=START)
+    _, out, _ = table.pbem("gm", "REPLACE", "c1", BILL, "Cy <cy@example.test>", now=START)
+    assert "replaced by cy@example.test" in out
+    welcome = table.mails("cy@example.test")
+    assert kinds(welcome)[0] == "welcome" and "Golf (golf deck)" in body(welcome[0])
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        rebuilt = games.replay(store, "c1")
+        assert rebuilt.names[1] == "Cy"
+        assert rebuilt.to_dict() == games.load(store, "c1").state.to_dict()
+    finally:
+        store.close()
