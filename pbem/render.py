@@ -5,6 +5,7 @@ wins over the generic `<kind>.txt`.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 
@@ -47,7 +48,13 @@ def render(kind: str, game_type: str | None, **context) -> tuple[str, str]:
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"template for {kind} must start with a Subject: line")
-    return first[len("Subject:"):].strip(), body.lstrip("\n").rstrip() + "\n"
+    return first[len("Subject:"):].strip(), _tidy(body)
+
+
+def _tidy(body: str) -> str:
+    """No trailing spaces (column padding leaves them) and never more than one blank line."""
+    lines = [line.rstrip() for line in body.strip("\n").splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).rstrip() + "\n"
 
 
 def render_html(kind: str, game_type: str | None, **context) -> str | None:
