@@ -6,6 +6,7 @@ crash at any point loses nothing and handles nothing twice.
 from __future__ import annotations
 
 import fcntl
+import sqlite3
 import logging
 import os
 import time
@@ -56,7 +57,10 @@ class App:
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,
                           reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
-                          gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour)
+                          gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour,
+                          strangers_per_hour=config.limits.strangers_per_hour,
+                          max_command_lines=config.limits.max_command_lines,
+                          max_message_bytes=config.limits.max_message_bytes)
         return self._gm
 
     def close(self) -> None:
@@ -123,7 +127,21 @@ class App:
             counts["deadlines"] = len(self.tick())
             delivery = self.send_outbox()
             counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
+            self.prune()
         return counts
+
+    def prune(self) -> None:
+        """Once a day: forget the raw bytes of mail handled or sent longer ago than the retention."""
+        days = self.config.limits.retention_days
+        now = clock.now()
+        last = self.store.meta("pruned")
+        if not days or (last and now.strftime("%Y-%m-%d") <= last):
+            return
+        inbound, outbox = self.store.prune(now, days)
+        self.store.set_meta("pruned", now.strftime("%Y-%m-%d"))
+        if inbound or outbox:
+            log.info("retention: forgot the text of %d received and %d sent mail(s) older than %d days",
+                     inbound, outbox, days)
 
     def tick(self) -> list[str]:
         """Deadlines and reminders, when any is due."""
@@ -136,7 +154,11 @@ class App:
         transport = self.local()
         n = 0
         for key, raw in transport.fetch():
-            self.gm.receive(raw)
+            try:
+                self.gm.receive(raw)
+            except sqlite3.OperationalError as e:  # the store is busy or full: the next pass
+                log.warning("message file %s left for the next pass: %s", key, e)
+                continue
             transport.done(key)
             n += 1
         return n

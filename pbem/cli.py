@@ -40,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--json", action="store_true", help="one JSON object")
     ls = sub.add_parser("list", help="every game, a line each")
     ls.add_argument("--json", action="store_true", help="a JSON list")
+    ib = sub.add_parser("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
+                        description="Lists the kept inbound mail whose handling failed (with the reason), or "
+                                    "with `retry ID` handles that message again.")
+    ib.add_argument("action", nargs="?", choices=["retry"], help="retry: handle message ID again")
+    ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
+    ib.add_argument("--json", action="store_true", help="a JSON list")
     sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     gm = sub.add_parser("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON",
@@ -218,13 +224,47 @@ def cmd_gm(args) -> int:
     return 0
 
 
+def cmd_inbox(args) -> int:
+    if args.action == "retry":
+        if args.id is None:
+            raise UsageError("inbox retry needs the ID of a message (pbem inbox lists them)")
+        from .app import Busy
+        with _app(args) as app:
+            try:
+                with app.lock():
+                    outcome = app.gm.retry(args.id)
+                    app.send_outbox()
+            except KeyError as e:
+                raise UsageError(str(e).strip('"'))
+            except Busy as e:
+                print(f"pbem inbox: {e}; try again", file=sys.stderr)
+                return EXIT_TEMPFAIL
+        print(f"message {args.id}: {outcome.status}" + (f" ({outcome.note})" if outcome.note else ""))
+        return 0
+    if args.id is not None:
+        raise UsageError(f"unexpected {args.id}: did you mean `pbem inbox retry {args.id}`?")
+    with _app(args) as app:
+        rows = app.store.inbound_rows("failed")
+    listing = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
+                "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],
+                "reason": r["note"]} for r in rows]
+    if args.json:
+        print(json.dumps(listing, indent=2, ensure_ascii=False))
+    elif not listing:
+        print("no failed mail")
+    else:
+        for r in listing:
+            print(f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} {r['reason']}")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .demo import run_demo
     return run_demo(print)
 
 
 COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
-            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm}
+            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox}
 
 if __name__ == "__main__":
     sys.exit(main())

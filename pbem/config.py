@@ -113,9 +113,19 @@ class GamesConfig(_Section):
 
 
 class LimitsConfig(_Section):
-    # A sender past this many messages in an hour gets one warning, then no answer until the
-    # flood stops (the messages are still kept).
+    # Only mail that proved its seat (address and secret) counts against a player: past this many
+    # in an hour the player's orders still count, but the GM answers nothing else until the flood
+    # stops (one warning). Mail that did not authenticate counts against its From address.
     messages_per_hour: Count = 30
+    # Answers to mail that did not authenticate, from all senders together, in an hour; past it
+    # such mail is kept and not answered (a guard against guessing and backscatter).
+    strangers_per_hour: Count = 60
+    # Larger mail is kept but not read; its sender gets one short answer.
+    max_message_bytes: Count = 1 << 20
+    # The most command lines one message may carry.
+    max_command_lines: Count = 100
+    # The raw bytes of handled and sent mail are forgotten after this many days (0: kept forever).
+    retention_days: Annotated[int, Meta(ge=0)] = 90
 
 
 class LogConfig(_Section):

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable, Protocol
 
+from .faults import checkpoint
+from .mail.clean import clean
 from .mail.smtp import PermanentFailure, TemporaryFailure
 from .store import Store
 
@@ -19,7 +21,7 @@ LAST_RETRY = timedelta(hours=1)
 
 class Sender(Protocol):
     async def connect(self) -> None: ...
-    async def send(self, recipient: str, raw: bytes) -> None: ...
+    async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None: ...
     async def close(self) -> None: ...
 
 
@@ -55,7 +57,7 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
     try:
         for i, row in enumerate(rows):
             try:
-                await sender.send(row["recipient"], row["raw"])
+                await sender.send(row["recipient"], row["raw"], row["message_id"])
             except TemporaryFailure as e:
                 for waiting in rows[i:]:
                     store.mark_failed(waiting["id"], str(e), permanent=False, next_try=later(waiting))
@@ -68,6 +70,14 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
                           row["recipient"], e)
                 result.failed.append({**row, "error": str(e)})
                 continue
+            except Exception as e:  # a barrier per mail: one that cannot be sent holds up no other
+                error = f"could not be sent: {type(e).__name__}: {clean(e, 200)}"
+                store.mark_failed(row["id"], error, permanent=True)
+                log.exception("outbox: %s mail %s to %s %s", row["kind"], row["message_id"],
+                              clean(row["recipient"], 100), error)
+                result.failed.append({**row, "error": error})
+                continue
+            checkpoint("written")
             store.mark_sent(row["id"], clock())
             log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
             result.sent += 1
@@ -85,11 +95,14 @@ class MaildirSender:
     async def connect(self) -> None:
         pass
 
-    async def send(self, recipient: str, raw: bytes) -> None:
+    async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         try:
-            self.transport.send(recipient, raw)
+            self.transport.send(recipient, raw, key)
+        except ValueError as e:
+            raise PermanentFailure(f"no Maildir for this address: {e}") from None
         except OSError as e:
-            raise TemporaryFailure(f"cannot write to the Maildir of {recipient}: {e}") from None
+            raise TemporaryFailure(f"cannot write to the Maildir of {clean(recipient, 100)}: "
+                                   f"{clean(e, 200)}") from None
 
     async def close(self) -> None:
         pass

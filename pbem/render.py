@@ -19,7 +19,8 @@ def environment():
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,
+        # HTML parts are escaped (names and ids come from players and GMs); text parts are not.
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default_for_string=False),
     )
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)

@@ -14,7 +14,17 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Columns added after the first release, each with its type: an older store gains them on open.
+_ADDED_COLUMNS = {
+    "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
+}
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS inbound_sender ON inbound (sender, received)",
+    "CREATE INDEX IF NOT EXISTS inbound_auth ON inbound (auth, received)",
+    "CREATE INDEX IF NOT EXISTS inbound_handled ON inbound (handled)",
+    "CREATE INDEX IF NOT EXISTS outbox_message_id ON outbox (message_id)",
+)
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -70,6 +80,8 @@ class Store:
         self._db = None
         if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
             self._migrate()
+        if self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != str(SCHEMA_VERSION):
+            self._upgrade()
 
     @property
     def db(self):
@@ -104,7 +116,8 @@ class Store:
             self.db["events"].create_index(["game_id", "id"])
             self.db["inbound"].create({
                 "key": str, "received": str, "raw": bytes, "sender": str, "subject": str,
-                "status": str, "note": str, "game_id": str, "handled": str}, pk="key")
+                "status": str, "note": str, "game_id": str, "handled": str, "message_id": str, "auth": str,
+                "size": int, "attempts": int}, pk="key")
             self.db["inbound"].create_index(["status"])
             self.db["outbox"].create({
                 "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,
@@ -113,6 +126,20 @@ class Store:
             self.db["outbox"].create_index(["status", "id"])
             self.db["senders"].create({"address": str, "warned": str}, pk="address")
             self.db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
+            for sql in _INDEXES:
+                self.conn.execute(sql)
+
+    def _upgrade(self) -> None:
+        """An older store: the columns and indexes it lacks (rows are left as they are)."""
+        with self.transaction():
+            for table, columns in _ADDED_COLUMNS.items():
+                have = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
+                for name, kind in columns.items():
+                    if name not in have:
+                        self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            for sql in _INDEXES:
+                self.conn.execute(sql)
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", [str(SCHEMA_VERSION)])
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -187,9 +214,20 @@ class Store:
         return min(moments) if moments else None
 
     # -- senders (flood control) -----------------------------------------------------------
-    def recent_from(self, sender: str, since: datetime) -> int:
-        return self.conn.execute("SELECT count(*) FROM inbound WHERE sender = ? AND received >= ?",
-                                 [sender, iso(since)]).fetchone()[0]
+    def recent_from(self, sender: str, since: datetime, *, authenticated: bool) -> int:
+        """Messages from `sender` since then: those that proved to be the seat's owner, or the others."""
+        if authenticated:
+            sql = "SELECT count(*) FROM inbound WHERE auth = ? AND received >= ?"
+        else:
+            sql = "SELECT count(*) FROM inbound WHERE sender = ? AND received >= ? AND auth IS NULL"
+        return self.conn.execute(sql, [sender, iso(since)]).fetchone()[0]
+
+    def strangers_answered(self, since: datetime) -> int:
+        """Answers given since then to mail that did not authenticate (from anyone)."""
+        return self.conn.execute(
+            "SELECT count(*) FROM inbound WHERE handled >= ? AND auth IS NULL"
+            " AND status IN ('handled', 'refused', 'failed')",
+            [iso(since)]).fetchone()[0]
 
     def warned(self, sender: str) -> bool:
         return self.conn.execute("SELECT 1 FROM senders WHERE address = ? AND warned IS NOT NULL",
@@ -228,13 +266,15 @@ class Store:
         return out
 
     # -- inbound mail ---------------------------------------------------------------------
-    def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "") -> bool:
+    def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",
+                     message_id: str | None = None) -> bool:
         """Store the raw message (committed at once). False when this key was seen before."""
         with self.transaction():
             if self.conn.execute("SELECT 1 FROM inbound WHERE key = ?", [key]).fetchone():
                 return False
             self.db["inbound"].insert({"key": key, "received": iso(now), "raw": raw, "sender": sender,
-                                       "subject": subject, "status": "new"})
+                                       "subject": subject, "status": "new", "message_id": message_id,
+                                       "size": len(raw), "attempts": 0})
         return True
 
     def inbound_status(self, key: str) -> str | None:
@@ -245,8 +285,52 @@ class Store:
         return [(r[0], r[1]) for r in self.conn.execute(
             "SELECT key, raw FROM inbound WHERE status = 'new' ORDER BY received, rowid").fetchall()]
 
-    def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None) -> None:
-        self.db["inbound"].update(key, {"status": status, "note": note, "game_id": game_id, "handled": iso(now)})
+    def attempt_inbound(self, key: str) -> int:
+        """Count one more try at handling a kept message; returns the tries so far."""
+        with self.transaction():
+            self.conn.execute("UPDATE inbound SET attempts = coalesce(attempts, 0) + 1 WHERE key = ?", [key])
+            return self.conn.execute("SELECT attempts FROM inbound WHERE key = ?", [key]).fetchone()[0]
+
+    def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None,
+                     auth: str | None = None) -> None:
+        self.db["inbound"].update(key, {"status": status, "note": note, "game_id": game_id, "handled": iso(now),
+                                        "auth": auth})
+
+    def inbound_rows(self, status: str = "failed") -> list[dict]:
+        """Kept inbound mail of one status (without the raw bytes), oldest first; `id` is the row id."""
+        cur = self.conn.execute(
+            "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts"
+            " FROM inbound WHERE status = ? ORDER BY received, rowid", [status])
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    def inbound_by_id(self, row_id: int) -> dict | None:
+        cur = self.conn.execute("SELECT rowid AS id, key, raw, status FROM inbound WHERE rowid = ?", [row_id])
+        row = cur.fetchone()
+        return dict(zip([c[0] for c in cur.description], row)) if row else None
+
+    def prune(self, now: datetime, days: int) -> tuple[int, int]:
+        """Forget the raw bytes of mail handled or sent more than `days` ago: (inbound, outbox) rows.
+
+        The rows stay (a retried copy is still known by its key) and so do the events every game
+        is rebuilt from; mail not handled yet and failed mail keep their bytes."""
+        cutoff = iso(now - timedelta(days=days))
+        with self.transaction():
+            inbound = self.conn.execute(
+                "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored')"
+                " AND raw IS NOT NULL", [cutoff]).rowcount
+            outbox = self.conn.execute(
+                "UPDATE outbox SET raw = NULL WHERE status = 'sent' AND sent < ? AND raw IS NOT NULL",
+                [cutoff]).rowcount
+        return inbound, outbox
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
 
     # -- outbox ---------------------------------------------------------------------------
     def queue(self, *, now: datetime, game_id: str | None, kind: str, recipient: str, message_id: str,
@@ -278,6 +362,15 @@ class Store:
             self.db["outbox"].update(outbox_id, {
                 "status": "failed" if permanent else "queued", "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
+
+    def is_own_mail(self, message_ids: tuple[str, ...]) -> bool:
+        """Whether any of these Message-IDs is one of the GM's own mails."""
+        ids = list(message_ids)[:20]
+        if not ids:
+            return False
+        marks = ",".join("?" * len(ids))
+        return self.conn.execute(f"SELECT 1 FROM outbox WHERE message_id IN ({marks}) LIMIT 1", ids).fetchone() \
+            is not None
 
     def sent_mail(self, game_id: str | None = None) -> list[dict]:
         """Every mail the GM wrote, oldest first (tests read these)."""

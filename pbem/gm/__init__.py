@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import logging
+import traceback
+from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable
 
 from ..faults import checkpoint
 from ..games.base import TurnByTurn
 from ..games.course import Course
-from ..mail.inbound import parse
+from ..mail.clean import clean
+from ..mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
+from ..mail.screen import screen
 from ..store import Store
 from . import admin, games
 from .inbox import Inbox, Outcome, Policy
@@ -16,13 +20,22 @@ from .letters import Postman
 from .turns import Turns
 
 log = logging.getLogger("pbem")
+# A kept message that was being handled when the process died is tried this often again.
+RECOVERY_ATTEMPTS = 3
+
+
+def inbound_key(msg: Inbound) -> str:
+    """What makes a message the same message: its Message-ID and who sent it (a stranger cannot
+    shadow a player's mail by reusing its Message-ID)."""
+    return f"{msg.message_id} {msg.sender}" if msg.sender else msg.message_id
 
 
 class GM:
     def __init__(self, store: Store, *, gm_address: str, gm_name: str, clock: Callable[[], datetime],
                  default_deadline: str | None = None, default_nmr: str = "autoplay",
                  reminder_before: timedelta = timedelta(hours=12), admins: tuple[str, ...] = (),
-                 gm_secret: str | None = None, messages_per_hour: int = 30):
+                 gm_secret: str | None = None, messages_per_hour: int = 30, strangers_per_hour: int = 60,
+                 max_command_lines: int = 100, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.store = store
         self.gm_address = gm_address.lower()
         self.gm_name = gm_name
@@ -30,7 +43,8 @@ class GM:
         self.default_deadline = default_deadline
         self.default_nmr = default_nmr
         self.reminder_before = reminder_before
-        self.policy = Policy({self.gm_address}, {a.lower() for a in admins}, gm_secret, messages_per_hour)
+        self.policy = Policy({self.gm_address}, {a.lower() for a in admins}, gm_secret, messages_per_hour,
+                             strangers_per_hour, max_command_lines, max_message_bytes)
 
     def postman(self) -> Postman:
         return Postman(self.store, self.gm_address, self.gm_name, self.clock())
@@ -54,26 +68,79 @@ class GM:
 
     def receive(self, raw: bytes) -> Outcome:
         """Keep the raw message, then handle it once. Safe to call again for the same message."""
-        msg = parse(raw)
-        now = self.clock()
-        if not self.store.keep_inbound(msg.message_id, raw, now, msg.sender, msg.subject):
-            if self.store.inbound_status(msg.message_id) != "new":
-                log.info("message %s from %s: seen before, not handled again", msg.message_id, msg.sender)
+        msg = self.parse(raw)
+        key = inbound_key(msg)
+        if not self.store.keep_inbound(key, raw, self.clock(), msg.sender, msg.subject, msg.message_id):
+            if self.store.inbound_status(key) != "new":
+                log.info("message %s from %s: seen before, not handled again", msg.message_id, msg.sender or "-")
                 return Outcome("duplicate", "seen before")
         checkpoint("stored")
-        return self._handle(msg)
+        return self._handle(msg, key)
+
+    def parse(self, raw: bytes) -> Inbound:
+        return parse(raw, self.policy.max_message_bytes)
 
     def recover(self) -> list[Outcome]:
-        """Handle messages that were kept but not handled (a crash between the two)."""
-        return [self._handle(parse(raw)) for _, raw in self.store.unhandled_inbound()]
+        """Handle messages that were kept but not handled (a crash between the two). One that
+        has been tried this often without an end (it kills the process) is set aside as failed."""
+        outcomes = []
+        for key, raw in self.store.unhandled_inbound():
+            msg = self.parse(raw)
+            if self.store.attempt_inbound(key) > RECOVERY_ATTEMPTS:
+                outcomes.append(self._failed(msg, key, f"no end after {RECOVERY_ATTEMPTS} tries"))
+            else:
+                outcomes.append(self._handle(msg, key))
+        return outcomes
 
-    def _handle(self, msg) -> Outcome:
-        postman = self.postman()
+    def retry(self, row_id: int) -> Outcome:
+        """Handle a kept message again (`pbem inbox retry ID`), whatever became of it before."""
+        row = self.store.inbound_by_id(row_id)
+        if row is None:
+            raise KeyError(f"no kept message {row_id}")
+        if row["raw"] is None:
+            raise KeyError(f"message {row_id} was handled long ago and its text is no longer kept")
         with self.store.transaction():
-            outcome = Inbox(postman, self.policy).handle(msg)
-            self.store.mark_inbound(msg.message_id, outcome.status, postman.now, outcome.note, outcome.game_id)
-        log.info("message %s from %s: %s (%s)", msg.message_id, msg.sender or "-", outcome.status, outcome.note)
+            self.store.mark_inbound(row["key"], "new", self.clock(), "retried by the GM")
+        return self._handle(self.parse(row["raw"]), row["key"], answer_failure=False)
+
+    def _handle(self, msg: Inbound, key: str, answer_failure: bool = True) -> Outcome:
+        """One message inside its own barrier: whatever goes wrong, the pass goes on."""
+        postman = self.postman()
+        try:
+            with self.store.transaction():
+                checkpoint("handling")
+                outcome = Inbox(postman, self.policy).handle(msg)
+                self.store.mark_inbound(key, outcome.status, postman.now, clean(outcome.note, 500),
+                                        outcome.game_id, outcome.auth)
+        except Exception as e:  # the transaction took back the message's every effect
+            return self._failed(msg, key, f"{type(e).__name__}: {clean(e, 300)}", answer=answer_failure,
+                                error=e)
+        log.info("message %s from %s: %s (%s)", msg.message_id, msg.sender or "-", outcome.status,
+                 clean(outcome.note, 300))
         return outcome
+
+    def _failed(self, msg: Inbound, key: str, reason: str, answer: bool = True,
+                error: Exception | None = None) -> Outcome:
+        """Kept, marked failed (`pbem inbox` lists it), and its sender told once, plainly."""
+        log.error("message %s from %s: failed: %s (kept; pbem inbox lists it)", msg.message_id,
+                  msg.sender or "-", reason)
+        if error is not None:  # where it went wrong, never what (the message may hold mail text)
+            where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                               for f in reversed(traceback.extract_tb(error.__traceback__)))
+            log.debug("message %s: raised at %s", msg.message_id, where)
+        postman = self.postman()
+        try:
+            with self.store.transaction():
+                if answer and msg.sender and not screen(msg, {self.gm_address}) \
+                        and self.store.strangers_answered(postman.now - timedelta(hours=1)) \
+                        < self.policy.strangers_per_hour:
+                    postman.to_sender("error", msg, template="unreadable")
+                self.store.mark_inbound(key, "failed", postman.now, reason)
+        except Exception as e:  # even the answer failed: the row still says failed
+            log.error("message %s: could not answer the failure: %s", msg.message_id, clean(e, 200))
+            with self.store.transaction():
+                self.store.mark_inbound(key, "failed", postman.now, reason)
+        return Outcome("failed", reason)
 
     def tick(self) -> list[str]:
         """Move every game whose deadline has passed; returns what was done."""

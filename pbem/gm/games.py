@@ -53,7 +53,9 @@ class Table:
 
 
 def new_secret() -> str:
-    return secrets.token_hex(4)
+    # 64 bits: at a million guesses an hour a guesser would need about two million years per
+    # seat, and the GM answers far fewer than that (limits.strangers_per_hour).
+    return secrets.token_hex(8)
 
 
 def next_game_id(store: Store, type_name: str) -> str:

@@ -4,14 +4,15 @@ A message is all or nothing: every wrong line is reported and the game is left e
 """
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
-from ..orders import grammar_for
-from ..orders.commands import Help, History, Press, SetTimezone, Status, read_body, read_heading
+from ..orders import GRAMMARS, grammar_for
+from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, UnknownCommand, read_body, read_heading
 from ..orders.text import command_lines, subject_game_id
 from ..store import Seat
 from . import admin, games
@@ -19,22 +20,28 @@ from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
 
+HOUR = timedelta(hours=1)
+
 
 @dataclass
 class Outcome:
-    status: str            # handled | refused | ignored
+    status: str            # handled | refused | ignored (failed and duplicate come from the GM)
     note: str = ""
     game_id: str | None = None
     effects: list[str] = field(default_factory=list)
+    auth: str | None = None  # the address that proved its seat (or an admin's), else None
 
 
 @dataclass
 class Policy:
-    """What the GM's configuration says about who may do what."""
+    """What the GM's configuration says about who may do what, and how much."""
     gm_addresses: set[str]
     admins: set[str] = field(default_factory=set)
     gm_secret: str | None = None
     messages_per_hour: int = 30
+    strangers_per_hour: int = 60
+    max_command_lines: int = 100
+    max_message_bytes: int = 1 << 20
 
 
 class Inbox:
@@ -48,53 +55,121 @@ class Inbox:
         reason = screen(msg, self.gm_addresses)
         if reason:
             return Outcome("ignored", reason)
-        flood = self._flood(msg)
-        if flood:
-            return flood
+        if msg.oversized:
+            return self._too_large(msg)
         lines = command_lines(msg.text)
-        heading = read_heading(lines)
+        if self._echo_of_own_mail(msg, lines):
+            return Outcome("ignored", "a reply to the GM's own mail that carries no command")
+        heading = read_heading(lines[: self.policy.max_command_lines + 1])
         if msg.sender in self.policy.admins and any(is_gm_command(ln) for _, ln in heading.body):
-            return self._gm_commands(msg, heading)
+            if self.policy.gm_secret and _same(heading.password, self.policy.gm_secret):
+                return self._gm_commands(msg, heading)
+            return self._unproven(msg, note="GM command without the GM password", problem=(
+                "GM commands need the GM's password" + ("" if self.policy.gm_secret else
+                                                        " (none is set: gm.secret in the configuration)") + "."),
+                hint="Add the line PASSWORD <gm.secret from the config>.")
         secret = heading.password or self._secret_in_address(msg)
         game_id = heading.game_id or subject_game_id(msg.subject)
         if game_id is None and secret:
-            seat = self.store.seat_by_secret(secret)
-            game_id = seat.game_id if seat else None
-        if game_id is None:
-            return self._without_game(msg, heading)
-        table = games.load(self.store, game_id)
-        if table is None:
-            self.postman.to_sender("error", msg, errors=[], problem=f"There is no game {game_id!r} here.",
-                                   hint="Check the game id in the subject ([id]) or the GAME line.")
-            return Outcome("refused", f"no game {game_id}")
-        seat = self._authenticate(msg, table, secret)
-        if seat is None:
-            return Outcome("refused", "authentication failed", game_id)
-        return self._commands(msg, table, seat, heading)
+            owner = self.store.seat_by_secret(secret)
+            game_id = owner.game_id if owner else None
+        table = games.load(self.store, game_id) if game_id else None
+        seat = table.seat_of(msg.sender) if table else None
+        if seat is None or not _same(secret, seat.secret):
+            return self._refuse(msg, table, seat, secret, named=bool(game_id or secret))
+        return self._player(msg, table, seat, heading, lines)
 
-    def _flood(self, msg: Inbound) -> Outcome | None:
-        """Past the hourly limit a sender gets one warning, then silence until the flood stops."""
-        now = self.postman.now
-        recent = self.store.recent_from(msg.sender, now - timedelta(hours=1))
-        if recent <= self.policy.messages_per_hour:
+    # -- mail that did not prove its seat ---------------------------------------------------
+    def _refuse(self, msg: Inbound, table: games.Table | None, seat: Seat | None, secret: str | None,
+                named: bool) -> Outcome:
+        """Refused for want of a seat. The answer goes to the From address, so it may tell a
+        seat's owner that the password was missing or wrong; to anyone else it says the same
+        whether or not the game exists and the secret is someone's: it is no oracle."""
+        owner = table.seat_with_secret(secret) if table else None
+        if owner is not None and owner.address != msg.sender:
+            # Someone else holds this seat's secret: its owner hears of it, never the sender.
+            self.postman.to_seat("error", table, owner, template="warning", intruder=msg.sender)
+        if seat is not None:
+            problem = "This message carries no password." if not secret else "The password is wrong."
+            return self._unproven(msg, table=table, seat=seat, problem=problem, note=f"{problem} ({table.id})",
+                                  hint="Reply to a mail from the GM (its reply address carries your secret), "
+                                       "or add a line PASSWORD <your secret>.")
+        if not named:
+            return self._without_game(msg)
+        return self._unproven(msg, note="no seat matches sender, game and password", problem=(
+            "I could not match this message to a seat in a game here: the game, the address you write "
+            "from and the password must all belong to one player."), hint=(
+            "Reply to a mail from the GM (its reply address carries your secret), from the address you "
+            "were invited with. Send HELP for the commands."))
+
+    def _without_game(self, msg: Inbound) -> Outcome:
+        lines = command_lines(msg.text)[: self.policy.max_command_lines + 1]
+        orders, _ = read_body(lines, None)
+        if orders and len(orders) == len(lines) and all(isinstance(o.command, Help) for o in orders):
+            return self._unproven(msg, note="help", kind="help", status="handled")
+        return self._unproven(msg, note="no game named", problem="This message does not say which game it is for.",
+                              hint="Keep [<game id>] in the subject (just reply to the GM's mail) "
+                                   "or add a line GAME <game id>. Send HELP for the commands.")
+
+    def _unproven(self, msg: Inbound, *, note: str, problem: str = "", hint: str | None = None,
+                  table: games.Table | None = None, seat: Seat | None = None, kind: str = "error",
+                  status: str = "refused") -> Outcome:
+        """One short answer to mail that did not prove a seat, never quoting its text, and
+        silence once the hour's answers to such mail are used up."""
+        since = self.postman.now - HOUR
+        if self.store.strangers_answered(since) >= self.policy.strangers_per_hour:
+            return Outcome("ignored", f"{note}; not answered: {self.policy.strangers_per_hour} answers to "
+                                      "unproven mail in the last hour")
+        flood = self._sender_flood(msg, since)
+        if flood:
+            return flood
+        if kind == "error":
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], problem=problem, hint=hint)
+        else:
+            self.postman.to_sender(kind, msg)
+        return Outcome(status, note, table.id if table else None)
+
+    def _sender_flood(self, msg: Inbound, since) -> Outcome | None:
+        """Past the hourly limit of unproven mail from one address: one warning, then silence
+        until an hour has fewer. (Mail that proves a seat never counts here.)"""
+        recent, limit = self.store.recent_from(msg.sender, since, authenticated=False), self.policy.messages_per_hour
+        if recent <= limit:
             if self.store.warned(msg.sender):
                 self.store.set_warned(msg.sender, None)
             return None
         if self.store.warned(msg.sender):
             return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
-        self.store.set_warned(msg.sender, now)
-        self.postman.to_sender("error", msg, errors=[], problem=(
-            f"You have sent {recent} messages in the last hour, more than the {self.policy.messages_per_hour} "
-            "I answer. I keep them all but answer none until an hour has passed with fewer."), hint=None)
-        return Outcome("ignored", f"rate limit: {recent} messages in the last hour; warned")
+        self.store.set_warned(msg.sender, self.postman.now)
+        self.postman.to_sender("error", msg, errors=[], hint=None, problem=(
+            f"You have sent {recent} messages in the last hour, more than the {limit} I answer. I keep "
+            "them all but answer none until an hour has passed with fewer."))
+        return Outcome("refused", f"rate limit: {recent} messages in the last hour; warned")
 
+    def _too_large(self, msg: Inbound) -> Outcome:
+        return self._unproven(msg, note=f"too large to read: {msg.size} bytes", hint=None, problem=(
+            f"Your message is {msg.size:,} bytes long, more than the {self.policy.max_message_bytes:,} I "
+            "read, so I did not read it and nothing in it was applied. Send your orders as plain text, "
+            "without attachments."))
+
+    def _echo_of_own_mail(self, msg: Inbound, lines: list) -> bool:
+        """A reply to the GM's own mail with not one command in it: an auto-responder that sets
+        no header saying so. Answering it could start a loop, so it gets no answer."""
+        ids = tuple(i for i in (msg.in_reply_to, *msg.references) if i)
+        if not ids or not self.store.is_own_mail(ids):
+            return False
+        return not _has_commands(lines[: self.policy.max_command_lines + 1])
+
+    def _secret_in_address(self, msg: Inbound) -> str | None:
+        for gm in self.gm_addresses:
+            local, _, domain = gm.partition("@")
+            for rcpt in msg.recipients:
+                r_local, _, r_domain = rcpt.partition("@")
+                if r_domain == domain and r_local.startswith(local + "+"):
+                    return r_local[len(local) + 1:]
+        return None
+
+    # -- the GM's own commands ------------------------------------------------------------
     def _gm_commands(self, msg: Inbound, heading) -> Outcome:
-        secret = self.policy.gm_secret
-        if not secret or heading.password != secret:
-            self.postman.to_sender("error", msg, errors=[], hint="Add the line PASSWORD <gm.secret from the config>.",
-                                   problem="GM commands need the GM's password"
-                                           + ("" if secret else " (none is set: gm.secret in the configuration)") + ".")
-            return Outcome("refused", "GM command without the GM password")
         errors, done = [], []
         commands = []
         for lineno, line in heading.body:
@@ -111,54 +186,49 @@ class Inbox:
                 done = []  # the savepoint took back the state and the mail of the commands
         if errors:
             self.postman.to_sender("error", msg, errors=errors, problem=None, hint=None)
-            return Outcome("refused", "GM command refused")
+            return Outcome("refused", "GM command refused", auth=msg.sender)
         self.postman.to_sender("ack", msg, template="gm_done", done=done)
-        return Outcome("handled", "; ".join(done))
+        return Outcome("handled", "; ".join(done), auth=msg.sender)
 
-    # -- identification and authentication ------------------------------------------------
-    def _secret_in_address(self, msg: Inbound) -> str | None:
-        for gm in self.gm_addresses:
-            local, _, domain = gm.partition("@")
-            for rcpt in msg.recipients:
-                r_local, _, r_domain = rcpt.partition("@")
-                if r_domain == domain and r_local.startswith(local + "+"):
-                    return r_local[len(local) + 1:]
-        return None
+    # -- mail from a player who proved their seat ------------------------------------------
+    def _player(self, msg: Inbound, table: games.Table, seat: Seat, heading, lines: list) -> Outcome:
+        flood = self._flooding(msg, table, seat)
+        if flood:
+            self.postman.hush(msg)
+        if len(lines) > self.policy.max_command_lines:
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], hint=None, problem=(
+                f"This message has more than {self.policy.max_command_lines} command lines, more than I "
+                "read in one message, so nothing in it was applied. Send the orders alone."))
+            outcome = Outcome("refused", "too many command lines", table.id)
+        else:
+            outcome = self._commands(msg, table, seat, heading)
+        outcome.auth = seat.address
+        if flood:
+            outcome.note += f"; {flood}"
+        return outcome
 
-    def _authenticate(self, msg: Inbound, table: games.Table, secret: str | None) -> Seat | None:
-        seat = table.seat_of(msg.sender)
-        owner = table.seat_with_secret(secret)
-        if seat is None:
-            self.postman.to_sender("error", msg, table=None, errors=[],
-                                   problem=f"{msg.sender} is not a player in game {table.id}.",
-                                   hint="Write from the address you were invited with.")
-            if owner is not None:
-                self.postman.to_seat("error", table, owner, template="warning", intruder=msg.sender)
+    def _flooding(self, msg: Inbound, table: games.Table, seat: Seat) -> str | None:
+        """Past the hourly limit a player's orders still count, but nothing is answered: one
+        warning, then silence until an hour has fewer. Only mail that proved the seat counts,
+        so mail forged in a player's name can never silence them."""
+        now, limit = self.postman.now, self.policy.messages_per_hour
+        recent = self.store.recent_from(seat.address, now - HOUR, authenticated=True)
+        if recent < limit:
+            if self.store.warned(seat.address):
+                self.store.set_warned(seat.address, None)
             return None
-        if owner is None or owner.seat != seat.seat:
-            problem = ("This message carries no password." if not secret else "The password is wrong.")
-            self.postman.to_sender("error", msg, table=table, seat=None, errors=[], problem=problem,
-                                   hint="Reply to a mail from the GM (its reply address carries your secret), "
-                                        "or add a line PASSWORD <your secret>.")
-            if owner is not None and owner.seat != seat.seat:
-                self.postman.to_seat("error", table, owner, template="warning", intruder=msg.sender)
-            return None
-        return seat
-
-    def _without_game(self, msg: Inbound, heading) -> Outcome:
-        orders, _ = read_body(heading.body, None)
-        if heading.body and all(isinstance(o.command, Help) for o in orders) and len(orders) == len(heading.body):
-            self.postman.to_sender("help", msg)
-            return Outcome("handled", "help")
-        self.postman.to_sender("error", msg, errors=[], problem="This message does not say which game it is for.",
-                               hint="Keep [<game id>] in the subject (just reply to the GM's mail) "
-                                    "or add a line GAME <game id>. Send HELP for the commands.")
-        return Outcome("refused", "no game named")
+        if not self.store.warned(seat.address):
+            self.store.set_warned(seat.address, now)
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], hint=None, problem=(
+                f"You have sent {recent + 1} messages in the last hour, more than the {limit} I answer. "
+                "Your orders still count, but I answer nothing else until an hour has passed with fewer."))
+        return f"rate limit: {recent + 1} messages in the last hour"
 
     # -- commands -------------------------------------------------------------------------
     def _commands(self, msg: Inbound, table: games.Table, seat: Seat, heading) -> Outcome:
         state = table.state
         orders, errors = read_body(heading.body, grammar_for(table.type))
+        orders = _collapse(orders)
         errors = heading.errors + errors
         if heading.turn is not None and heading.turn != state.turn and not state.result():
             errors.append(IllegalOrder(
@@ -172,6 +242,12 @@ class Inbox:
         # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
         # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
         game_orders = [o for o in orders if _is_game_order(o.command)]
+        if table.row.status in ("finished", "abandoned"):
+            for order in orders:
+                if isinstance(order.command, Press):
+                    no, ln = order.lines[0]
+                    errors.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
+                                               rule="press goes only to the players of a game in play"))
         scratch = type(state).from_dict(state.to_dict()) if len(game_orders) > 1 else state
         for order in game_orders:
             if table.row.status == "abandoned":
@@ -192,9 +268,56 @@ class Inbox:
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         turns = Turns(self.postman, table)
-        effects = [turns.obey(seat, order, msg) for order in orders]
+        # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
+        together = len(game_orders) > 1
+        effects = [turns.obey(seat, order, msg, ack=not together) for order in orders]
+        if together:
+            turns.acknowledge(seat, [o.command for o in game_orders], msg)
         games.save(self.store, table)
         return Outcome("handled", "; ".join(effects), table.id, effects)
+
+
+def _same(given: str | None, secret: str | None) -> bool:
+    """Whether a password from the mail is the secret (in constant time, any case)."""
+    if not given or not secret:
+        return False
+    return hmac.compare_digest(given.strip().lower().encode("utf-8", "replace"), secret.lower().encode("utf-8"))
+
+
+def _has_commands(lines: list) -> bool:
+    """Whether any line reads as a command of some game (rightly or wrongly written)."""
+    heading = read_heading(lines)
+    if heading.game_id or heading.password or heading.turn is not None:
+        return True
+    for grammar in (None, *GRAMMARS.values()):
+        orders, errors = read_body(heading.body, grammar)
+        if orders or any(not isinstance(e, UnknownCommand) for e in errors):
+            return True
+    return False
+
+
+def _collapse(orders: list[Order]) -> list[Order]:
+    """One message, one answer of each kind: a repeated HELP, STATUS or HISTORY counts once,
+    every PRESS line goes out as one press, the last time zone stands."""
+    kept: list[Order] = []
+    seen: set[type] = set()
+    press: Order | None = None
+    for order in orders:
+        command = order.command
+        if isinstance(command, (Help, Status, History)):
+            if type(command) in seen:
+                continue
+            seen.add(type(command))
+        elif isinstance(command, Press):
+            if press is not None:
+                press.command = Press(f"{press.command.text}\n{command.text}")
+                press.lines += order.lines
+                continue
+            press = order = Order(command, list(order.lines), dict(order.parts))
+        elif isinstance(command, SetTimezone):
+            kept = [o for o in kept if not isinstance(o.command, SetTimezone)]
+        kept.append(order)
+    return kept
 
 
 def _is_game_order(command) -> bool:

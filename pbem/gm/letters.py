@@ -5,7 +5,7 @@ Every letter to a player is rendered from that player's own view of the game
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..clock import format_utc
@@ -23,8 +23,19 @@ class Postman:
     gm_address: str
     gm_name: str
     now: datetime
+    # The answers already written to each message, by kind: one message gets at most one answer
+    # of each kind, and a hushed message (its sender past the hourly limit) none at all.
+    answered: set = field(default_factory=set)
+    hushed: set = field(default_factory=set)
+
+    def hush(self, msg: Inbound) -> None:
+        self.hushed.add(msg.message_id)
 
     def post(self, letter: Letter) -> None:
+        if letter.in_reply_to is not None:
+            if letter.in_reply_to in self.hushed or (letter.in_reply_to, letter.kind) in self.answered:
+                return
+            self.answered.add((letter.in_reply_to, letter.kind))
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=self.now)
         self.store.queue(now=self.now, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
                          message_id=mail.message_id, raw=mail.raw)

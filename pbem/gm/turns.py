@@ -19,7 +19,7 @@ class Turns:
     def now(self):
         return self.postman.now
 
-    def obey(self, seat: Seat, order: Order, msg: Inbound) -> str:
+    def obey(self, seat: Seat, order: Order, msg: Inbound, ack: bool = True) -> str:
         command = order.command
         if isinstance(command, Help):
             self.postman.to_seat("help", self.table, seat, answer=msg)
@@ -40,7 +40,12 @@ class Turns:
             return f"time zone {command.zone}"
         if isinstance(command, Resign):
             return self.resign(seat)
-        return self.orders(seat, command, msg)
+        return self.orders(seat, command, msg if ack else None)
+
+    def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
+        """One acknowledgement for several orders of one mail, once all are played."""
+        self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
+                             turn=self.table.state.turn, replaced=False, waiting=[])
 
     def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
         state = self.table.state

@@ -17,7 +17,23 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Callable, Iterator, TypeVar
 
-__all__ = ["Inbound", "parse", "decode_bytes", "html_to_text"]
+from .clean import clean, message_id, message_ids, plain_address
+from .outbound import SYNTHETIC_ID_DOMAIN
+
+__all__ = ["Inbound", "parse", "decode_bytes", "html_to_text", "MAX_MESSAGE_BYTES"]
+
+# Mail larger than this is kept but not read (its headers are, so that it can be answered).
+MAX_MESSAGE_BYTES = 1 << 20
+# Only this much of a header block is read of a message too large to parse whole.
+_HEADER_BYTES = 64 << 10
+# html2text is slow on big documents, and orders sit at the top: only this much HTML is read.
+_HTML_CHARS = 256 << 10
+_NAME_CHARS = 64
+_SUBJECT_CHARS = 200
+_MOST_RECIPIENTS = 50
+# Codecs that Python calls text encodings but that no mail body is written in: they either
+# raise on ordinary text or turn it into something else.
+_NOT_MAIL_CHARSETS = {"punycode", "idna", "raw-unicode-escape", "unicode-escape", "unicode-internal"}
 
 _T = TypeVar("_T")
 
@@ -33,7 +49,6 @@ _ALIASES = {"iso8859-1": "cp1252"}
 # html2text escapes characters that would mean something in markdown; the
 # player wrote plain text, so "-1" and "+1" must come back unchanged.
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!>|~])")
-_MSG_ID = re.compile(r"<[^<>\s]+>")
 
 
 @dataclass(frozen=True)
@@ -49,31 +64,49 @@ class Inbound:
     in_reply_to: str | None
     references: tuple[str, ...]
     headers: Message = field(compare=False, repr=False)
+    sender_problem: str = ""      # why the From gave no usable sender ("" when it did, or no From)
+    size: int = 0                 # bytes as received
+    oversized: bool = False       # too large to read: only the headers were parsed
 
 
-def parse(raw: bytes) -> Inbound:
-    """Parse one RFC 5322 message; never raises."""
+def parse(raw: bytes, max_bytes: int | None = MAX_MESSAGE_BYTES) -> Inbound:
+    """Parse one RFC 5322 message; never raises. Past ``max_bytes`` only the headers are read."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
+    oversized = max_bytes is not None and len(raw) > max_bytes
     # The legacy policy reads headers as text without parsing each one (several times faster on
     # a busy inbox); the few headers read here are decoded by hand below.
-    msg = _safe(lambda: email.message_from_bytes(raw), None)
+    source = _header_block(raw) if oversized else raw
+    msg = _safe(lambda: email.message_from_bytes(source), None)
     if msg is None:
         msg = Message()
-    sender, sender_name = _safe(lambda: _from(msg), ("", ""))
+    sender, sender_name, problem = _safe(lambda: _from(msg), ("", "", "unreadable From"))
     return Inbound(
         raw=raw,
-        message_id=_safe(lambda: _message_id(msg), "") or _synthetic_id(raw),
+        message_id=_safe(lambda: message_id(_header(msg, "Message-ID") or ""), None) or _synthetic_id(raw),
         sender=sender,
         sender_name=sender_name,
         return_path=_safe(lambda: _return_path(msg), None),
         recipients=_safe(lambda: _recipients(msg), ()),
-        subject=_safe(lambda: _unfold(_header(msg, "Subject") or ""), ""),
-        text=_safe(lambda: _body_text(msg), ""),
-        in_reply_to=_safe(lambda: _in_reply_to(msg), None),
-        references=_safe(lambda: _references(msg), ()),
+        subject=_safe(lambda: clean(_header(msg, "Subject") or "", _SUBJECT_CHARS), ""),
+        text="" if oversized else _safe(lambda: _body_text(msg), ""),
+        in_reply_to=_safe(lambda: message_id(_header(msg, "In-Reply-To") or ""), None),
+        references=_safe(lambda: message_ids(_header(msg, "References") or ""), ()),
         headers=msg,
+        sender_problem=problem,
+        size=len(raw),
+        oversized=oversized,
     )
+
+
+def _header_block(raw: bytes) -> bytes:
+    """The header block of a message (bounded), without its body."""
+    head = raw[:_HEADER_BYTES]
+    for end in (b"\r\n\r\n", b"\n\n"):
+        cut = head.find(end)
+        if cut >= 0:
+            return head[:cut + len(end)]
+    return head.rsplit(b"\n", 1)[0] + b"\n\n"
 
 
 def _safe(fn: Callable[[], _T], default: _T) -> _T:
@@ -85,8 +118,17 @@ def _safe(fn: Callable[[], _T], default: _T) -> _T:
 
 
 def _header(msg: Message, name: str) -> str | None:
-    value = msg.get(name)
-    return None if value is None else _decode_words(str(value))
+    """The first value of header ``name`` as text: 8-bit bytes read as UTF-8, encoded words decoded."""
+    wanted = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == wanted:
+            return _decode_words(_text(value))
+    return None
+
+
+def _text(value: object) -> str:
+    # The parser keeps undecodable header bytes as surrogates; they are the sender's UTF-8.
+    return str(value).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _decode_words(value: str) -> str:
@@ -101,40 +143,88 @@ def _decode_words(value: str) -> str:
 
 def _synthetic_id(raw: bytes) -> str:
     # Stable across re-reads of the same mailbox, so duplicates are still seen.
-    return f"<{hashlib.sha256(raw).hexdigest()}@pbem.invalid>"
-
-
-def _message_id(msg: Message) -> str:
-    return "".join((_header(msg, "Message-ID") or "").split())
+    return f"<{hashlib.sha256(raw).hexdigest()}{SYNTHETIC_ID_DOMAIN}>"
 
 
 def _unfold(value: str) -> str:
     return re.sub(r"\r?\n[ \t]*", " ", value).strip()
 
 
-def _addresses(value: object) -> list[tuple[str, str]]:
-    """(display name, addr-spec) pairs of one address header."""
-    return [(_decode_words(name), addr) for name, addr in email.utils.getaddresses([str(value)])]
+def _from(msg: Message) -> tuple[str, str, str]:
+    """(sender, display name, problem). The sender is the angle address when there is one, as
+    MTAs and DMARC read it; a From that names more than one mailbox is ambiguous and gives no
+    sender at all, and neither does an address that is not plain."""
+    values = [_text(v) for k, v in msg.raw_items() if k.lower() == "from"]
+    if not values:
+        return "", "", ""
+    if len(values) > 1:
+        return "", "", "more than one From header"
+    mailbox = _mailbox(_unfold(values[0])[:2000])
+    if mailbox is None:
+        return "", "", "a From that names no single mailbox"
+    name, address = mailbox
+    plain = plain_address(address)
+    if plain is None:
+        return "", "", "a From address that is not a plain address"
+    return plain, clean(_decode_words(name), _NAME_CHARS), ""
 
 
-def _from(msg: Message) -> tuple[str, str]:
-    value = msg.get("From")
-    if value is None:
-        return "", ""
-    for name, addr in _addresses(value):
-        addr = addr.strip().lower()
-        # Without a domain there is nobody to answer, which is what "no
-        # sender" means to the screening rules.
-        if "@" in addr:
-            return addr, _unfold(name or "")
-    return "", ""
+def _mailbox(value: str) -> tuple[str, str] | None:
+    """(display name, address) of a From value naming exactly one mailbox, else None."""
+    bare, name, angles = [], [], []
+    quoted = escaped = False
+    depth = 0
+    angle: list[str] | None = None
+    for ch in value:
+        if escaped:
+            escaped = False
+            (angle if angle is not None else name if quoted else bare if not depth else []).append(ch)
+            continue
+        if ch == "\\" and (quoted or depth):
+            escaped = True
+        elif quoted:
+            if ch == '"':
+                quoted = False
+            else:
+                name.append(ch)
+        elif depth:
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+        elif angle is not None:
+            if ch == "<":
+                return None
+            if ch == ">":
+                angles.append("".join(angle))
+                angle = None
+            else:
+                angle.append(ch)
+        elif ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth = 1
+        elif ch == ">":
+            return None
+        elif ch == "<":
+            angle = []
+        else:
+            bare.append(ch)
+    outside = "".join(bare).strip()
+    if quoted or depth or angle is not None or len(angles) > 1 or any(c in outside for c in ":;"):
+        return None
+    if angles:
+        if "," in outside and "@" in outside:
+            return None  # "a@x, Name <b@y>": two mailboxes
+        display = "".join(name).strip() or outside
+        return display, angles[0].strip()
+    if not outside or any(c.isspace() or c == "," for c in outside):
+        return None
+    return "".join(name).strip(), outside
 
 
 def _return_path(msg: Message) -> str | None:
     value = _header(msg, "Return-Path")
     if value is None:
         return None
-    inner = value.strip()
+    inner = value[:1000].strip()
     match = re.search(r"<([^<>]*)>", inner)
     if match:
         inner = match.group(1)
@@ -144,22 +234,17 @@ def _return_path(msg: Message) -> str | None:
 def _recipients(msg: Message) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for name in _RECIPIENT_HEADERS:
-        for value in msg.get_all(name) or ():
-            for _, addr in _addresses(value):
-                addr = addr.strip().lower()
-                if "@" in addr:
-                    seen.setdefault(addr, None)
+        wanted = name.lower()
+        for key, value in msg.raw_items():
+            if key.lower() != wanted:
+                continue
+            for _, addr in email.utils.getaddresses([_text(value)[:4000]]):
+                plain = plain_address(addr)
+                if plain:
+                    seen.setdefault(plain, None)
+                if len(seen) >= _MOST_RECIPIENTS:
+                    return tuple(seen)
     return tuple(seen)
-
-
-def _in_reply_to(msg: Message) -> str | None:
-    value = "".join((_header(msg, "In-Reply-To") or "").split())
-    return value or None
-
-
-def _references(msg: Message) -> tuple[str, ...]:
-    value = _header(msg, "References") or ""
-    return tuple(_MSG_ID.findall(value)) or tuple(value.split())
 
 
 # --- body -------------------------------------------------------------------
@@ -172,7 +257,7 @@ def _body_text(msg: Message) -> str:
         return _newlines(_decoded(plain))
     html = next((p for p in parts if _is_inline(p, "text/html")), None)
     if html is not None:
-        return _newlines(html_to_text(_decoded(html)))
+        return _newlines(html_to_text(_decoded(html)[:_HTML_CHARS]))
     return ""
 
 
@@ -211,7 +296,7 @@ def decode_bytes(data: bytes, charset: str | None) -> str:
     for codec in candidates:
         try:
             return data.decode(codec)
-        except (UnicodeDecodeError, LookupError):
+        except (UnicodeError, LookupError):
             continue
     return data.decode("latin-1", errors="replace")
 
@@ -220,10 +305,14 @@ def _codec(charset: str | None) -> str | None:
     if not charset:
         return None
     try:
-        name = codecs.lookup(charset.strip().strip('"')).name
+        info = codecs.lookup(charset.strip().strip('"')[:40])
     except (LookupError, ValueError, TypeError):
         return None
-    return _ALIASES.get(name, name)
+    # bytes-to-bytes codecs (hex, base64, rot13) and the few text codecs no body is written in
+    # are no charsets: the text is then read as UTF-8 or windows-1252 like unlabelled text.
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_MAIL_CHARSETS:
+        return None
+    return _ALIASES.get(info.name, info.name)
 
 
 def _is_utf8_text(data: bytes) -> bool:

@@ -1,10 +1,16 @@
 """The local transport: one Maildir per address under a root folder. Moves bytes, nothing else."""
 from __future__ import annotations
 
-import mailbox
+import hashlib
 import os
+import socket
 from pathlib import Path
 from typing import Iterator
+
+from .clean import folder_name
+
+# A Maildir file name holds no `/` and no `:` but its flags; the GM's names are hex digests.
+_FLAGS = ":2,"
 
 
 class LocalTransport:
@@ -14,28 +20,55 @@ class LocalTransport:
         self.root = Path(root)
         self.gm_address = gm_address.lower()
 
-    def box(self, address: str) -> mailbox.Maildir:
-        self.root.mkdir(parents=True, exist_ok=True)
-        return mailbox.Maildir(str(self.root / address.lower()), factory=None, create=True)
+    def folder(self, address: str) -> Path:
+        """The Maildir of `address`, made on first use. Only a plain address names a folder
+        (`folder_name` refuses the rest with ValueError), so no address leaves the root."""
+        box = self.root / folder_name(address)
+        for sub in ("tmp", "new", "cur"):
+            (box / sub).mkdir(parents=True, exist_ok=True)
+        return box
 
     def fetch(self) -> Iterator[tuple[str, bytes]]:
         """New messages in the GM's inbox, oldest first: (key, raw bytes)."""
-        inbox = self.box(self.gm_address)
-        new = Path(inbox._path) / "new"  # the Maildir's own folder; mailbox has no public name for it
+        new = self.folder(self.gm_address) / "new"
         entries = sorted(new.iterdir(), key=lambda p: (p.stat().st_mtime_ns, p.name)) if new.is_dir() else []
         for path in entries:
-            if path.name.startswith("."):
+            if path.name.startswith(".") or not path.is_file():
                 continue
             yield path.name, path.read_bytes()
 
     def done(self, key: str) -> None:
         """The message is safely in the store: move it to cur/ as seen, so it is not fetched again."""
-        inbox = Path(self.box(self.gm_address)._path)
+        inbox = self.folder(self.gm_address)
         src = inbox / "new" / key
         if src.exists():
-            os.replace(src, inbox / "cur" / f"{key}:2,S")
+            os.replace(src, inbox / "cur" / f"{key}{_FLAGS}S")
 
-    def send(self, recipient: str, raw: bytes) -> None:
-        box = self.box(recipient)
-        box.add(raw.replace(b"\r\n", b"\n"))  # Maildir files use the local line ending
-        box.close()
+    def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
+        """Deliver `raw` into the recipient's Maildir. With `key` (the outbox row's Message-ID)
+        the file name comes from it, so a retry after a crash finds the mail already there and
+        does not deliver it twice."""
+        box = self.folder(recipient)
+        name = _file_name(key) if key else _unique_name()
+        if key and _delivered(box, name):
+            return
+        tmp = box / "tmp" / name
+        with open(tmp, "wb") as fh:
+            fh.write(raw.replace(b"\r\n", b"\n"))  # Maildir files use the local line ending
+        os.replace(tmp, box / "new" / name)
+
+
+def _file_name(key: str) -> str:
+    return "pbem-" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:40]
+
+
+def _unique_name() -> str:
+    return f"pbem-{os.urandom(16).hex()}.{os.getpid()}.{socket.gethostname().replace('/', '_')}"
+
+
+def _delivered(box: Path, name: str) -> bool:
+    """Whether the mail is in new/ or, read by the player's client since, in cur/ (any flags)."""
+    if (box / "new" / name).exists():
+        return True
+    cur = box / "cur"
+    return (cur / name).exists() or any(cur.glob(name + _FLAGS + "*"))

@@ -1,12 +1,16 @@
 """Composition of the mail the GM sends: the headers of the contract, text and an optional HTML part."""
 from __future__ import annotations
 
-import email.header
+import email.policy
 import email.utils
 import quopri
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.headerregistry import Address
+from functools import lru_cache
+
+from .clean import clean, message_id as clean_message_id, message_ids, plain_address
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press")
@@ -35,19 +39,34 @@ def plus_address(address: str, secret: str) -> str:
     return f"{local}+{secret}@{domain}"
 
 
-# Mail is written straight to its wire form: the headers below are short and already encoded,
-# and the body is one text part, or that and an HTML part side by side.
-# Composing this way is several times faster than EmailMessage, which parses every header it is
-# given; a busy pass writes two or three mails per message it handles.
+# The body is written straight to its wire form (one text part, or that and an HTML part side
+# by side): composing it through EmailMessage is several times slower. Every header, though, is
+# built by the email package's own header machinery (policy.SMTP: parsed, encoded, folded) from
+# values that went through `clean` first, so no value can add a header line of its own.
 _LONGEST_7BIT_LINE = 998
+SYNTHETIC_ID_DOMAIN = "@pbem.invalid"
+_POLICY = email.policy.SMTP
+_NAME_CHARS = 64
+_SUBJECT_CHARS = 200
+
+
+@lru_cache(maxsize=4096)
+def _folded(name: str, value: str) -> str:
+    """One header line (folded, CRLF-terminated) from a clean value; refused if it has a break."""
+    if any(ch in value for ch in "\r\n\0"):
+        raise ValueError(f"header {name} with a line break")
+    line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
+    if any(len(part) > _LONGEST_7BIT_LINE for part in line.split("\r\n")):
+        raise ValueError(f"header {name} longer than a line may be")
+    return line
 
 
 def _address(name: str, address: str) -> str:
-    return email.utils.formataddr((name, address), charset="utf-8") if name else address
-
-
-def _header_text(text: str) -> str:
-    return text if text.isascii() else email.header.Header(text, "utf-8").encode()
+    plain = plain_address(address)
+    if plain is None:
+        raise ValueError(f"not a plain mail address: {clean(address, 80)!r}")
+    name = clean(name, _NAME_CHARS)
+    return str(Address(display_name=name, addr_spec=plain)) if name else plain
 
 
 def _plain_7bit(text: str) -> bool:
@@ -91,22 +110,27 @@ def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> 
     headers = [
         ("From", _address(gm_name, gm_address)),
         ("To", _address(letter.to_name, letter.to_addr)),
-        ("Subject", _header_text(letter.subject)),
+        ("Subject", clean(letter.subject, _SUBJECT_CHARS)),
         ("Date", email.utils.format_datetime(now)),
         ("Message-ID", message_id),
     ]
     if letter.secret:
         headers.append(("Reply-To", _address(gm_name, plus_address(gm_address, letter.secret))))
     if letter.game_id:
-        headers.append(("X-PBEM-Game", letter.game_id))
+        headers.append(("X-PBEM-Game", clean(letter.game_id, 64)))
     headers.append(("X-PBEM-Kind", letter.kind))
+    answered = clean_message_id(letter.in_reply_to or "")
     answer = letter.in_reply_to is not None and letter.kind in ANSWER_KINDS
+    if answered and answered.endswith(SYNTHETIC_ID_DOMAIN + ">"):
+        answered = None  # the message had no usable Message-ID of its own: nothing to refer to
     headers.append(("Auto-Submitted", "auto-replied" if answer else "auto-generated"))
-    if letter.in_reply_to:
-        headers.append(("In-Reply-To", letter.in_reply_to))
-        headers.append(("References", " ".join([*letter.references, letter.in_reply_to])))
-    headers += [(k, _header_text(v)) for k, v in letter.extra_headers.items()]
+    if answered:
+        headers.append(("In-Reply-To", answered))
+        # A sender's long References is trimmed to its last few ids, as RFC 5322 allows.
+        earlier = [i for i in message_ids(" ".join(letter.references)) if i != answered]
+        headers.append(("References", " ".join([*earlier[-7:], answered])))
+    headers += [(k, clean(v, 200)) for k, v in letter.extra_headers.items()]
     body_headers, body = _body(letter)
     headers += [("MIME-Version", "1.0"), *body_headers]
-    head = "\r\n".join(f"{key}: {value}" for key, value in headers)
-    return Outgoing(message_id, (head + "\r\n\r\n" + body).encode("ascii"))
+    head = "".join(_folded(key, value) for key, value in headers)
+    return Outgoing(message_id, (head + "\r\n" + body).encode("ascii"))

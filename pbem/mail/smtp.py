@@ -56,8 +56,9 @@ class SmtpOutbox:
             raise self._failure("connect", err, permanent=self._auth_refused(err)) from None
         self._smtp = smtp
 
-    async def send(self, recipient: str, raw: bytes) -> None:
-        """One message to one recipient; raises TemporaryFailure or PermanentFailure."""
+    async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
+        """One message to one recipient; raises TemporaryFailure or PermanentFailure. (`key`
+        names the mail for transports that deduplicate; the SMTP server does that by itself.)"""
         import aiosmtplib
 
         for attempt in (1, 2):

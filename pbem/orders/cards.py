@@ -13,12 +13,15 @@ import re
 from ..games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
                                  Reveal)
 from ..games.errors import InvalidOrder, OrderError
-from .commands import Line, Order, UnknownCommand
+from .commands import Line, Order, UnknownCommand, first_word
 
-_N = r"#?\s*(-?\d{1,2})"
-_IF = rf"IF\s*<=?\s*(-?\d{{1,2}})\s+KEEP\s+{_N}\s+ELSE\s+(?:(?:DISCARD\s+)?FLIP\s+{_N}|(DISCARD))"
+# A position: ASCII digits only (`\d` would take any script's, `int` then reads what the player
+# never saw), two at most. The patterns stay linear: no two quantifiers may take the same
+# characters, so the spaces before a `#` belong to the word in front and those after it to `#`.
+_N = r"(?:#\s*)?(-?[0-9]{1,2})"
+_IF = rf"IF\s*<=?\s*(-?[0-9]{{1,2}})\s+KEEP\s+{_N}\s+ELSE\s+(?:(?:DISCARD\s+)?FLIP\s+{_N}|(DISCARD))"
 _FORMS = [
-    (re.compile(rf"^REVEAL\s+{_N}\s*(?:,|AND)?\s*{_N}$", re.I), lambda m: Reveal(int(m[1]), int(m[2]))),
+    (re.compile(rf"^REVEAL\s+{_N}\s*(?:(?:,|AND)\s*)?{_N}$", re.I), lambda m: Reveal(int(m[1]), int(m[2]))),
     (re.compile(rf"^DRAW\s+(?:FROM\s+)?(?:THE\s+)?DISCARD\s+(?:INTO\s+|TO\s+)?{_N}$", re.I),
      lambda m: DrawDiscard(int(m[1]))),
     (re.compile(rf"^DRAW\s+(?:FROM\s+)?(?:THE\s+)?STOCK\s+{_IF}$", re.I), lambda m: _conditional(m)),
@@ -62,7 +65,7 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
         if command is not None:
             orders.append(Order(command, [(lineno, line)]))
             continue
-        word = line.split()[0].upper()
+        word = first_word(line)[0]
         if word in _WORDS:
             errors.append(InvalidOrder(f"{word} is not written this way", line=line, lineno=lineno,
                                        hint=EXAMPLES[word]))

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..games.base import Resign
-from ..schedule import canonical_zone
 from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
+from ..schedule import ZONE_EXAMPLES, canonical_zone
+from .numbers import MAX_DIGITS, read_number
+from .text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
 
 Line = tuple[int, str]
 
@@ -79,26 +81,36 @@ class Heading:
     errors: list[OrderError] = field(default_factory=list)
 
 
-_WORD = re.compile(r"^(\S+)\s*(.*)$")
-_TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)\s*:?\s+(\S+)$", re.I)
+# The colon and the spaces around it never compete for the same characters (linear).
+_TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
+TIMEZONE_EXAMPLE = "SET TIMEZONE Europe/Paris"
+
+
+def first_word(line: str) -> tuple[str, str]:
+    """The line's first word in capitals, and the rest of it ("" and "" for an empty line)."""
+    parts = line.split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0].upper(), parts[1].strip() if len(parts) > 1 else ""
 
 
 def read_heading(lines: list[Line]) -> Heading:
     """Take out GAME, PASSWORD and TURN; everything else stays in `body` for the grammar."""
     h = Heading()
     for lineno, line in lines:
-        m = _WORD.match(line)
-        word, rest = m.group(1).upper(), m.group(2).strip()
+        word, rest = ("", "") if isinstance(line, LongLine) else first_word(line)
         if word == "GAME":
             _set_once(h, "game_id", rest, lineno, line, "GAME <id>, e.g. GAME smoke")
         elif word in ("PASSWORD", "PASS", "SECRET"):
             _set_once(h, "password", rest, lineno, line, "PASSWORD <your secret>")
         elif word == "TURN":
-            if not rest.isdigit():
-                h.errors.append(InvalidOrder("TURN takes the number of the turn", line=line, lineno=lineno,
-                                             hint="TURN 2"))
+            turn = read_number(rest)
+            if turn is None:
+                h.errors.append(InvalidOrder(
+                    f"TURN takes the number of the turn, in the digits 0-9 (at most {MAX_DIGITS})",
+                    line=line, lineno=lineno, hint="TURN 2"))
             else:
-                _set_once(h, "turn", int(rest), lineno, line, "TURN <n>")
+                _set_once(h, "turn", turn, lineno, line, "TURN <n>")
         else:
             h.body.append((lineno, line))
     return h
@@ -106,10 +118,10 @@ def read_heading(lines: list[Line]) -> Heading:
 
 def _set_once(h: Heading, attr: str, value, lineno: int, line: str, hint: str) -> None:
     if value in ("", None):
-        h.errors.append(InvalidOrder(f"{line.split()[0].upper()} needs a value", line=line, lineno=lineno, hint=hint))
+        h.errors.append(InvalidOrder(f"{first_word(line)[0]} needs a value", line=line, lineno=lineno, hint=hint))
         return
     if getattr(h, attr) not in (None, value):
-        h.errors.append(AmbiguousOrder(f"a second, different {line.split()[0].upper()} line", line=line,
+        h.errors.append(AmbiguousOrder(f"a second, different {first_word(line)[0]} line", line=line,
                                        lineno=lineno, hint="one per message"))
         return
     setattr(h, attr, value)
@@ -124,20 +136,28 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderE
     i = 0
     while i < len(body):
         lineno, line = body[i]
-        m = _WORD.match(line)
-        word, arg = m.group(1).upper(), m.group(2).strip()
+        if isinstance(line, LongLine):
+            errors.append(too_long(line, lineno))
+            i += 1
+            continue
+        word, arg = first_word(line)
         if word == "PRESS":
             if arg:
                 orders.append(Order(Press(arg), [(lineno, line)]))
             else:  # a bare PRESS line: the rest of the message is the press text
+                # An overlong line would reach the other players cut short: the sender fixes it.
+                errors += [too_long(ln, no) for no, ln in body[i + 1:] if isinstance(ln, LongLine)]
                 text = "\n".join(ln for _, ln in body[i + 1:])
                 orders.append(Order(Press(text), body[i:]))
                 break
         elif m_zone := _TIMEZONE.match(line):
+            zone = m_zone.group(1)
             try:
-                orders.append(Order(SetTimezone(canonical_zone(m_zone.group(1))), [(lineno, line)]))
-            except ValueError as e:
-                errors.append(InvalidOrder(str(e), line=line, lineno=lineno, hint="SET TIMEZONE Europe/Paris"))
+                orders.append(Order(SetTimezone(canonical_zone(zone)), [(lineno, line)]))
+            except ValueError:
+                shown = zone if len(zone) <= QUOTE_CHARS else zone[:QUOTE_CHARS] + "\u2026"
+                errors.append(InvalidOrder(f"unknown time zone {shown!r}: use a name like {ZONE_EXAMPLES}",
+                                           line=line, lineno=lineno, hint=TIMEZONE_EXAMPLE))
         elif word in ("HELP", "STATUS", "HISTORY", "RESIGN") and not arg:
             command = {"HELP": Help, "STATUS": Status, "HISTORY": History, "RESIGN": Resign}[word]()
             orders.append(Order(command, [(lineno, line)]))
@@ -145,6 +165,13 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderE
             rest.append((lineno, line))
         i += 1
     return orders, rest, errors
+
+
+def too_long(line: LongLine, lineno: int) -> OrderError:
+    """The error for a line too long to be read: it quotes only the start of the line."""
+    return UnknownCommand(f"a line of {line.length:,} characters is no command (a command fits in "
+                          f"{MAX_LINE_CHARS:,})", line=line, lineno=lineno,
+                          hint="one command a line; break long press text into shorter lines")
 
 
 def _without_signature(orders: list[Order], errors: list[OrderError]) -> list[OrderError]:

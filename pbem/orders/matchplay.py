@@ -13,21 +13,26 @@ import re
 from ..games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
 from ..games.matchplay import Play, Special
 from .commands import Line, Order, UnknownCommand
+from .numbers import is_digits, read_number
 
 _PLAY = re.compile(r"^PLAY\b\s*(.*)$", re.I)
 _SPECIAL = re.compile(r"^SPECIAL\b\s*(.*)$", re.I)
-_SPECIAL_BODY = re.compile(r"^(BLUE|RED)\s*([+-])\s*1\s*(?:ON\s+)?HOLE\s*#?\s*(\d{1,2})$", re.I)
+# ASCII digits only, and the spaces around `#` taken by one quantifier each (linear).
+_SPECIAL_BODY = re.compile(r"^(BLUE|RED)\s*([+-])\s*1\s*(?:ON\s+)?HOLE\s*(?:#\s*)?([0-9]{1,2})$", re.I)
+_CARD_GAPS = re.compile(r"[\s,;/]+")
 PLAY_EXAMPLE = "PLAY 4 3 5"
 SPECIAL_EXAMPLE = "SPECIAL BLUE-1 HOLE 2"
 
 
 def read_cards(text: str) -> list[int] | None:
-    tokens = [t for t in re.split(r"[\s,;/]+", text) if t]
-    if len(tokens) == 1 and tokens[0].isdigit() and len(tokens[0]) > 1:
-        tokens = list(tokens[0])
-    if not tokens or not all(t.isdigit() for t in tokens):
+    """The stroke cards of a PLAY line, or None when they are not all numbers (digits 0-9)."""
+    tokens = [t for t in _CARD_GAPS.split(text) if t]
+    if len(tokens) == 1 and is_digits(tokens[0]) and len(tokens[0]) > 1:
+        tokens = list(tokens[0])  # "PLAY 435": one digit a card
+    cards = [read_number(t) for t in tokens]
+    if not cards or None in cards:
         return None
-    return [int(t) for t in tokens]
+    return cards
 
 
 def read_special(text: str) -> Special | None:
@@ -52,7 +57,7 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
             play_line = (lineno, line)
             cards = read_cards(m.group(1))
             if cards is None:
-                errors.append(InvalidOrder("PLAY takes the turn's three stroke cards as numbers, in hole order",
+                errors.append(InvalidOrder("PLAY takes the turn's three stroke cards as numbers (digits 0-9), in hole order",
                                            line=line, lineno=lineno, hint=PLAY_EXAMPLE))
         elif m := _SPECIAL.match(line):
             special = read_special(m.group(1))

@@ -129,7 +129,7 @@ def normalised(player: Player) -> list[tuple[str, str]]:
     """The player's mail as (kind, body) with what differs between two installs taken out."""
     out = []
     for m in player.mails():
-        text = re.sub(r"\b[0-9a-f]{8}\b", "<secret>", body(m))
+        text = re.sub(r"\b[0-9a-f]{16}\b", "<secret>", body(m))
         out.append((m["X-PBEM-Kind"], text))
     return out
 

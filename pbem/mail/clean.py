@@ -1,0 +1,100 @@
+"""The one place where a value from a mail becomes safe to put in a path, a header or a log line.
+
+Everything a stranger writes is hostile until it has passed through here: control characters
+(CR, LF and NUL first among them) could forge a header or a log line, `/` and `..` could leave a
+folder, and a value of megabytes could fill a header or a log. Each function here either returns
+a value that is safe for its one use or refuses (None / ValueError); nothing is passed on raw.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
+
+# A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
+# a longer one in In-Reply-To or References could push a header line past 998 octets.
+LONGEST_ID = 250
+# How many earlier Message-IDs an answer's References carries (RFC 5322 allows trimming).
+MOST_REFERENCES = 8
+
+_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,%d}>" % (LONGEST_ID - 2))
+_ID_SCAN = re.compile(r"<[^<>]{0,%d}>" % LONGEST_ID)
+# A plain address: the dot-atom local part of RFC 5322 without `/` (a folder separator) and
+# without quoting, one `@`, a domain of letters, digits and hyphens. Lower case only: callers
+# fold case first. Nothing else may name a Maildir folder or receive mail.
+_LOCAL_ATOM = r"[a-z0-9!#$%&'*+=?^_`{|}~-]+"
+_PLAIN = re.compile(rf"{_LOCAL_ATOM}(?:\.{_LOCAL_ATOM})*@[a-z0-9](?:[a-z0-9-]{{0,62}}[a-z0-9])?"
+                    rf"(?:\.[a-z0-9](?:[a-z0-9-]{{0,62}}[a-z0-9])?)*")
+_LONGEST_ADDRESS = 254
+_LONGEST_LOCAL = 64
+
+
+def _is_unsafe(ch: str) -> bool:
+    # Cc: C0, DEL, C1 (CR, LF and NUL among them). Cf: format characters, the bidi overrides and
+    # invisible marks that make a log line read other than it is. Zl/Zp: line and paragraph
+    # separators, which some readers break lines at.
+    return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+
+
+def clean(value: object, limit: int = 200) -> str:
+    """``value`` as one line of printable text of at most ``limit`` characters.
+
+    Control and format characters become spaces, runs of white space one space; a longer value
+    is cut and ends with "...". Use it for anything from a mail that reaches a header, a log line
+    or a path (paths take only ``folder_name``)."""
+    text = value if isinstance(value, str) else str(value)
+    # Bound the work before looking at each character: a value of megabytes is cut first.
+    text = text[: limit * 4 + 16]
+    text = "".join(" " if _is_unsafe(ch) else ch for ch in text)
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[: max(limit - 3, 0)].rstrip() + "..."
+    return text
+
+
+def plain_address(value: object) -> str | None:
+    """A plain, lower-case ``local@domain`` address, or None for anything else.
+
+    Refused: non-ASCII, quoting, white space, control characters, `/` and `\\`, leading,
+    trailing or doubled dots, more or fewer than one `@`, over-long parts."""
+    if not isinstance(value, str) or len(value) > _LONGEST_ADDRESS:
+        return None
+    address = value.strip().lower()
+    if not address.isascii() or not _PLAIN.fullmatch(address):
+        return None
+    if len(address.partition("@")[0]) > _LONGEST_LOCAL:
+        return None
+    return address
+
+
+def folder_name(address: object) -> str:
+    """The Maildir folder name for ``address``: the plain address itself; ValueError otherwise.
+
+    The only road from an address to a path. A plain address has no `/`, no `..` and does not
+    start with a dot, so it names exactly one folder inside the mail root."""
+    plain = plain_address(address)
+    if plain is None or plain.startswith(".") or ".." in plain:
+        raise ValueError(f"not a plain mail address: {clean(address, 80)!r}")
+    return plain
+
+
+def message_id(value: object) -> str | None:
+    """One well-formed ``<...>`` Message-ID of printable ASCII and sane length, or None."""
+    if not isinstance(value, str):
+        return None
+    text = "".join(value[: LONGEST_ID * 2].split())
+    match = _ID.fullmatch(text)
+    return match.group(0) if match else None
+
+
+def message_ids(value: object, most: int = MOST_REFERENCES) -> tuple[str, ...]:
+    """The last ``most`` well-formed Message-IDs of a References-like header value."""
+    if not isinstance(value, str):
+        return ()
+    found = []
+    for candidate in _ID_SCAN.findall(value[-(LONGEST_ID + 2) * most * 4:]):
+        good = message_id(candidate)
+        if good:
+            found.append(good)
+    return tuple(found[-most:])
