@@ -174,6 +174,10 @@ def cmd_deliver(args) -> int:
     except (Busy, OSError, sqlite3.OperationalError) as e:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
+    except Exception as e:  # a fault of pbem's own: the MTA keeps the message and tries again
+        from .mail.clean import clean
+        print(f"pbem deliver: temporary failure: {type(e).__name__}: {clean(e, 200)}", file=sys.stderr)
+        return EXIT_TEMPFAIL
     if delivery.deferred:
         # The message is stored and handled; asking the MTA to retry brings us back to send the
         # outbox (the retried message itself is recognised and not handled again).

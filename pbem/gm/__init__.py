@@ -143,28 +143,42 @@ class GM:
         return Outcome("failed", reason)
 
     def tick(self) -> list[str]:
-        """Move every game whose deadline has passed; returns what was done."""
+        """Move every game whose deadline has passed; returns what was done. Each game inside its
+        own barrier: one that fails is logged and left as it was, and the others go on."""
         done = []
         now = self.clock()
         for game_id in self.store.due_games(now):
-            postman = self.postman()
-            with self.store.transaction():
-                table = games.load(self.store, game_id)
-                notes = Turns(postman, table).missed_deadline()
-                if not notes:
-                    table.next_deadline(now)
-                games.save(self.store, table)
-            log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
-            done += notes
+            done += self._guarded(game_id, "deadline", self._deadline, now)
         for game_id in self.store.games_to_remind(now, self.reminder_before):
-            postman = self.postman()
-            with self.store.transaction():
-                table = games.load(self.store, game_id)
-                reminded = Turns(postman, table).remind()
-                games.save(self.store, table)
-            log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded) or "nobody")
-            done += [f"reminded {a}" for a in reminded]
+            done += self._guarded(game_id, "reminder", self._remind, now)
         return done
+
+    def _guarded(self, game_id: str, what: str, step, now) -> list[str]:
+        try:
+            return step(game_id, now)
+        except Exception as e:
+            log.error("game %s: %s failed: %s: %s", game_id, what, type(e).__name__, clean(e, 300))
+            return []
+
+    def _deadline(self, game_id: str, now) -> list[str]:
+        postman = self.postman()
+        with self.store.transaction():
+            table = games.load(self.store, game_id)
+            notes = Turns(postman, table).missed_deadline()
+            if not notes:
+                table.next_deadline(now)
+            games.save(self.store, table)
+        log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
+        return notes
+
+    def _remind(self, game_id: str, now) -> list[str]:
+        postman = self.postman()
+        with self.store.transaction():
+            table = games.load(self.store, game_id)
+            reminded = Turns(postman, table).remind()
+            games.save(self.store, table)
+        log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded) or "nobody")
+        return [f"reminded {a}" for a in reminded]
 
     def report_failed_delivery(self, row: dict) -> None:
         """A mail the server refused for good: tell the GM's admins (never about their own mail)."""
