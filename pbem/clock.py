@@ -12,8 +12,9 @@ from datetime import datetime, timedelta, timezone
 ENV_NOW = "PBEM_NOW"
 
 _UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
-_PART = re.compile(r"(\d+)\s*([wdhms])")
+_PART = re.compile(r"([0-9]{1,6})\s*([wdhms])")  # ASCII digits only, and few of them
 _DURATION_HINT = "a duration like 48h, 3d or 90m"
+_LONGEST_DURATION = 366 * 86400  # a deadline further off than that is a typing mistake
 
 
 def parse_time(text: str) -> datetime:
@@ -55,10 +56,16 @@ def parse_duration(text: str) -> timedelta:
         seconds += int(part.group(1)) * _UNIT_SECONDS[part.group(2)]
         pos = part.end()
     if pos <= 0 or compact[pos:].strip():
-        raise ValueError(f"expected {_DURATION_HINT}, got {text!r}")
+        raise ValueError(f"expected {_DURATION_HINT}, got {_shown(text)}")
     if seconds <= 0:
         raise ValueError(f"a duration must be longer than zero, got {text!r}")
+    if seconds > _LONGEST_DURATION:
+        raise ValueError(f"a duration may be a year at most, got {_shown(text)}")
     return timedelta(seconds=seconds)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def format_duration(span: timedelta) -> str:

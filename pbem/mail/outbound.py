@@ -55,12 +55,18 @@ def _folded(name: str, value: str) -> str:
     """One header line (folded, CRLF-terminated) from a clean value; refused if it has a break."""
     if any(ch in value for ch in "\r\n\0"):
         raise ValueError(f"header {name} with a line break")
-    line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
+    if value.isascii():
+        # The policy writes a short ASCII value as it is and refolds a long one through its
+        # header parser; text beyond ASCII always goes through the parser to be encoded.
+        line = _POLICY.fold(name, value)
+    else:
+        line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
     if any(len(part) > _LONGEST_7BIT_LINE for part in line.split("\r\n")):
         raise ValueError(f"header {name} longer than a line may be")
     return line
 
 
+@lru_cache(maxsize=4096)  # the same few players and the GM, over and over
 def _address(name: str, address: str) -> str:
     plain = plain_address(address)
     if plain is None:

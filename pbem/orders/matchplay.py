@@ -57,8 +57,9 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
             play_line = (lineno, line)
             cards = read_cards(m.group(1))
             if cards is None:
-                errors.append(InvalidOrder("PLAY takes the turn's three stroke cards as numbers (digits 0-9), in hole order",
-                                           line=line, lineno=lineno, hint=PLAY_EXAMPLE))
+                errors.append(InvalidOrder(
+                    "PLAY takes the turn's three stroke cards as numbers (digits 0-9), in hole order",
+                    line=line, lineno=lineno, hint=PLAY_EXAMPLE))
         elif m := _SPECIAL.match(line):
             special = read_special(m.group(1))
             if special is None:

@@ -30,7 +30,8 @@ QUOTE_CHARS = 60
 
 # Invisible characters that keyboards and clients slip in; U+00AD, U+200E and
 # U+200F are invisible too, so a line with them reads the same without them.
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f"))
+_INVISIBLE_CHARS = "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f"
+_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE_CHARS))
 _DASHES = dict.fromkeys(map(ord, "\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d"), "-")
 # Control characters (C0 but the tab, DEL, C1), the line and paragraph separators, the bidi
 # embeddings, overrides and isolates, and lone surrogates (no mail can carry them) become
@@ -43,7 +44,14 @@ _AFTER_NFKC = {**_DASHES, **_CONTROLS}
 _SPACES = re.compile(r"\s+")
 # The Unicode spaces (not the controls among `\s`, which must stay visible): a line is
 # measured without its padding, so an indented or tab-aligned line is not taken for a long one.
-_BLANKS = re.compile("[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
+_SPACING = " \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_BLANKS = re.compile(f"[{_SPACING}]+")
+# A character that survives normalisation: exactly the spacing and the invisible characters
+# do not (checked over all of Unicode by a test), so a line without one of these is blank.
+_INK = re.compile(f"[^\n{_SPACING}{_INVISIBLE_CHARS}]")
+# Squeezing the padding out of this much of a line shows whether it is too long, unless the
+# line is nearly all padding (then all of it is squeezed).
+_SQUEEZE_CHARS = 4 * MAX_LINE_CHARS
 
 _I = re.IGNORECASE
 # A reply header opens with "On" in the client's language and ends with a colon after the
@@ -112,9 +120,15 @@ def normalise_line(line: str) -> str:
     return _SPACES.sub(" ", line).strip()
 
 
+def _squeeze(raw: str) -> str:
+    return _BLANKS.sub(" ", raw.translate(_INVISIBLE)).strip(" ")
+
+
 def _read_line(raw: str) -> str:
     """The normalised line ("" when blank), or a LongLine when it is too long to be a command."""
-    squeezed = _BLANKS.sub(" ", raw.translate(_INVISIBLE)).strip(" ")
+    squeezed = _squeeze(raw[:_SQUEEZE_CHARS])
+    if len(squeezed) <= MAX_LINE_CHARS and len(raw) > _SQUEEZE_CHARS:
+        squeezed = _squeeze(raw)
     if len(squeezed) <= MAX_LINE_CHARS:
         line = normalise_line(squeezed)
         if len(line) <= MAX_LINE_CHARS:
@@ -170,8 +184,8 @@ def is_stop_line(line: str, later: list[str] | None = None) -> bool:
 def command_lines(text: str) -> list[tuple[int, str]]:
     """(1-based line number, normalised line) of each non-blank line before the stop, at most
     MAX_LINES of them; a line too long to be a command comes as a LongLine."""
-    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    numbered = ((n, _read_line(raw)) for n, raw in enumerate(raw_lines, start=1))
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    numbered = ((n, _read_line(raw)) for n, raw in _inked_lines(text))
     # The few lines past the last one read are needed to see a header that spans lines.
     filled = list(islice(((n, line) for n, line in numbered if line), MAX_LINES + _OUTLOOK_WINDOW))
     result: list[tuple[int, str]] = []
@@ -181,6 +195,19 @@ def command_lines(text: str) -> list[tuple[int, str]]:
             break
         result.append((number, line))
     return result
+
+
+def _inked_lines(text: str):
+    """(1-based number, raw line) of each line that is not blank. Blank lines are skipped by the
+    regex engine, not one by one: a mail of a million empty lines costs one scan."""
+    number, start, pos = 1, 0, 0  # `number` is the number of the line that begins at `start`
+    while ink := _INK.search(text, pos):
+        begin = text.rfind("\n", pos, ink.start()) + 1
+        number += text.count("\n", start, begin)
+        end = text.find("\n", ink.start())
+        end = len(text) if end < 0 else end
+        yield number, text[begin:end]
+        start, pos = begin, end
 
 
 # --- subject -----------------------------------------------------------------
