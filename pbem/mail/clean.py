@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
+__all__ = ["SYNTHETIC_ID_DOMAIN", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
 
 # A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
 # a longer one in In-Reply-To or References could push a header line past 998 octets.
 LONGEST_ID = 250
+# The domain of the Message-ID pbem makes up for a message that has none (a hash of its bytes).
+SYNTHETIC_ID_DOMAIN = "@pbem.invalid"
 # How many earlier Message-IDs an answer's References carries (RFC 5322 allows trimming).
 MOST_REFERENCES = 8
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Callable, Iterator, TypeVar
 
-from .clean import clean, message_id, message_ids, plain_address
-from .outbound import SYNTHETIC_ID_DOMAIN
+from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
 
 __all__ = ["Inbound", "parse", "decode_bytes", "html_to_text", "MAX_MESSAGE_BYTES"]
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from .clean import clean, message_id as clean_message_id, message_ids, plain_address
+from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press")
@@ -44,7 +44,6 @@ def plus_address(address: str, secret: str) -> str:
 # built by the email package's own header machinery (policy.SMTP: parsed, encoded, folded) from
 # values that went through `clean` first, so no value can add a header line of its own.
 _LONGEST_7BIT_LINE = 998
-SYNTHETIC_ID_DOMAIN = "@pbem.invalid"
 _POLICY = email.policy.SMTP
 _NAME_CHARS = 64
 _SUBJECT_CHARS = 200
