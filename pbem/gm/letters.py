@@ -83,6 +83,9 @@ class Postman:
         ctx.update(extra)
         subject, text = render(template or kind, table.type if table else None, **ctx)
         prefix = f"[{table.id}] " if table else ""
-        self.post(Letter(kind=kind, to_addr=msg.sender, to_name=msg.sender_name, game_id=table.id if table else None,
+        # The name is the seat's, never the one the sender wrote: an answer to a forged From must
+        # carry no text of the forger's choosing.
+        self.post(Letter(kind=kind, to_addr=msg.sender, to_name=seat.name if seat else "",
+                         game_id=table.id if table else None,
                          subject=prefix + subject, text=text, secret=seat.secret if seat else None,
-                         in_reply_to=msg.message_id, references=msg.references))
+                         in_reply_to=msg.message_id, references=msg.references if seat else ()))

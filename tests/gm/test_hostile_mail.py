@@ -412,6 +412,19 @@ def test_a_right_and_a_wrong_guess_get_the_same_answer(table):
     assert "m1" not in body(answers[0]) and "PLAY" not in body(answers[0])
 
 
+def test_a_stranger_cannot_make_the_gm_mail_text_of_their_choosing(table):
+    table.new_match()
+    spam = "Cheap pills at spam.example"
+    table.send("x", raw=raw_mail(f'"{spam}" <victim@example.test>', f"GAME m1\n{spam}\nPLAY {spam}",
+                                 subject=f"[{spam}] hello", extra=f"References: <{spam.replace(' ', '.')}@x>\n"))
+    table.send("x", raw=raw_mail(f'"{spam}" <victim@example.test>', f"HELP\n{spam}", subject=spam))
+    table.pbem("process")
+    answers = table.mails("victim@example.test")
+    assert len(answers) == 2
+    for answer in answers:
+        assert "pills" not in answer.as_string().lower()
+
+
 def test_secrets_have_at_least_64_bits(table):
     table.new_match()
     for player in (GEORGE, BILL):
