@@ -96,11 +96,12 @@ class Inbox:
                                        "or add a line PASSWORD <your secret>.")
         if not named:
             return self._without_game(msg)
-        return self._unproven(msg, note="no seat matches sender, game and password", problem=(
+        return self._unproven(msg, note="no seat matches sender, game and password",
+                              problem="No seat in a game here matches this message.", hint=(
             "I could not match this message to a seat in a game here: the game, the address you write "
-            "from and the password must all belong to one player."), hint=(
-            "Reply to a mail from the GM (its reply address carries your secret), from the address you "
-            "were invited with. Send HELP for the commands."))
+            "from and the password must all belong to one player. Reply to a mail from the GM (its "
+            "reply address carries your secret), from the address you were invited with. Send HELP "
+            "for the commands."))
 
     def _without_game(self, msg: Inbound) -> Outcome:
         lines = command_lines(msg.text)[: self.policy.max_command_lines + 1]
@@ -140,13 +141,14 @@ class Inbox:
         if self.store.warned(msg.sender):
             return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
         self.store.set_warned(msg.sender, self.postman.now)
-        self.postman.to_sender("error", msg, errors=[], hint=None, problem=(
+        self.postman.to_sender("error", msg, errors=[], problem="Too many messages this hour.", hint=(
             f"You have sent {recent} messages in the last hour, more than the {limit} I answer. I keep "
             "them all but answer none until an hour has passed with fewer."))
         return Outcome("refused", f"rate limit: {recent} messages in the last hour; warned")
 
     def _too_large(self, msg: Inbound) -> Outcome:
-        return self._unproven(msg, note=f"too large to read: {msg.size} bytes", hint=None, problem=(
+        return self._unproven(msg, note=f"too large to read: {msg.size} bytes",
+                              problem="Your message is too large to read.", hint=(
             f"Your message is {msg.size:,} bytes long, more than the {self.policy.max_message_bytes:,} I "
             "read, so I did not read it and nothing in it was applied. Send your orders as plain text, "
             "without attachments."))
@@ -196,7 +198,8 @@ class Inbox:
         if flood:
             self.postman.hush(msg)
         if len(lines) > self.policy.max_command_lines:
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], hint=None, problem=(
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[],
+                                   problem="Too many command lines.", hint=(
                 f"This message has more than {self.policy.max_command_lines} command lines, more than I "
                 "read in one message, so nothing in it was applied. Send the orders alone."))
             outcome = Outcome("refused", "too many command lines", table.id)
@@ -219,7 +222,8 @@ class Inbox:
             return None
         if not self.store.warned(seat.address):
             self.store.set_warned(seat.address, now)
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], hint=None, problem=(
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[],
+                                   problem="Too many messages this hour.", hint=(
                 f"You have sent {recent + 1} messages in the last hour, more than the {limit} I answer. "
                 "Your orders still count, but I answer nothing else until an hour has passed with fewer."))
         return f"rate limit: {recent + 1} messages in the last hour"

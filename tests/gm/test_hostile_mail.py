@@ -22,6 +22,11 @@ def configure(table, **sections):
     (table.root / "pbem.yaml").write_text(text)
 
 
+def flat(m) -> str:
+    """The text part with its lines joined: prose is wrapped at 76 columns."""
+    return " ".join(body(m).split())
+
+
 def raw_mail(sender_header: str, text: str, *, to: str = GM, subject: str = "orders", message_id: str | None = None,
              extra: str = "") -> bytes:
     head = f"From: {sender_header}\nTo: {to}\nSubject: {subject}\n"
@@ -100,7 +105,7 @@ def test_an_unexpected_error_marks_the_message_failed_answers_once_and_retry_han
     assert state_of(table)[0] != before[0]  # Bill's orders, and only his, were applied
     got = table.mails(GEORGE)[1:]
     assert kinds(got) == ["error"] and "could not be read" in got[0]["Subject"]
-    assert "PLAY" not in body(got[0])
+    assert "PLAY" not in flat(got[0])
     _, out, _ = table.pbem("inbox", "--json")
     listed = json.loads(out)
     assert [r["sender"] for r in listed] == [GEORGE] and "RuntimeError" in listed[0]["reason"]
@@ -260,7 +265,7 @@ def test_the_sender_is_the_angle_address(table):
     assert kinds(table.mails("mallory@evil.test")) == ["error"]
     # George hears that someone else used his secret; nothing was played for him.
     warning = table.mails(GEORGE)[-1]
-    assert kinds(table.mails(GEORGE)) == ["welcome", "error"] and "mallory@evil.test" in body(warning)
+    assert kinds(table.mails(GEORGE)) == ["welcome", "error"] and "mallory@evil.test" in flat(warning)
 
 
 @pytest.mark.parametrize("sender", [f"<{GEORGE}> <mallory@evil.test>", f"{GEORGE}, mallory@evil.test",
@@ -294,7 +299,7 @@ def test_mail_over_the_size_limit_is_kept_unread_and_answered_once(table):
     table.send("x", raw=raw)
     table.pbem("process")
     (answer,) = table.mails(GEORGE)[1:]
-    assert kinds([answer]) == ["error"] and "did not read it" in body(answer)
+    assert kinds([answer]) == ["error"] and "did not read it" in flat(answer)
     row = inbound(table)[0]
     assert row["status"] == "refused" and row["raw"] == raw and row["size"] == len(raw)
     assert table.show()["to_move"] == [GEORGE, BILL]
@@ -354,14 +359,14 @@ def test_repeated_commands_get_one_answer_each(table):
     got = table.order(GEORGE, text)
     assert sorted(kinds(got)) == ["help", "history", "status"]
     presses = [m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "press"]
-    assert len(presses) == 1 and "hello 0" in body(presses[0]) and "hello 19" in body(presses[0])
+    assert len(presses) == 1 and "hello 0" in flat(presses[0]) and "hello 19" in flat(presses[0])
 
 
 @pytest.mark.parametrize("line,count", [("PRESS spam", 1_000), ("STATUS", 20_000)])
 def test_too_many_command_lines_get_one_refusal(table, line, count):
     table.new_match()
     got = table.order(GEORGE, "\n".join([line] * count))
-    assert kinds(got) == ["error"] and "more than 100 command lines" in body(got[0])
+    assert kinds(got) == ["error"] and "more than 100 command lines" in flat(got[0])
     assert [m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "press"] == []
 
 
@@ -369,7 +374,7 @@ def test_press_in_a_finished_game_is_refused(table):
     table.new_match()
     table.order(GEORGE, "RESIGN")
     got = table.order(BILL, "PRESS gg")
-    assert kinds(got) == ["error"] and "finished" in body(got[0])
+    assert kinds(got) == ["error"] and "finished" in flat(got[0])
     assert [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "press"] == []
 
 
@@ -392,7 +397,7 @@ def test_a_flooding_player_still_plays_but_is_not_answered(table):
     for i in range(3):
         table.order(GEORGE, "STATUS", now=START)
     got = table.order(GEORGE, "STATUS", now=START)
-    assert kinds(got) == ["error"] and "still count" in body(got[0])
+    assert kinds(got) == ["error"] and "still count" in flat(got[0])
     assert table.order(GEORGE, "STATUS", now=START) == []
     table.order(GEORGE, "PLAY 4 4 5", now=START)
     assert table.show()["to_move"] == [BILL]
@@ -409,7 +414,7 @@ def test_a_right_and_a_wrong_guess_get_the_same_answer(table):
     answers = table.mails("mallory@evil.test")
     assert len(answers) == 4
     assert len({(m["Subject"], body(m)) for m in answers}) == 1
-    assert "m1" not in body(answers[0]) and "PLAY" not in body(answers[0])
+    assert "m1" not in flat(answers[0]) and "PLAY" not in flat(answers[0])
 
 
 def test_a_stranger_cannot_make_the_gm_mail_text_of_their_choosing(table):
