@@ -38,11 +38,25 @@ class Unreachable(Exception):
     """The mail server could not be reached: try again later."""
 
 
+class BadSettings(Exception):
+    """A mail server refuses the configured settings: nothing helps but mending them."""
+
+
+def imap_problem(error: Exception) -> Exception:
+    """An IMAP error as the app tells it: settings to mend, or a server away for now."""
+    from .mail import imap
+    settings = getattr(imap, "ImapSettingsError", None)
+    if settings is not None and isinstance(error, settings):
+        return BadSettings(str(error))
+    return Unreachable(str(error))
+
+
 @dataclass
 class App:
     config: Config
     store: Store
     _gm: "GM | None" = None
+    _sender: object = None
 
     @classmethod
     def open(cls, config: Config) -> "App":
@@ -116,18 +130,27 @@ class App:
 
     # -- one cron pass --------------------------------------------------------------------
     def process(self) -> dict:
-        """Recover, fetch and handle, deadlines and reminders, send."""
+        """Recover, fetch and handle, deadlines and reminders, send. With the IMAP server away
+        or refusing, deadlines and the outbox still go on; the IMAP problem is raised after."""
         with self.lock():
             counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
+            inbound_problem: Exception | None = None
             if self.uses_imap:
                 import asyncio
-                counts["handled"] += asyncio.run(self._fetch_imap())
+                try:
+                    counts["handled"] += asyncio.run(self._fetch_imap())
+                except (Unreachable, BadSettings) as e:
+                    inbound_problem = e
             else:
                 counts["handled"] += self._fetch_local()
             counts["deadlines"] = len(self.tick())
             delivery = self.send_outbox()
             counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
             self.prune()
+        if inbound_problem is not None:
+            raise inbound_problem
+        if delivery.settings:
+            raise BadSettings(delivery.settings)
         return counts
 
     def prune(self) -> None:
@@ -170,7 +193,7 @@ class App:
             await inbox.connect()
             return await self.handle_inbox(inbox)
         except ImapError as e:
-            raise Unreachable(str(e)) from None
+            raise imap_problem(e) from None
         finally:
             await inbox.close()
 
@@ -213,14 +236,27 @@ class App:
         import asyncio
         return asyncio.run(self.send_outbox_async())
 
-    async def send_outbox_async(self) -> "Delivery":
+    async def send_outbox_async(self, keep_open: bool = False) -> "Delivery":
+        """Send what is due. `keep_open` (the daemon) keeps one sender and its connection for
+        the next pass, so an ack pays no new TLS handshake and login."""
         from .courier import deliver
         checkpoint("sending")
         first_retry = self.config.smtp.retry_seconds
-        delivery = await deliver(self.store, self.sender(), clock.now, first_retry)
+        if keep_open:
+            if self._sender is None:
+                self._sender = self.sender()
+            sender = self._sender
+        else:
+            sender = self.sender()
+        delivery = await deliver(self.store, sender, clock.now, first_retry, keep_open=keep_open)
         for row in delivery.failed:
             self.gm.report_failed_delivery(row)
-        if delivery.failed:
-            again = await deliver(self.store, self.sender(), clock.now, first_retry)  # the reports themselves
+        if delivery.failed:  # the reports themselves
+            again = await deliver(self.store, sender, clock.now, first_retry, keep_open=keep_open)
             delivery.sent += again.sent
         return delivery
+
+    async def close_sender(self) -> None:
+        if self._sender is not None:
+            sender, self._sender = self._sender, None
+            await sender.close()

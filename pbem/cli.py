@@ -9,6 +9,7 @@ import sys
 
 EXIT_USAGE = 2
 EXIT_TEMPFAIL = 75
+EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd: do not restart)
 
 
 class UsageError(Exception):
@@ -46,6 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     ib.add_argument("action", nargs="?", choices=["retry"], help="retry: handle message ID again")
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
+    sub.add_parser("check", help="connect to the configured servers, log in, and say what is wrong "
+                                  "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
+    ob = sub.add_parser("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
+                                       "queues failed mail again",
+                        description="Lists the mail that waits (with its last error), was refused for good, "
+                                    "or bounced. `retry` queues failed mail again (one, or all of it) and sends it.")
+    ob.add_argument("action", nargs="?", choices=["retry"], help="retry: queue failed mail again")
+    ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
+    ob.add_argument("--json", action="store_true", help="a JSON list")
     sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     gm = sub.add_parser("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON",
@@ -140,19 +150,33 @@ def cmd_new_game(args) -> int:
                                       seed=seed, game_id=args.id, deadline=args.deadline)
         except ValueError as e:
             raise UsageError(str(e))
-        app.send_outbox()
+        _send_or_warn(app, "new-game")
     print(game_id)
     return 0
 
 
+def _send_or_warn(app, command: str) -> None:
+    """The command's own work is done; its mail goes now, or waits in the outbox with one line
+    on stderr saying why."""
+    delivery = app.send_outbox()
+    if delivery.settings:
+        print(f"pbem {command}: warning: mail waits in the outbox: {delivery.settings}", file=sys.stderr)
+    elif delivery.deferred:
+        print(f"pbem {command}: warning: {delivery.deferred} mail(s) wait in the outbox: the server "
+              "cannot be reached now", file=sys.stderr)
+
+
 def cmd_process(args) -> int:
-    from .app import Busy, Unreachable
+    from .app import BadSettings, Busy, Unreachable
     try:
         with _app(args) as app:
             counts = app.process()
     except Busy as e:
         print(f"pbem process: {e}; not running twice", file=sys.stderr)
         return 0
+    except BadSettings as e:
+        print(f"pbem process: {e}", file=sys.stderr)
+        return EXIT_CONFIG
     except Unreachable as e:
         print(f"pbem process: mail server unreachable: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
@@ -178,6 +202,9 @@ def cmd_deliver(args) -> int:
         from .mail.clean import clean
         print(f"pbem deliver: temporary failure: {type(e).__name__}: {clean(e, 200)}", file=sys.stderr)
         return EXIT_TEMPFAIL
+    if delivery.settings:
+        print(f"pbem deliver: mail waits in the outbox: {delivery.settings}", file=sys.stderr)
+        return EXIT_TEMPFAIL
     if delivery.deferred:
         # The message is stored and handled; asking the MTA to retry brings us back to send the
         # outbox (the retried message itself is recognised and not handled again).
@@ -187,9 +214,50 @@ def cmd_deliver(args) -> int:
 
 
 def cmd_run(args) -> int:
+    from .app import BadSettings
     from .daemon import run
+    try:
+        with _app(args) as app:
+            return run(app)
+    except BadSettings as e:
+        print(f"pbem run: {e}; stopping (mend the settings, then start again)", file=sys.stderr)
+        return EXIT_CONFIG
+
+
+def cmd_check(args) -> int:
+    import asyncio
+    from .check import check
     with _app(args) as app:
-        return run(app)
+        found = asyncio.run(check(app))
+    for line in found.lines:
+        print(line)
+    if found.code == 0:
+        print("all is well")
+    return found.code
+
+
+def cmd_outbox(args) -> int:
+    if args.action == "retry":
+        with _app(args) as app:
+            count = app.store.requeue(args.id)
+            if args.id is not None and not count:
+                raise UsageError(f"no failed mail {args.id} (pbem outbox lists them)")
+            print(f"queued {count} mail(s) again")
+            _send_or_warn(app, "outbox")
+        return 0
+    if args.id is not None:
+        raise UsageError(f"unexpected {args.id}: did you mean `pbem outbox retry {args.id}`?")
+    with _app(args) as app:
+        rows = app.store.outbox_rows()
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif not rows:
+        print("nothing waits, failed or bounced")
+    else:
+        for r in rows:
+            print(f"{r['id']:<6} {r['status']:<8} {r['kind']:<9} {r['recipient']:<28.28} tries {r['attempts'] or 0}"
+                  + (f"  {r['error']}" if r["error"] else ""))
+    return 0
 
 
 def cmd_show(args) -> int:
@@ -223,7 +291,7 @@ def cmd_gm(args) -> int:
         except OrderError as e:
             hint = f" (e.g. {e.hint})" if e.hint else ""
             raise UsageError(f"{e.message}{hint}")
-        app.send_outbox()
+        _send_or_warn(app, "gm")
     print(done)
     return 0
 
@@ -268,7 +336,8 @@ def cmd_demo(args) -> int:
 
 
 COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
-            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox}
+            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox,
+            "check": cmd_check, "outbox": cmd_outbox}
 
 if __name__ == "__main__":
     sys.exit(main())

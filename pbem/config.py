@@ -77,7 +77,7 @@ class LocalConfig(_Section):
 class IMAPConfig(_Section):
     host: str = "127.0.0.1"
     port: Port = 993
-    security: Literal["ssl", "none"] = "ssl"
+    security: Literal["ssl", "starttls", "none"] = "ssl"
     username: str = ""
     password: str = ""
     mailbox: str = "INBOX"

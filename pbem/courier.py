@@ -1,7 +1,11 @@
 """The outbox handed to a transport: a row is marked sent only once the server has taken it.
 
-A temporary failure (4xx, the server away) keeps the row and tries again later, backing off
-exponentially; a permanent one (5xx) is recorded once and reported, never retried.
+A connection is tried when some mail is due; once it is open, everything waiting goes out,
+oldest first, whatever its own retry time (so an outage ends with the queue drained in order).
+A temporary failure keeps the rows and tries again later, the wait doubling up to a few
+minutes; a refusal of one recipient fails that one mail, is recorded once and reported; a
+refusal of the settings (SettingsError) keeps every mail queued and is raised to the caller,
+who tells the GM: no mail can go until the configuration is mended.
 """
 from __future__ import annotations
 
@@ -12,11 +16,13 @@ from typing import Callable, Protocol
 
 from .faults import checkpoint
 from .mail.clean import clean
-from .mail.smtp import PermanentFailure, TemporaryFailure
+from .mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from .store import Store
 
 log = logging.getLogger("pbem")
-LAST_RETRY = timedelta(hours=1)
+# The longest wait between tries while the server is away: an outage is noticed as over within
+# this long (the daemon wakes for it; cron passes come when they come).
+LAST_RETRY = timedelta(minutes=3)
 
 
 class Sender(Protocol):
@@ -30,39 +36,47 @@ class Delivery:
     sent: int = 0
     deferred: int = 0
     failed: list[dict] = field(default_factory=list)  # outbox rows refused for good
+    settings: str | None = None                       # the settings problem that stopped it all
 
 
 def retry_after(attempts: int, first: float = 30.0) -> timedelta:
-    return min(timedelta(seconds=first) * (2 ** attempts), LAST_RETRY)
+    return min(timedelta(seconds=first) * (2 ** min(attempts, 20)), LAST_RETRY)
 
 
-async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], first_retry: float = 30.0) -> Delivery:
-    """Send every due outbox row; stop at the first temporary failure (the server is away)."""
+async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], first_retry: float = 30.0,
+                  keep_open: bool = False) -> Delivery:
+    """Send the outbox when some mail is due. With `keep_open` the connection stays open for the
+    next call (the daemon); otherwise it is closed at the end."""
     result = Delivery()
-
-    def later(row: dict) -> datetime:
-        return clock() + retry_after(row["attempts"] or 0, first_retry)
-
-    rows = store.queued(clock())
-    if not rows:
+    if not store.queued(clock()):
         return result
+    rows = store.queued()  # once connected, everything waiting goes, oldest first
+
+    def wait(reason: str, waiting: list[dict]) -> None:
+        for row in waiting:
+            store.mark_failed(row["id"], reason, permanent=False,
+                              next_try=clock() + retry_after(row["attempts"] or 0, first_retry))
+        result.deferred += len(waiting)
+
     try:
         await sender.connect()
     except TemporaryFailure as e:
-        for row in rows:
-            store.mark_failed(row["id"], str(e), permanent=False, next_try=later(row))
+        wait(str(e), rows)
         log.warning("outbox: server unavailable (%s); %d mail(s) wait", e, len(rows))
-        result.deferred = len(rows)
+        return result
+    except SettingsError as e:
+        _held(store, rows, str(e), result)
         return result
     try:
         for i, row in enumerate(rows):
             try:
                 await sender.send(row["recipient"], row["raw"], row["message_id"])
             except TemporaryFailure as e:
-                for waiting in rows[i:]:
-                    store.mark_failed(waiting["id"], str(e), permanent=False, next_try=later(waiting))
+                wait(str(e), rows[i:])
                 log.warning("outbox: %s; %d mail(s) wait", e, len(rows) - i)
-                result.deferred = len(rows) - i
+                break
+            except SettingsError as e:
+                _held(store, rows[i:], str(e), result)
                 break
             except PermanentFailure as e:
                 store.mark_failed(row["id"], str(e), permanent=True)
@@ -73,8 +87,8 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
             except Exception as e:  # a barrier per mail: one that cannot be sent holds up no other
                 error = f"could not be sent: {type(e).__name__}: {clean(e, 200)}"
                 store.mark_failed(row["id"], error, permanent=True)
-                log.exception("outbox: %s mail %s to %s %s", row["kind"], row["message_id"],
-                              clean(row["recipient"], 100), error)
+                log.error("outbox: %s mail %s to %s %s", row["kind"], row["message_id"],
+                          clean(row["recipient"], 100), error)
                 result.failed.append({**row, "error": error})
                 continue
             checkpoint("written")
@@ -82,8 +96,18 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
             log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
             result.sent += 1
     finally:
-        await sender.close()
+        if not keep_open or result.settings or result.deferred:
+            await sender.close()
     return result
+
+
+def _held(store: Store, rows: list[dict], reason: str, result: Delivery) -> None:
+    """The settings are wrong: every mail stays queued, due at once once they are mended."""
+    for row in rows:
+        store.note_error(row["id"], reason)
+    result.settings = reason
+    result.deferred += len(rows)
+    log.error("outbox: %s; %d mail(s) wait until the settings are mended", reason, len(rows))
 
 
 class MaildirSender:

@@ -12,7 +12,7 @@ import threading
 from datetime import timedelta
 
 from . import clock
-from .app import App, Busy
+from .app import App, BadSettings, Busy, imap_problem
 
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 300.0      # re-check the clock at least this often
@@ -23,6 +23,9 @@ MAX_BACKOFF = 60.0
 
 
 def run(app: App) -> int:
+    """Runs until SIGTERM/SIGINT (then 0). A server that refuses the configured settings stops
+    it with BadSettings: restarting cannot help, and retrying a wrong password gets accounts
+    locked."""
     log.info("pbem run: started (%s transport)", app.config.transport)
     if app.uses_imap:
         asyncio.run(_main(app))
@@ -37,7 +40,10 @@ async def _main(app: App) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await _run_imap(app, stop)
+    try:
+        await _run_imap(app, stop)
+    finally:
+        await app.close_sender()
 
 
 def _run_local(app: App) -> None:
@@ -70,8 +76,14 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
                     continue  # more may have come while we worked
                 await _first(inbox.wait_for_mail(_until_next(app)), stop)
         except ImapError as e:
+            problem = imap_problem(e)
+            if isinstance(problem, BadSettings):
+                raise problem from None
             log.warning("pbem run: IMAP connection lost or refused (%s); trying again in %.0f s", e, backoff)
-            await _sleep(backoff, stop)
+            await inbox.close()
+            # New mail waits, but deadlines and the outbox do not wait for the IMAP server.
+            await _offline_pass(app)
+            await _sleep(min(backoff, _until_next(app)), stop)
             backoff = min(backoff * 2, MAX_BACKOFF)
         finally:
             await inbox.close()
@@ -84,10 +96,25 @@ async def _pass(app: App, inbox, stop: asyncio.Event) -> int:
                 app.gm.recover()
             handled = await app.handle_inbox(inbox, stop)
             app.tick()
-            await app.send_outbox_async()
+            await _send(app)
             return handled
     except Busy:
         return 0  # a cron pass is at work; it does the same job
+
+
+async def _offline_pass(app: App) -> None:
+    try:
+        with app.lock(wait=5.0):
+            app.tick()
+            await _send(app)
+    except Busy:
+        pass
+
+
+async def _send(app: App) -> None:
+    delivery = await app.send_outbox_async(keep_open=True)
+    if delivery.settings:
+        raise BadSettings(delivery.settings)
 
 
 def _until_next(app: App) -> float:

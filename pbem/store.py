@@ -14,12 +14,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
 }
 _INDEXES = (
+    # An address whose mail bounced for good, and why (the admins are told once per address).
+    "CREATE TABLE IF NOT EXISTS bounces (address TEXT PRIMARY KEY, at TEXT, diagnostic TEXT, game_id TEXT)",
     "CREATE INDEX IF NOT EXISTS inbound_sender ON inbound (sender, received)",
     "CREATE INDEX IF NOT EXISTS inbound_auth ON inbound (auth, received)",
     "CREATE INDEX IF NOT EXISTS inbound_handled ON inbound (handled)",
@@ -362,6 +364,60 @@ class Store:
             self.db["outbox"].update(outbox_id, {
                 "status": "failed" if permanent else "queued", "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
+
+    def note_error(self, outbox_id: int, error: str) -> None:
+        """Why a mail still waits, without counting a try (the settings, not the mail, are wrong)."""
+        with self.transaction():
+            self.conn.execute("UPDATE outbox SET error = ?, next_try = NULL WHERE id = ?", [error, outbox_id])
+
+    def outbox_rows(self, statuses: tuple[str, ...] = ("queued", "failed", "bounced")) -> list[dict]:
+        """Mail waiting, refused or bounced (without the raw bytes), oldest first."""
+        marks = ",".join("?" * len(statuses))
+        cur = self.conn.execute(
+            "SELECT id, created, game_id, kind, recipient, message_id, status, attempts, next_try, error"
+            f" FROM outbox WHERE status IN ({marks}) ORDER BY id", list(statuses))
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    def requeue(self, outbox_id: int | None = None) -> int:
+        """Failed mail queued again (one, or all of it), due at once; returns how many."""
+        with self.transaction():
+            sql = "UPDATE outbox SET status = 'queued', attempts = 0, next_try = NULL WHERE status = 'failed'"
+            args: list = []
+            if outbox_id is not None:
+                sql += " AND id = ?"
+                args.append(outbox_id)
+            return self.conn.execute(sql, args).rowcount
+
+    def mark_bounced(self, message_id: str | None, recipient: str | None, diagnostic: str,
+                     now: datetime) -> tuple[dict | None, bool]:
+        """The sent mail a bounce speaks of (by Message-ID, else the latest to that recipient)
+        marked bounced, and whether its address is newly known to bounce."""
+        row = None
+        if message_id:
+            row = self.conn.execute("SELECT id FROM outbox WHERE message_id = ? AND status IN ('sent', 'bounced')",
+                                    [message_id]).fetchone()
+        if row is None and recipient:
+            row = self.conn.execute("SELECT id FROM outbox WHERE recipient = ? AND status IN ('sent', 'bounced')"
+                                    " ORDER BY id DESC LIMIT 1", [recipient]).fetchone()
+        if row is None:
+            return None, False
+        self.conn.execute("UPDATE outbox SET status = 'bounced', error = ? WHERE id = ?", [diagnostic, row[0]])
+        cur = self.conn.execute("SELECT id, game_id, kind, recipient, message_id FROM outbox WHERE id = ?", [row[0]])
+        mail = dict(zip([c[0] for c in cur.description], cur.fetchone()))
+        new = self.conn.execute("SELECT 1 FROM bounces WHERE address = ?", [mail["recipient"]]).fetchone() is None
+        self.conn.execute("INSERT OR REPLACE INTO bounces (address, at, diagnostic, game_id) VALUES (?, ?, ?, ?)",
+                          [mail["recipient"], iso(now), diagnostic, mail["game_id"]])
+        return mail, new
+
+    def bounces(self, addresses: list[str]) -> dict[str, dict]:
+        """address -> {at, diagnostic} for those of `addresses` whose mail bounced for good."""
+        out = {}
+        for address in addresses:
+            row = self.conn.execute("SELECT at, diagnostic FROM bounces WHERE address = ?", [address]).fetchone()
+            if row:
+                out[address] = {"at": row[0], "diagnostic": row[1]}
+        return out
 
     def is_own_mail(self, message_ids: tuple[str, ...]) -> bool:
         """Whether any of these Message-IDs is one of the GM's own mails."""

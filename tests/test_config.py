@@ -124,7 +124,7 @@ def test_unset_environment_variable_is_a_problem(tmp_path, monkeypatch):
     ("smtp: {port: 0}", "smtp.port: expected a number at least 1, got 0"),
     ("imap: {port: 70000}", "imap.port: expected a number at most 65535, got 70000"),
     ("transport: pop", 'transport: expected one of local, imap, got "pop"'),
-    ("imap: {security: tls}", 'imap.security: expected one of ssl, none, got "tls"'),
+    ("imap: {security: tls}", 'imap.security: expected one of ssl, starttls, none, got "tls"'),
     ("smtp: {security: TLS}", 'smtp.security: expected one of ssl, starttls, none, got "TLS"'),
     ("games: {nmr: skip}", 'games.nmr: expected one of autoplay, wait, forfeit, got "skip"'),
     ("imap: {bogus: 1}", "imap.bogus: unknown key"),

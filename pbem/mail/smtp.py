@@ -1,12 +1,20 @@
 """The SMTP outbound transport: hands each outbox row to a mail server with aiosmtplib.
 
-A thin adapter that moves bytes. What matters to the outbox is only whether to try the same
-message again later: every failure comes out as TemporaryFailure or PermanentFailure.
+A thin adapter that moves bytes. What matters to the outbox is what to do next, so every failure
+comes out as one of three: TemporaryFailure (the server is away or busy: keep the mail, try
+later), PermanentFailure (this one recipient was refused: trying again will not help), or
+SettingsError (the server refuses the configured settings: a wrong password, a TLS mode it does
+not speak, a certificate that does not verify; no mail can go until the GM mends them).
 """
 from __future__ import annotations
 
+import asyncio
 import ssl
 from typing import Any
+
+# A server that takes the connection but says nothing for this long is probably waiting for a
+# TLS handshake (an implicit-TLS port): no real server is that slow to greet.
+GREETING_SECONDS = 10.0
 
 
 class TemporaryFailure(Exception):
@@ -14,7 +22,11 @@ class TemporaryFailure(Exception):
 
 
 class PermanentFailure(Exception):
-    """The server answered 5xx for this message: trying again will not help."""
+    """The server answered 5xx for this recipient: trying again will not help."""
+
+
+class SettingsError(Exception):
+    """The server refuses the configured settings; the message says what to change."""
 
 
 def _code(err: Exception) -> int | None:
@@ -25,45 +37,73 @@ def _code(err: Exception) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def _message(err: Exception) -> str:
+def _message(err: BaseException) -> str:
     recipients = getattr(err, "recipients", None)
     if isinstance(recipients, list) and recipients:
         err = recipients[0]
+    if isinstance(err, ssl.SSLCertVerificationError):
+        return f"certificate verify failed: {err.verify_message}"
     text = getattr(err, "message", None) or str(err) or type(err).__name__
     return " ".join(str(text).split())
 
 
+def _verify_problem(err: BaseException | None) -> ssl.SSLCertVerificationError | None:
+    """The certificate error behind ``err`` (aiosmtplib wraps it), if that is what it was."""
+    seen = 0
+    while err is not None and seen < 5:
+        if isinstance(err, ssl.SSLCertVerificationError):
+            return err
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return None
+
+
+def _tls_problem(err: BaseException | None) -> ssl.SSLError | None:
+    seen = 0
+    while err is not None and seen < 5:
+        if isinstance(err, ssl.SSLError):
+            return err
+        err, seen = err.__cause__ or err.__context__, seen + 1
+    return None
+
+
 class SmtpOutbox:
-    """One connection to ``cfg.host``, opened on demand and reused for every message of a pass."""
+    """One connection to ``cfg.host``, opened on demand and reused for every message (and, in
+    the daemon, kept open between passes; a connection the server dropped is opened again)."""
 
     def __init__(self, cfg: Any, envelope_from: str):
         self.cfg = cfg
         self.envelope_from = envelope_from
         self._smtp: Any = None
 
+    @property
+    def where(self) -> str:
+        return f"{self.cfg.host}:{self.cfg.port}"
+
     async def connect(self) -> None:
+        """Connected and logged in: an open connection is kept, a dropped one opened anew."""
+        if self._smtp is not None and self._smtp.is_connected:
+            return
         import aiosmtplib  # here, not at the top: a cron pass with the local transport never needs it
 
         await self.close()
         smtp = aiosmtplib.SMTP(hostname=self.cfg.host, port=self.cfg.port, timeout=self.cfg.timeout,
                                **self._tls_settings())
         try:
-            await smtp.connect()
+            await smtp.connect(timeout=min(self.cfg.timeout, GREETING_SECONDS))
             if self.cfg.username:
                 await smtp.login(self.cfg.username, self.cfg.password)
         except Exception as err:
             smtp.close()
-            raise self._failure("connect", err, permanent=self._auth_refused(err)) from None
+            raise await self._connect_failure(err) from None
         self._smtp = smtp
 
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
-        """One message to one recipient; raises TemporaryFailure or PermanentFailure. (`key`
-        names the mail for transports that deduplicate; the SMTP server does that by itself.)"""
+        """One message to one recipient. (`key` names the mail for transports that deduplicate;
+        the SMTP server does that by itself.)"""
         import aiosmtplib
 
         for attempt in (1, 2):
-            if self._smtp is None or not self._smtp.is_connected:
-                await self.connect()
+            await self.connect()
             try:
                 await self._smtp.sendmail(self.envelope_from, [recipient], raw)
                 return
@@ -71,13 +111,23 @@ class SmtpOutbox:
                 # The server hung up on an idle connection: one fresh connection, then give up.
                 await self.close()
                 if attempt == 2:
-                    raise self._failure("send", err, permanent=False) from None
-            except aiosmtplib.SMTPNotSupported as err:
-                raise self._failure("send", err, permanent=True) from None
+                    raise self._failure("send", err, TemporaryFailure) from None
+            except aiosmtplib.SMTPRecipientsRefused as err:
+                # Only a refusal after RCPT TO is about this recipient alone.
+                kind = PermanentFailure if self._is_5xx(err) else TemporaryFailure
+                raise self._failure("send", err, kind) from None
+            except aiosmtplib.SMTPSenderRefused as err:
+                # Refused at MAIL FROM: the session, not the mail (530 "Must issue a STARTTLS
+                # command first", 530 authentication required, a sender the server will not take).
+                raise self._session_refusal(err) from None
+            except aiosmtplib.SMTPDataError as err:  # the content of this one mail
+                kind = PermanentFailure if self._is_5xx(err) else TemporaryFailure
+                raise self._failure("send", err, kind) from None
             except ValueError as err:  # an address that cannot be written on the wire
-                raise self._failure("send", err, permanent=True) from None
+                raise self._failure("send", err, PermanentFailure) from None
             except Exception as err:
-                raise self._failure("send", err, permanent=self._is_5xx(err)) from None
+                await self.close()
+                raise self._failure("send", err, TemporaryFailure) from None
 
     async def close(self) -> None:
         smtp, self._smtp = self._smtp, None
@@ -91,30 +141,89 @@ class SmtpOutbox:
         finally:
             smtp.close()
 
+    def _context(self) -> ssl.SSLContext:
+        cafile = str(self.cfg.cafile) if self.cfg.cafile else None
+        return ssl.create_default_context(cafile=cafile)
+
     def _tls_settings(self) -> dict:
         if self.cfg.security == "none":
             # start_tls=None would upgrade whenever offered; "none" means plain, as configured.
             return {"use_tls": False, "start_tls": False}
-        cafile = str(self.cfg.cafile) if self.cfg.cafile else None
-        context = ssl.create_default_context(cafile=cafile)
         if self.cfg.security == "ssl":
-            return {"use_tls": True, "start_tls": False, "tls_context": context}
-        return {"use_tls": False, "start_tls": True, "tls_context": context}
+            return {"use_tls": True, "start_tls": False, "tls_context": self._context()}
+        return {"use_tls": False, "start_tls": True, "tls_context": self._context()}
 
     @staticmethod
     def _is_5xx(err: Exception) -> bool:
         code = _code(err)
         return code is not None and 500 <= code < 600
 
-    def _auth_refused(self, err: Exception) -> bool:
+    async def _connect_failure(self, err: Exception) -> Exception:
+        """What a failed connect or login means: settings to mend, or a server away for now."""
         import aiosmtplib
 
-        return isinstance(err, aiosmtplib.SMTPAuthenticationError) and self._is_5xx(err)
+        security = self.cfg.security
+        verify = _verify_problem(err)
+        if verify is not None:
+            hint = "set smtp.cafile to the CA that signed the server's certificate" \
+                if "hostname" not in (verify.verify_message or "") else "smtp.host must be the name in the certificate"
+            return self._settings("TLS", f"certificate verify failed: {verify.verify_message} ({hint})")
+        if isinstance(err, aiosmtplib.SMTPAuthenticationError) or (
+                isinstance(err, aiosmtplib.SMTPResponseException) and _code(err) in (530, 534, 535, 538)):
+            if _code(err) == 530 or "starttls" in _message(err).lower():
+                return self._settings("login", f"{_code(err)} {_message(err)} (the server wants TLS first: "
+                                               "smtp.security: starttls or ssl)")
+            return self._settings("login", f"refused: {_code(err)} {_message(err)} "
+                                           "(check smtp.username and smtp.password)")
+        if isinstance(err, aiosmtplib.SMTPException) and "STARTTLS" in str(err) and "not supported" in str(err):
+            return self._settings("TLS", "the server offers no STARTTLS (smtp.security: ssl for an "
+                                         "implicit-TLS port, or none)")
+        if isinstance(err, aiosmtplib.SMTPException) and "AUTH" in str(err) and "not supported" in str(err):
+            return self._settings("login", "the server offers no login here (without TLS it may hide it: "
+                                           "smtp.security: starttls)")
+        tls = _tls_problem(err)
+        if tls is not None and security == "ssl":
+            return self._settings("TLS", f"the server did not speak TLS ({tls.reason or tls}; is this a plain "
+                                         "port? try smtp.security: starttls or none)")
+        if isinstance(err, (aiosmtplib.SMTPConnectTimeoutError, aiosmtplib.SMTPTimeoutError,
+                            asyncio.TimeoutError, TimeoutError)) and security != "ssl":
+            if await self._speaks_tls():
+                return self._settings("connect", "the port wants TLS from the start (an implicit-TLS "
+                                                 "port): smtp.security: ssl")
+        if isinstance(err, aiosmtplib.SMTPConnectResponseError) and self._is_5xx(err):
+            return self._settings("connect", f"the server refused us: {_code(err)} {_message(err)}")
+        return self._failure("connect", err, TemporaryFailure)
 
-    def _failure(self, what: str, err: Exception, permanent: bool) -> Exception:
+    async def _speaks_tls(self) -> bool:
+        """Whether the port answers a TLS handshake: a silent server that does is an
+        implicit-TLS port, not a server away (checked only after a greeting never came)."""
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        try:
+            _, writer = await asyncio.wait_for(
+                asyncio.open_connection(self.cfg.host, self.cfg.port, ssl=context), GREETING_SECONDS)
+        except Exception:
+            return False
+        writer.close()
+        return True
+
+    def _session_refusal(self, err: Exception) -> Exception:
+        code = _code(err)
+        if code is not None and 500 <= code < 600:
+            hint = " (the server wants TLS: smtp.security: starttls)" if "starttls" in _message(err).lower() \
+                else " (the server wants a login: smtp.username and smtp.password)" if code == 530 \
+                else f" (the server will not send as {self.envelope_from}: gm.address)"
+            return self._settings("send", f"{code} {_message(err)}{hint}")
+        return self._failure("send", err, TemporaryFailure)
+
+    def _settings(self, what: str, reason: str) -> SettingsError:
+        return SettingsError(self._hide(f"SMTP {what} at {self.where}: {reason}"))
+
+    def _failure(self, what: str, err: Exception, kind: type) -> Exception:
         code = _code(err)
         reason = f"{code} {_message(err)}" if code and code > 0 else _message(err)
-        if self.cfg.password:
-            reason = reason.replace(self.cfg.password, "***")
-        kind = PermanentFailure if permanent else TemporaryFailure
-        return kind(f"SMTP {what} via {self.cfg.host}:{self.cfg.port}: {reason}")
+        return kind(self._hide(f"SMTP {what} via {self.where}: {reason}"))
+
+    def _hide(self, text: str) -> str:
+        return text.replace(self.cfg.password, "***") if self.cfg.password else text

@@ -135,7 +135,7 @@ class MailStack:
         # mkdtemp makes 0700; Dovecot's unprivileged processes must pass through.
         self.root.chmod(0o711)
         (self.imap_port, self.imaps_port, self.smtp_port,
-         self.smtps_port, self.lmtp_port) = free_ports(5)
+         self.smtps_port, self.lmtp_port, self.submission_port) = free_ports(6)
         self.users_file = self.root / "users"
         self.users_file.touch()
         self.users_file.chmod(0o644)
@@ -275,12 +275,14 @@ class MailStack:
             self.relay = subprocess.Popen(
                 [sys.executable, str(RELAY_SCRIPT), "--port", str(self.smtp_port),
                  "--tls-port", str(self.smtps_port), "--lmtp-port", str(self.lmtp_port),
+                 "--submission-port", str(self.submission_port),
                  "--cert", str(self.cafile), "--key", str(self.keyfile),
                  "--users", str(self.users_file)],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=out)
         context = self.client_tls()
         ready = wait_until(lambda: self.relay.poll() is not None
-                           or (greets(self.smtp_port, b"220") and greets(self.smtps_port, b"220", context)),
+                           or (greets(self.smtp_port, b"220") and greets(self.smtps_port, b"220", context)
+                               and greets(self.submission_port, b"220")),
                            START_TIMEOUT)
         if not ready or self.relay.poll() is not None:
             self.stop_smtp()

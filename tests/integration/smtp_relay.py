@@ -113,11 +113,12 @@ def tls_context(cert: str, key: str) -> ssl.SSLContext:
     return context
 
 
-def smtp_factory(handler, authenticator, starttls: ssl.SSLContext | None):
-    # AUTH is offered without TLS and never required: loopback only, like a submission port
-    # that trusts its own host.
-    return lambda: SMTP(handler, hostname="localhost", tls_context=starttls,
-                        authenticator=authenticator, auth_required=False, auth_require_tls=False)
+def smtp_factory(handler, authenticator, starttls: ssl.SSLContext | None, strict: bool = False):
+    # The plain and implicit-TLS ports offer AUTH without TLS and never require it (loopback
+    # only, like a submission port that trusts its own host). The strict one is a provider's
+    # submission port: STARTTLS first ("530 Must issue a STARTTLS command first"), then AUTH.
+    return lambda: SMTP(handler, hostname="localhost", tls_context=starttls, authenticator=authenticator,
+                        auth_required=strict, auth_require_tls=strict, require_starttls=strict)
 
 
 async def serve(args: argparse.Namespace) -> None:
@@ -130,11 +131,15 @@ async def serve(args: argparse.Namespace) -> None:
                                      LOOPBACK, args.port)
     implicit = await loop.create_server(smtp_factory(handler, authenticator, None),
                                         LOOPBACK, args.tls_port, ssl=context)
+    servers = [plain, implicit]
+    if args.submission_port:
+        servers.append(await loop.create_server(smtp_factory(handler, authenticator, context, strict=True),
+                                                LOOPBACK, args.submission_port))
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
-    for server in (plain, implicit):
+    for server in servers:
         server.close()
 
 
@@ -143,6 +148,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--tls-port", type=int, required=True)
     parser.add_argument("--lmtp-port", type=int, required=True)
+    parser.add_argument("--submission-port", type=int, default=0)
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
     parser.add_argument("--users", required=True)

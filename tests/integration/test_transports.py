@@ -12,7 +12,7 @@ from .mailclient import Mailbox, password, send
 from .mailstack import LOOPBACK
 from pbem.config import IMAPConfig, SMTPConfig
 from pbem.mail.imap import ImapError, ImapInbox
-from pbem.mail.smtp import PermanentFailure, SmtpOutbox, TemporaryFailure
+from pbem.mail.smtp import PermanentFailure, SettingsError, SmtpOutbox, TemporaryFailure
 
 GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 PROCESSED = "pbem-processed"
@@ -385,14 +385,33 @@ def test_dovecot_down_is_a_temporary_failure(fresh_stack):
     assert Mailbox(fresh_stack, GEORGE, password(GEORGE)).count() == 0
 
 
-def test_auth_rejection_is_a_permanent_failure_without_the_password(fresh_stack):
+def test_auth_rejection_is_a_settings_error_without_the_password(fresh_stack):
     cfg = smtp_config(fresh_stack, username=GM, password="hunter2-secret")
-    with pytest.raises(PermanentFailure, match="535") as refused:
+    with pytest.raises(SettingsError, match="535") as refused:
         run_send(cfg)
-    assert "hunter2-secret" not in str(refused.value)
+    assert "hunter2-secret" not in str(refused.value) and "smtp.password" in str(refused.value)
 
 
-def test_untrusted_certificate_is_a_temporary_failure(fresh_stack):
+def test_untrusted_certificate_is_a_settings_error_that_says_why(fresh_stack):
     cfg = smtp_config(fresh_stack, security="ssl", port=fresh_stack.smtps_port)
-    with pytest.raises(TemporaryFailure, match="connect"):
+    with pytest.raises(SettingsError, match="certificate verify failed: .*(self.signed|issuer)") as refused:
         run_send(cfg)
+    assert "smtp.cafile" in str(refused.value)
+
+
+def test_the_wrong_tls_mode_is_a_settings_error(fresh_stack):
+    for security, port, words in (("ssl", fresh_stack.smtp_port, "did not speak TLS"),
+                                  ("starttls", fresh_stack.smtps_port, "security: ssl"),
+                                  ("none", fresh_stack.submission_port, "STARTTLS")):
+        cfg = smtp_config(fresh_stack, security=security, port=port, cafile=fresh_stack.cafile,
+                          username=GM, password=password(GM))
+        with pytest.raises(SettingsError, match=words):
+            run_send(cfg)
+
+
+def test_a_recipient_refusal_is_permanent_a_session_refusal_is_not(fresh_stack):
+    cfg = smtp_config(fresh_stack, security="starttls", port=fresh_stack.submission_port, cafile=fresh_stack.cafile,
+                      username=GM, password=password(GM))
+    run_send(cfg)  # the strict submission port takes mail once TLS and AUTH are done
+    with pytest.raises(PermanentFailure, match="550"):
+        run_send(cfg, recipient="nobody@example.test")

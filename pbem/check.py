@@ -1,0 +1,70 @@
+"""`pbem check`: the configured servers tried with the configured settings, and what is wrong."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from .app import App
+
+OK, CONFIG, TEMPFAIL = 0, 78, 75
+
+
+@dataclass
+class Findings:
+    lines: list[str] = field(default_factory=list)
+    code: int = OK
+
+    def add(self, line: str, code: int = OK) -> None:
+        self.lines.append(line)
+        # A setting to mend outranks a server that is away: that is what the GM must do first.
+        if code == CONFIG or (code == TEMPFAIL and self.code == OK):
+            self.code = code
+
+
+async def check(app: App) -> Findings:
+    found = Findings()
+    if not app.uses_imap:
+        root = app.config.local.maildir
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            writable = os.access(root, os.W_OK)
+        except OSError as e:
+            writable, root = False, f"{root} ({e.strerror})"
+        found.add(f"local: mail folder {root} is ready" if writable else
+                  f"local: cannot write to the mail folder {root} (local.maildir)", OK if writable else CONFIG)
+        return found
+    await _imap(app, found)
+    await _smtp(app, found)
+    return found
+
+
+async def _imap(app: App, found: Findings) -> None:
+    from .app import BadSettings, imap_problem
+    from .mail.imap import ImapError
+    cfg = app.config.imap
+    inbox = app.inbox()
+    try:
+        await inbox.connect()
+        found.add(f"imap: ok: {cfg.host}:{cfg.port} ({cfg.security}), logged in as {cfg.username}, "
+                  f"mailbox {cfg.mailbox}, IDLE {'yes' if inbox.has_idle else 'no'}")
+    except ImapError as e:
+        problem = imap_problem(e)
+        found.add(f"imap: {e}", CONFIG if isinstance(problem, BadSettings) else TEMPFAIL)
+    finally:
+        await inbox.close()
+
+
+async def _smtp(app: App, found: Findings) -> None:
+    from .mail.smtp import SettingsError, TemporaryFailure
+    cfg = app.config.smtp
+    outbox = app.sender()
+    try:
+        await outbox.connect()
+        who = f", logged in as {cfg.username}" if cfg.username else ", no login"
+        found.add(f"smtp: ok: {cfg.host}:{cfg.port} ({cfg.security}){who}")
+    except SettingsError as e:
+        found.add(f"smtp: {e}", CONFIG)
+    except TemporaryFailure as e:
+        found.add(f"smtp: {e}", TEMPFAIL)
+    finally:
+        await outbox.close()
