@@ -157,8 +157,14 @@ def cmd_new_game(args) -> int:
 
 def _send_or_warn(app, command: str) -> None:
     """The command's own work is done; its mail goes now, or waits in the outbox with one line
-    on stderr saying why."""
-    delivery = app.send_outbox()
+    on stderr saying why. Under the lock, so a daemon's pass never sends the same mail."""
+    from .app import Busy
+    try:
+        with app.lock():
+            delivery = app.send_outbox()
+    except Busy:
+        print(f"pbem {command}: the mail waits in the outbox for the running pass", file=sys.stderr)
+        return
     if delivery.settings:
         print(f"pbem {command}: warning: mail waits in the outbox: {delivery.settings}", file=sys.stderr)
     elif delivery.deferred:

@@ -15,7 +15,8 @@ from . import clock
 from .app import App, BadSettings, Busy, imap_problem
 
 log = logging.getLogger("pbem")
-LONGEST_WAIT = 300.0      # re-check the clock at least this often
+LONGEST_WAIT = 10.0       # re-check the clock and the store at least this often (a command may have
+                          # queued mail or changed a deadline meanwhile)
 SHORTEST_WAIT = 0.05
 STUCK_WAIT = 1.0
 LOCAL_POLL = 1.0

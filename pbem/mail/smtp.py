@@ -190,6 +190,9 @@ class SmtpOutbox:
             if await self._speaks_tls():
                 return self._settings("connect", "the port wants TLS from the start (an implicit-TLS "
                                                  "port): smtp.security: ssl")
+        if "Errno 111" in str(err) or "Connect call failed" in str(err):
+            return TemporaryFailure(f"SMTP connect via {self.where}: connection refused (is the server "
+                                    "running, and is smtp.port right?)")
         if isinstance(err, aiosmtplib.SMTPConnectResponseError) and self._is_5xx(err):
             return self._settings("connect", f"the server refused us: {_code(err)} {_message(err)}")
         return self._failure("connect", err, TemporaryFailure)
