@@ -95,7 +95,7 @@ class SMTPConfig(_Section):
     password: str = ""
     cafile: Path | None = None
     timeout: Positive = 30.0
-    retry_seconds: Positive = 30.0  # first wait after a temporary failure; doubles up to 1 h
+    retry_seconds: Positive = 30.0  # first wait after a temporary failure; doubles up to 3 min
 
 
 class GamesConfig(_Section):

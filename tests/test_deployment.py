@@ -41,9 +41,32 @@ def test_the_cron_line_and_the_pipes_call_real_commands():
     cron = [ln for ln in (ROOT / "contrib" / "crontab").read_text().splitlines() if ln and not ln.startswith("#")]
     assert len(cron) == 1 and cron[0].split()[:5] == ["*/5", "*", "*", "*", "*"]
     assert "pbem process" in cron[0]
+    assert ". /srv/pbem/secrets.env" in cron[0]
     for name in ("forward", "procmailrc"):
         text = (ROOT / "contrib" / name).read_text()
         line = next(ln for ln in text.splitlines() if "pbem" in ln and not ln.startswith("#"))
-        argv = shlex.split(line.strip().strip('"').lstrip("|").strip())
+        shell = shlex.split(line.strip().strip('"').lstrip("|").strip())
+        assert shell[:2] == ["/bin/sh", "-c"]
+        script = shell[2]
+        assert script.startswith("set -a; . /srv/pbem/secrets.env; exec ")
+        argv = shlex.split(script.split("exec ", 1)[1])
         assert argv[-1] == "deliver"
         build_parser().parse_args(argv[1:])
+
+
+def test_the_readme_provider_settings_parse(tmp_path, monkeypatch):
+    """The README's snippet for a provider account is a working configuration."""
+    import re
+    from pbem.config import load
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"\*\*With a provider account.*?```yaml\n(.*?)```", readme, re.S).group(1)
+    for name in ("PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD", "PBEM_GM_SECRET"):
+        monkeypatch.setenv(name, "s3cret-" + name)
+        assert "${" + name + "}" in block or name == "PBEM_GM_SECRET"
+    (tmp_path / "pbem.yaml").write_text(block)
+    config = load(tmp_path / "pbem.yaml")
+    assert config.transport == "imap" and config.imap.password == "s3cret-PBEM_IMAP_PASSWORD"
+    assert config.smtp.password == "s3cret-PBEM_SMTP_PASSWORD"
+    for name in ("PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD"):
+        assert name in (ROOT / "contrib" / "pbem.service").read_text()
+        assert name in (ROOT / "config.example.yaml").read_text()
