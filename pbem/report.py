@@ -13,9 +13,11 @@ def game_json(store: Store, game_id: str) -> dict | None:
     state = table.state
     row = table.row
     scores = state.scores()
+    bounced = store.bounces([s.address for s in table.seats])
     return {
         "id": row.id, "type": row.type, "status": row.status, "turn": row.turn,
-        "players": [{"name": s.name, "address": s.address, "score": scores[s.seat]} for s in table.seats],
+        "players": [{"name": s.name, "address": s.address, "score": scores[s.seat],
+                     "bounced": bounced.get(s.address)} for s in table.seats],
         "result": row.result,
         "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
         "deadline": iso(row.deadline), "paused": bool(row.paused), "course": row.course, "options": row.options, "seed": row.seed,
@@ -45,6 +47,8 @@ def game_text(data: dict) -> str:
     lines = [f"Game {data['id']} ({data['type']}), {data['status']}, turn {data['turn']}, course {data['course']}"]
     for p in data["players"]:
         lines.append(f"  {p['name']} <{p['address']}>  score {p['score']}")
+        if p.get("bounced"):
+            lines.append(f"    mail to this address bounced ({p['bounced']['at']}): {p['bounced']['diagnostic']}")
     lines.append(f"Deadline: {data['deadline'] or '-'}")
     lines.append(f"To move: {', '.join(data['to_move']) or '-'}")
     state = data["state"]

@@ -30,7 +30,7 @@ def test_show_json_has_the_contract_keys(table):
     st = table.show()
     for key in ("id", "type", "status", "turn", "players", "result", "to_move", "history"):
         assert key in st
-    assert st["players"][0] == {"name": "George", "address": GEORGE, "score": 0}
+    assert st["players"][0] == {"name": "George", "address": GEORGE, "score": 0, "bounced": None}
     assert st["to_move"] == [GEORGE, BILL] and st["result"] is None
     _, out, _ = table.pbem("show", "m1")
     assert "George" in out and "hand 3 3 3 3" in out  # the GM sees every hand

@@ -53,8 +53,8 @@ class Inbox:
 
     def handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
-        if reason:
-            return Outcome("ignored", reason)
+        if reason:  # robots are never answered; a delivery report among them is read
+            return Outcome("ignored", reason + self._bounces(msg))
         if msg.oversized:
             return self._too_large(msg)
         lines = command_lines(msg.text)
@@ -78,6 +78,25 @@ class Inbox:
         if seat is None or not _same(secret, seat.secret):
             return self._refuse(msg, table, seat, secret, named=bool(game_id or secret))
         return self._player(msg, table, seat, heading, lines)
+
+    def _bounces(self, msg: Inbound) -> str:
+        """A delivery report: the mail it speaks of is marked bounced, and the admins are told
+        once per address. Never answered."""
+        from ..mail.dsn import read_bounce
+        noted = []
+        for bounce in read_bounce(msg):
+            if not bounce.permanent:
+                continue
+            mail, new = self.store.mark_bounced(bounce.message_id, bounce.recipient, bounce.diagnostic,
+                                                self.postman.now)
+            if mail is None:
+                continue
+            noted.append(mail["recipient"])
+            if new:
+                for admin_address in sorted(self.policy.admins - {mail["recipient"]}):
+                    self.postman.to_address("error", admin_address, template="bounced", game_id=mail["game_id"],
+                                            mail=mail, bounced=mail["recipient"], diagnostic=bounce.diagnostic)
+        return f"; bounced: {', '.join(noted)}" if noted else ""
 
     # -- mail that did not prove its seat ---------------------------------------------------
     def _refuse(self, msg: Inbound, table: games.Table | None, seat: Seat | None, secret: str | None,
