@@ -221,3 +221,32 @@ def test_a_bounce_marks_the_mail_and_tells_the_admins_once(fresh_stack, tmp_path
     assert "bounced" in host.pbem("show", "cup1").stdout
     # A bounce is never answered.
     assert Mailbox(fresh_stack, GM, password(GM)).count("INBOX") == 0
+
+
+def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_path):
+    """Two passes' mail over one STARTTLS+AUTH session: the second pays no new handshake."""
+    import asyncio
+    from pbem.app import App
+    from pbem.config import load
+    Host(fresh_stack, tmp_path)
+    app = App.open(load(tmp_path / "pbem.yaml"))
+
+    async def two_passes():
+        from pbem.courses import load_course
+        sessions = []
+        for game in ("k1", "k2"):
+            app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], load_course("examples"),
+                            game_id=game)
+            delivery = await app.send_outbox_async(keep_open=True)
+            assert delivery.sent == 2 and not delivery.deferred
+            sessions.append(app._sender._smtp)
+        connected = sessions[0] is not None and sessions[0].is_connected
+        await app.close_sender()
+        return sessions, connected
+
+    try:
+        sessions, connected = asyncio.run(two_passes())
+    finally:
+        app.close()
+    assert connected and sessions[0] is sessions[1]
+    assert Mailbox(fresh_stack, GEORGE, password(GEORGE)).count() == 2
