@@ -255,14 +255,19 @@ def cmd_outbox(args) -> int:
         raise UsageError(f"unexpected {args.id}: did you mean `pbem outbox retry {args.id}`?")
     with _app(args) as app:
         rows = app.store.outbox_rows()
-    if args.json:
+    return _listing(args.json, rows, "nothing waits, failed or bounced", lambda r: (
+        f"{r['id']:<6} {r['status']:<8} {r['kind']:<9} {r['recipient']:<28.28} tries {r['attempts'] or 0}"
+        + (f"  {r['error']}" if r["error"] else "")))
+
+
+def _listing(as_json: bool, rows: list[dict], empty: str, line) -> int:
+    if as_json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     elif not rows:
-        print("nothing waits, failed or bounced")
+        print(empty)
     else:
         for r in rows:
-            print(f"{r['id']:<6} {r['status']:<8} {r['kind']:<9} {r['recipient']:<28.28} tries {r['attempts'] or 0}"
-                  + (f"  {r['error']}" if r["error"] else ""))
+            print(line(r))
     return 0
 
 
@@ -326,14 +331,8 @@ def cmd_inbox(args) -> int:
     listing = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
                 "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],
                 "reason": r["note"]} for r in rows]
-    if args.json:
-        print(json.dumps(listing, indent=2, ensure_ascii=False))
-    elif not listing:
-        print("no failed mail")
-    else:
-        for r in listing:
-            print(f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} {r['reason']}")
-    return 0
+    return _listing(args.json, listing, "no failed mail",
+                    lambda r: f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} {r['reason']}")
 
 
 def cmd_demo(args) -> int:

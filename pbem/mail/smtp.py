@@ -47,20 +47,11 @@ def _message(err: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-def _verify_problem(err: BaseException | None) -> ssl.SSLCertVerificationError | None:
-    """The certificate error behind ``err`` (aiosmtplib wraps it), if that is what it was."""
+def _cause(err: BaseException | None, kind: type) -> BaseException | None:
+    """The error of `kind` behind ``err`` (aiosmtplib wraps TLS errors), if there is one."""
     seen = 0
     while err is not None and seen < 5:
-        if isinstance(err, ssl.SSLCertVerificationError):
-            return err
-        err, seen = err.__cause__ or err.__context__, seen + 1
-    return None
-
-
-def _tls_problem(err: BaseException | None) -> ssl.SSLError | None:
-    seen = 0
-    while err is not None and seen < 5:
-        if isinstance(err, ssl.SSLError):
+        if isinstance(err, kind):
             return err
         err, seen = err.__cause__ or err.__context__, seen + 1
     return None
@@ -163,7 +154,7 @@ class SmtpOutbox:
         import aiosmtplib
 
         security = self.cfg.security
-        verify = _verify_problem(err)
+        verify = _cause(err, ssl.SSLCertVerificationError)
         if verify is not None:
             hint = "set smtp.cafile to the CA that signed the server's certificate" \
                 if "hostname" not in (verify.verify_message or "") else "smtp.host must be the name in the certificate"
@@ -181,7 +172,7 @@ class SmtpOutbox:
         if isinstance(err, aiosmtplib.SMTPException) and "AUTH" in str(err) and "not supported" in str(err):
             return self._settings("login", "the server offers no login here (without TLS it may hide it: "
                                            "smtp.security: starttls)")
-        tls = _tls_problem(err)
+        tls = _cause(err, ssl.SSLError)
         if tls is not None and security == "ssl":
             return self._settings("TLS", f"the server did not speak TLS ({tls.reason or tls}; is this a plain "
                                          "port? try smtp.security: starttls or none)")

@@ -136,6 +136,8 @@ def test_a_recipient_refusal_fails_one_mail_and_outbox_retry_sends_it_again(fres
     rows = [r for r in host.outbox() if r["recipient"] != "boss@example.test"]  # the admin's report
     assert [(r["recipient"], r["status"]) for r in rows] == [("newcomer@example.test", "failed")]
     assert "550" in rows[0]["error"]
+    listed = host.pbem("outbox").stdout
+    assert f"{rows[0]['id']:<6} failed" in listed and "newcomer@example.test" in listed and "550" in listed
     assert Mailbox(fresh_stack, GEORGE, password(GEORGE)).count() == 1  # the other mail went
     fresh_stack.add_user("newcomer@example.test", password("newcomer@example.test"))
     retry = host.pbem("outbox", "retry", str(rows[0]["id"]))
