@@ -391,15 +391,13 @@ class Store:
 
     def mark_bounced(self, message_id: str | None, recipient: str | None, diagnostic: str,
                      now: datetime) -> tuple[dict | None, bool]:
-        """The sent mail a bounce speaks of (by Message-ID, else the latest to that recipient)
-        marked bounced, and whether its address is newly known to bounce."""
+        """The sent mail a bounce speaks of, marked bounced, and whether its address is newly
+        known to bounce. Only a report that names the Message-ID of a mail the GM sent counts:
+        anyone can forge a bounce, but only the mail's recipient knows its Message-ID."""
         row = None
         if message_id:
             row = self.conn.execute("SELECT id FROM outbox WHERE message_id = ? AND status IN ('sent', 'bounced')",
                                     [message_id]).fetchone()
-        if row is None and recipient:
-            row = self.conn.execute("SELECT id FROM outbox WHERE recipient = ? AND status IN ('sent', 'bounced')"
-                                    " ORDER BY id DESC LIMIT 1", [recipient]).fetchone()
         if row is None:
             return None, False
         self.conn.execute("UPDATE outbox SET status = 'bounced', error = ? WHERE id = ?", [diagnostic, row[0]])

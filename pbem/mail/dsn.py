@@ -117,16 +117,11 @@ def _automated(msg: Inbound, root: Message) -> bool:
     if msg.return_path == "" or _content_type(root) == "multipart/report":
         return True
     senders = [msg.sender] + [email.utils.parseaddr(_value(v))[1] for k, v in _items(root) if k == "from"]
-    for sender in senders:
-        local = sender.rsplit("@", 1)[0].strip().lower()
-        if local in _ROBOTS or local.startswith("microsoftexchange"):
-            return True
-    for name, value in _items(root):
-        if name == "x-failed-recipients":
-            return True
-        if name == "auto-submitted" and _value(value).split(";")[0].strip().lower() not in ("", "no"):
-            return True
-    return False
+    locals_ = {sender.rsplit("@", 1)[0].strip().lower() for sender in senders}
+    if locals_ & _ROBOTS or any(local.startswith("microsoftexchange") for local in locals_):
+        return True
+    return any(name == "x-failed-recipients" or name == "auto-submitted"
+               and _value(value).split(";")[0].strip().lower() not in ("", "no") for name, value in _items(root))
 
 
 def _items(part: Message) -> Iterator[tuple[str, object]]:
@@ -231,7 +226,8 @@ def _status_text(part: Message, payload: object) -> str:
     for block in payload[:_MOST_PARTS * 100] if isinstance(payload, list) else ():
         if not isinstance(block, Message) or size > PART_BYTES:
             break
-        lines = [f"{key}: {str(value)[:_VALUE_CHARS]}" for key, value in itertools.islice(block.raw_items(), _MOST_PARTS)]
+        items = itertools.islice(block.raw_items(), _MOST_PARTS)
+        lines = [f"{key}: {str(value)[:_VALUE_CHARS]}" for key, value in items]
         body = block.get_payload()
         if isinstance(body, str) and body.strip():
             lines.append("")
@@ -247,14 +243,11 @@ def _original_id(part: Message, payload: object) -> str | None:
         inner = next((p for p in payload if isinstance(p, Message)), None)
         if inner is None:
             return None
-        names = 0
-        for name, value in _items(inner):
-            names += 1
-            if name == "message-id":
-                return message_id(_value(value))
+        items = list(_items(inner))
+        ids = [message_id(_value(value)) for name, value in items if name == "message-id"]
         # Headers that did not parse as such (a broken first line) still sit in the text.
         body = inner.get_payload()
-        return _header_id(body[:PART_BYTES]) if isinstance(body, str) and not names else None
+        return ids[0] if ids else _header_id(body[:PART_BYTES]) if isinstance(body, str) and not items else None
     if isinstance(payload, str):
         return _header_id(_part_text(part, payload))
     return None
@@ -374,15 +367,10 @@ def _unique(bounces: list[Bounce]) -> list[Bounce]:
 
 def _failed_recipients_header(root: Message) -> list[Bounce]:
     """Exim and Gmail name failed addresses in X-Failed-Recipients, whatever the notice's language."""
-    found = []
-    for name, value in _items(root):
-        if name != "x-failed-recipients":
-            continue
-        for item in _value(value).split(",")[:MOST_BOUNCES]:
-            address = _address(item)
-            if address:
-                found.append(Bounce(address, None, True, None, "delivery failed (X-Failed-Recipients)"))
-    return found
+    items = [item for name, value in _items(root) if name == "x-failed-recipients"
+             for item in _value(value).split(",")]
+    addresses = filter(None, map(_address, items[:MOST_BOUNCES]))
+    return [Bounce(a, None, True, None, "delivery failed (X-Failed-Recipients)") for a in addresses]
 
 
 # --- plain-text notices -------------------------------------------------------------
@@ -577,7 +565,7 @@ def _gmail(text: str) -> list[Bounce] | None:
         if match:
             address = _address(match.group(1).rstrip("."))
             reply = re.search(r"(?:the response (?:from the remote server )?was|technical details of "
-                              r"(?:permanent|temporary) failure):\s*\n+((?:.+\n?){1,4})", text, re.I)
+                              r"(?:permanent|temporary) failure):[ \t]*\n\s*((?:.+\n?){1,4})", text, re.I)
             reason = [reply.group(1)] if reply else []
             bounce = _bounce(address, reason, permanent)
             return [bounce] if bounce else []
@@ -594,9 +582,11 @@ def _exchange(text: str) -> list[Bounce] | None:
         return None
     permanent = failed is not None or (delayed is None)
     lines = failed if failed is not None else delayed or []
-    start = _angle_line(r"[ \t]*(?:[^\s@<>()]+[ \t]+){0,4}[<('\"]?[ \t]*(?P<address>" + _ADDRESS +
-                        r")[ \t]*[>)'\"]?(?:[ \t]*<mailto:[^<>]*>)?[ \t]*$")
-    addresses = [entry[0] for entry in map(start, lines) if entry is not None and entry[0]]
+    # Lines are stripped first: runs of blanks on both sides of an optional part would be tried
+    # in every split (quadratic on a line of tabs).
+    start = _angle_line(r"(?:[^\s@<>()]+[ \t]+){0,4}[<('\"]?(?P<address>" + _ADDRESS +
+                        r")[>)'\"]?(?:[ \t]*<mailto:[^<>]*>)?$")
+    addresses = [entry[0] for entry in map(start, (line.strip() for line in lines)) if entry and entry[0]]
     if single and not addresses:
         addresses = [_address(single.group(1))]
     reasons = _exchange_reasons(_section(text, r"^.*diagnostic information for administrators.*$") or [])

@@ -532,3 +532,21 @@ def test_html_parts_escape_what_they_print(table):
                        hole_end={"hole": 1, "scores": [], "grids": [], "cancelled": [], "points": [], "totals": []},
                        view={"names": [], "cols": 3}, seats=[], me=None)
     assert "<script>" not in page and "<i>c1</i>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_forged_bounce_without_the_gms_message_id_marks_nothing(table):
+    table.new_match()
+    report = (f"From: MAILER-DAEMON@mx.example.test\nTo: {GM}\nSubject: Undelivered Mail\nMIME-Version: 1.0\n"
+              'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n'
+              "--b\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.test\n\n"
+              f"Final-Recipient: rfc822; {GEORGE}\nAction: failed\nStatus: 5.1.1\n--b--\n")
+    table.send("x", raw=report.encode())
+    table.pbem("process")
+    assert table.show()["players"][0]["bounced"] is None
+    assert kinds(table.mails(GEORGE)) == ["welcome"] and not (table.root / "mail" / "mailer-daemon@mx.example.test").exists()
+    # With the Message-ID of the GM's own mail it counts.
+    welcome_id = table.mails(GEORGE)[0]["Message-ID"]
+    table.send("x", raw=report.replace("--b--", f"--b\nContent-Type: text/rfc822-headers\n\nMessage-ID: {welcome_id}\n"
+                                                 "\n--b--").replace("Undelivered", "Undelivered again").encode())
+    table.pbem("process")
+    assert table.show()["players"][0]["bounced"]["diagnostic"]
