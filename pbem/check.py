@@ -59,7 +59,7 @@ async def _smtp(app: App, found: Findings) -> None:
     cfg = app.config.smtp
     outbox = app.sender()
     try:
-        await outbox.connect()
+        await outbox.probe()
         who = f", logged in as {cfg.username}" if cfg.username else ", no login"
         found.add(f"smtp: ok: {cfg.host}:{cfg.port} ({cfg.security}){who}")
     except SettingsError as e:

@@ -120,6 +120,20 @@ class SmtpOutbox:
                 await self.close()
                 raise self._failure("send", err, TemporaryFailure) from None
 
+    async def probe(self) -> None:
+        """Connect and log in, then MAIL FROM and RSET (no mail is sent): a server that takes
+        the session but refuses to send (530 "Must issue a STARTTLS command first") says so."""
+        import aiosmtplib
+
+        await self.connect()
+        try:
+            await self._smtp.mail(self.envelope_from)
+            await self._smtp.rset()
+        except aiosmtplib.SMTPResponseException as err:
+            raise self._session_refusal(err) from None
+        except Exception as err:
+            raise self._failure("send", err, TemporaryFailure) from None
+
     async def close(self) -> None:
         smtp, self._smtp = self._smtp, None
         if smtp is None:

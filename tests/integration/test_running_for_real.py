@@ -71,6 +71,7 @@ def one_line(result: subprocess.CompletedProcess) -> str:
 MISTAKES = {
     "smtp password": ({"smtp": {"password": "wrong-one"}}, "smtp.password"),
     "smtp none where STARTTLS is demanded": ({"smtp": {"security": "none"}}, "STARTTLS"),
+    "smtp 530 at MAIL FROM": ({"smtp": {"security": "none", "username": "", "password": ""}}, "530"),
     "smtp starttls on an implicit-TLS port": ({"smtp": {"port": "smtps_port"}}, "security: ssl"),
     "smtp certificate": ({"smtp": {"cafile": None}}, "certificate verify failed"),
 }

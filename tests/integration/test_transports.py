@@ -415,3 +415,11 @@ def test_a_recipient_refusal_is_permanent_a_session_refusal_is_not(fresh_stack):
     run_send(cfg)  # the strict submission port takes mail once TLS and AUTH are done
     with pytest.raises(PermanentFailure, match="550"):
         run_send(cfg, recipient="nobody@example.test")
+
+
+def test_a_530_session_refusal_is_a_settings_error_not_the_recipients(fresh_stack):
+    """No login configured against a port that demands STARTTLS: the server answers MAIL FROM
+    with 530, which says nothing about the recipient."""
+    cfg = smtp_config(fresh_stack, security="none", port=fresh_stack.submission_port)
+    with pytest.raises(SettingsError, match="530.*STARTTLS"):
+        run_send(cfg)
