@@ -253,3 +253,26 @@ def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_pa
         app.close()
     assert connected and sessions[0] is sessions[1]
     assert Mailbox(fresh_stack, GEORGE, password(GEORGE)).count() == 2
+
+
+def test_the_daemon_keeps_the_clock_while_imap_is_away(fresh_stack, tmp_path):
+    from datetime import datetime, timedelta, timezone
+    from .mailstack import free_ports
+    host = Host(fresh_stack, tmp_path)
+    assert host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
+                     "--course", "examples", "--id", "cup1", now=None).returncode == 0
+    host.configure(imap={"port": free_ports(1)[0]})  # nothing listens there
+    log = open(tmp_path / "daemon.log", "w")
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path, env=host.env(now=None),
+                              stdout=log, stderr=subprocess.STDOUT)
+    try:
+        soon = (datetime.now(timezone.utc) + timedelta(seconds=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert host.pbem("gm", "DEADLINE", "cup1", soon, now=None).returncode == 0
+        box = Mailbox(fresh_stack, GEORGE, password(GEORGE))
+        box.wait_for(lambda _m: any(m["X-PBEM-Kind"] == "report" for m in box.messages()), timeout=40)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=30)
+        log.close()
+    assert code == 0
+    assert "IMAP" in (tmp_path / "pbem.log").read_text()
