@@ -52,14 +52,33 @@ def game_text(data: dict) -> str:
     lines.append(f"Deadline: {data['deadline'] or '-'}")
     lines.append(f"To move: {', '.join(data['to_move']) or '-'}")
     state = data["state"]
-    if "match" in state:
-        lines.append(state["match"])
+    lines += _card_lines(state, data) if "grids" in state else _match_lines(state)
+    if data["result"]:
+        lines.append(data["result"])
+    return "\n".join(lines)
+
+
+def _match_lines(state: dict) -> list[str]:
+    lines = [state["match"]] if "match" in state else []
     for row in state.get("holes", []):
         lines.append(f"  hole {row['hole']:>2} par {row['par']}: cards {row['cards']} specials {row['specials']} "
                      f"scores {row['scores']} lead {row['lead']:+d}")
     for seat, v in state.get("seats", {}).items():
         lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand']))}; specials left {', '.join(v['specials_left'])}; "
                      f"pending {(v['orders'] or '-').replace(chr(10), ' / ')}")
-    if data["result"]:
-        lines.append(data["result"])
-    return "\n".join(lines)
+    return lines
+
+
+def _card_lines(state: dict, data: dict) -> list[str]:
+    """A card game as the GM sees it: every grid with its face-down cards shown in brackets."""
+    lines = [f"Hole {state['hole']} of {state['holes']}, {state['phase']}; stock {state['stock']}, "
+             f"discard {state.get('discard') or '-'}"]
+    for seat, name in enumerate(state["names"]):
+        grid = state["grids"][seat]
+        face_up = state["face_up"][seat]
+        cards = " ".join(card if up else f"[{card}]" for card, up in zip(grid, face_up))
+        lines.append(f"  {name}: {cards}  total {state['totals'][seat]}")
+    for hole in data.get("holes", []):
+        scores = ", ".join(f"{address} {points}" for address, points in hole["scores"].items())
+        lines.append(f"  hole {hole['hole']}: {scores}")
+    return lines

@@ -126,3 +126,22 @@ def test_run_with_the_local_transport_answers_mail_and_stops_cleanly(table):
         code = daemon.wait(timeout=30)
     assert code == 0
     assert b"pbem run: stopped" in daemon.stderr.read()
+
+
+def test_every_command_works_for_every_game_type(table):
+    """`show` (text and JSON) and `list` over one game of each type, and the GM sees hidden cards."""
+    from pbem.games import registry
+    GAMES = sorted(registry())
+    for game_type in sorted(GAMES):
+        table.pbem("new-game", game_type, "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
+                   "--id", f"t-{game_type}", "--seed", "4")
+        code, text, err = table.pbem("show", f"t-{game_type}")
+        assert code == 0 and "Traceback" not in err and f"t-{game_type}" in text
+        shown = table.show(f"t-{game_type}")
+        assert shown["type"] == game_type and [p["address"] for p in shown["players"]] == [GEORGE, BILL]
+        if "grids" in shown["state"]:  # every face-down card, marked as such
+            first = shown["state"]["grids"][0][0]
+            assert f"[{first}]" in text
+    _, listed, _ = table.pbem("list")
+    assert all(f"t-{t}" in listed for t in GAMES)
+    assert {g["id"] for g in json.loads(table.pbem("list", "--json")[1])} == {f"t-{t}" for t in GAMES}
