@@ -16,15 +16,23 @@ class UsageError(Exception):
     """A user's mistake: one line on stderr, exit 2, no traceback."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master for golf games.")
-    p.add_argument("--config", metavar="FILE", help="the YAML configuration (else $PBEM_CONFIG, else ./pbem.yaml)")
-    p.add_argument("-v", "--verbose", action="store_true", help="log what is done with every message")
+    _common(p, None)
+    # The same options after the command (`pbem list --config F`); SUPPRESS keeps a value given
+    # before the command from being overwritten by the subcommand's default.
+    common = argparse.ArgumentParser(add_help=False)
+    _common(common, argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    original_add = sub.add_parser
+    sub.add_parser = lambda *a, **k: original_add(*a, parents=[common], **k)  # type: ignore[method-assign]
 
-    ng = sub.add_parser("new-game", help="create a game and mail each player a welcome")
-    ng.add_argument("type", metavar="TYPE", help="the game: matchplay")
+    if types is None:  # only `new-game --help` loads the engines to name them (a cron pass does not)
+        types = "matchplay, golfdeck, golf ... (pbem new-game --help lists them all)"
+    ng = sub.add_parser("new-game", help="create a game and mail each player a welcome",
+                        description=f"Creates a game and mails each player a welcome. Game types: {types}.")
+    ng.add_argument("type", metavar="TYPE", help=f"the game: {types}")
     ng.add_argument("--player", action="append", required=True, metavar="SPEC",
                     help='a player: addr@host or "Name <addr@host>" (repeat per player)')
     ng.add_argument("--id", help="the game id (default: <type>-<n>)")
@@ -66,13 +74,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _common(parser: argparse.ArgumentParser, default) -> None:
+    parser.add_argument("--config", metavar="FILE", default=default,
+                        help="the YAML configuration (else $PBEM_CONFIG, else ./pbem.yaml)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        default=default if default is argparse.SUPPRESS else False,
+                        help="log what is done with every message")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    types = None
+    if "new-game" in words and ("-h" in words or "--help" in words):
+        from .games import registry
+        types = ", ".join(sorted(registry()))
+    args = build_parser(types).parse_args(words)
     try:
         return COMMANDS[args.command](args)
     except UsageError as e:
         print(f"pbem {args.command}: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # `pbem show x --json | head`: the reader has enough. Quietly, like any Unix tool.
+        import os
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _config(args):

@@ -145,3 +145,20 @@ def test_every_command_works_for_every_game_type(table):
     _, listed, _ = table.pbem("list")
     assert all(f"t-{t}" in listed for t in GAMES)
     assert {g["id"] for g in json.loads(table.pbem("list", "--json")[1])} == {f"t-{t}" for t in GAMES}
+
+
+def test_options_go_before_or_after_the_command_and_a_closed_pipe_is_quiet(table):
+    table.new_match()
+    config = str(table.root / "pbem.yaml")
+    table.monkeypatch.delenv("PBEM_CONFIG")
+    for argv in (["--config", config, "list"], ["list", "--config", config], ["list", "-v", "--config", config]):
+        code, out, _ = table.pbem(*argv)
+        assert code == 0 and "m1" in out, argv
+    code, out, _ = table.pbem("new-game", "--help", check=False)
+    assert code == 0 and all(t in out for t in ("matchplay", "golfdeck", "golf,"))
+    # The reader of the pipe is gone before pbem writes: no BrokenPipe traceback, exit 0.
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "--config", config, "show", "m1", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=table.root)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and "Traceback" not in err and "BrokenPipe" not in err
