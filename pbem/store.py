@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -26,6 +26,7 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS inbound_auth ON inbound (auth, received)",
     "CREATE INDEX IF NOT EXISTS inbound_handled ON inbound (handled)",
     "CREATE INDEX IF NOT EXISTS outbox_message_id ON outbox (message_id)",
+    "CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox (recipient, id)",
 )
 
 
@@ -364,6 +365,12 @@ class Store:
             self.db["outbox"].update(outbox_id, {
                 "status": "failed" if permanent else "queued", "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
+
+    def last_mail_at(self, recipient: str) -> datetime | None:
+        """When the GM's latest mail to `recipient` was dated."""
+        row = self.conn.execute("SELECT created FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1",
+                                [recipient]).fetchone()
+        return from_iso(row[0]) if row else None
 
     def note_error(self, outbox_id: int, error: str) -> None:
         """Why a mail still waits, without counting a try (the settings, not the mail, are wrong)."""

@@ -6,7 +6,7 @@ Every letter to a player is rendered from that player's own view of the game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..clock import format_utc
 from ..schedule import format_deadline
@@ -36,8 +36,12 @@ class Postman:
             if letter.in_reply_to in self.hushed or (letter.in_reply_to, letter.kind) in self.answered:
                 return
             self.answered.add((letter.in_reply_to, letter.kind))
-        mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=self.now)
-        self.store.queue(now=self.now, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
+        # Each of a player's mails carries a later Date than the one before, so that mail clients
+        # (which sort by Date, to the second) show a pass's mails in the order they were written.
+        last = self.store.last_mail_at(letter.to_addr)
+        dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
+        mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
+        self.store.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
                          message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:

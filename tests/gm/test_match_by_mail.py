@@ -178,3 +178,14 @@ def test_status_history_and_help_answer_the_player(table):
     assert "Match: George 1 up after 3" in history and "resolved: turn 1" in history
     assert "PLAY <card> <card> <card>" in help_
     assert all(m["In-Reply-To"] and m["Auto-Submitted"] == "auto-replied" for m in got)
+
+
+def test_the_mails_of_one_pass_carry_strictly_increasing_dates(table):
+    import email.utils
+    table.new_match()
+    table.order(GEORGE, "PLAY 4 4 5\nSTATUS\nHELP\nHISTORY", now="2026-12-01T18:00:00Z")
+    table.order(BILL, "PLAY 3 5 4", now="2026-12-01T18:00:00Z")
+    got = table.mails(GEORGE)  # written order: welcome, ack, status, help, history, report
+    dates = [email.utils.parsedate_to_datetime(m["Date"]) for m in got]
+    assert len(got) >= 6 and all(a < b for a, b in zip(dates, dates[1:])), [m["Date"] for m in got]
+    assert got[-1]["X-PBEM-Kind"] == "report"
