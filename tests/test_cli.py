@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+
+import pytest
 import os
 import subprocess
 import sys
@@ -162,3 +164,17 @@ def test_options_go_before_or_after_the_command_and_a_closed_pipe_is_quiet(table
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0 and "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.mark.parametrize("extra,words", [(["--id", "cup 1"], "game id"), (["--id", "[x]"], "game id"),
+                                         (["--id", "x" * 41], "game id")])
+def test_new_game_refuses_ids_that_are_not_plain(table, extra, words):
+    code, out, err = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL, *extra, check=False)
+    assert code == 2 and words in err and out == ""
+
+
+@pytest.mark.parametrize("address", ["gm@example.test", "GM+x@example.test"])
+def test_new_game_refuses_the_gms_own_address_as_a_player(table, address):
+    code, out, err = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", address, check=False)
+    assert code == 2 and "GM's own address" in err and out == ""
+    assert json.loads(table.pbem("list", "--json")[1]) == []

@@ -54,6 +54,11 @@ class GM:
                  deadline: str | None = None) -> str:
         options = dict(options or {})
         options.setdefault("nmr", self.default_nmr)
+        own = {self.gm_address.partition("@")[0].split("+")[0] + "@" + self.gm_address.partition("@")[2]}
+        for _, address in players:
+            local, _, domain = address.lower().partition("@")
+            if f"{local.split('+')[0]}@{domain}" in own:
+                raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
         postman = self.postman()
         with self.store.transaction():
             table = games.create(self.store, type_name=type_name, players=players, course=course,

@@ -1,6 +1,7 @@
 """A game as the GM holds it: the stored row, its seats, and the live engine state."""
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,6 +53,10 @@ class Table:
             self.row.deadline = now + parse_duration(every)
 
 
+# Ids stand in subjects ("[cup1]"), mail headers and commands: plain characters only.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
 def new_secret() -> str:
     # 64 bits: at a million guesses an hour a guesser would need about two million years per
     # seat, and the GM answers far fewer than that (limits.strangers_per_hour).
@@ -76,6 +81,8 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     if len(set(addresses)) != len(addresses):
         raise ValueError("each player needs an address of their own")
     game_id = game_id or next_game_id(store, type_name)
+    if not GAME_ID.fullmatch(game_id):
+        raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {game_id[:60]!r}")
     if store.game_exists(game_id):
         raise ValueError(f"a game with id {game_id!r} exists already")
     names = [name or address.split("@")[0] for name, address in players]
