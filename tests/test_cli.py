@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-
-import pytest
 import os
 import subprocess
 import sys
+
+import pytest
 
 from conftest import BILL, GEORGE, body
 
