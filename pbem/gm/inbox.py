@@ -64,10 +64,19 @@ class Inbox:
         if msg.sender in self.policy.admins and any(is_gm_command(ln) for _, ln in heading.body):
             if self.policy.gm_secret and _same(heading.password, self.policy.gm_secret):
                 return self._gm_commands(msg, heading)
-            return self._unproven(msg, note="GM command without the GM password", problem=(
-                "GM commands need the GM's password" + ("" if self.policy.gm_secret else
-                                                        " (none is set: gm.secret in the configuration)") + "."),
-                hint="Add the line PASSWORD <gm.secret from the config>.")
+            if not self.policy.gm_secret:
+                problem = "GM commands need the GM's password, and none is set (gm.secret in the configuration)."
+            elif heading.password:
+                problem = "The GM password is wrong."
+            else:
+                problem = "GM commands need the GM's password."
+            return self._unproven(msg, note=problem, problem=problem,
+                                  hint="Add the line PASSWORD <gm.secret from the configuration>.")
+        if any(is_gm_command(ln) for _, ln in heading.body) and not heading.password \
+                and not self._secret_in_address(msg):
+            return self._unproven(msg, note="GM command from a non-admin", problem=(
+                "GM commands are taken only from the GM's admin addresses."), hint=(
+                "Players send orders to their own game; the GM lists admin addresses in gm.admins."))
         secret = heading.password or self._secret_in_address(msg)
         game_id = heading.game_id or subject_game_id(msg.subject)
         if game_id is None and secret:

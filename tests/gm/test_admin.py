@@ -40,7 +40,7 @@ def test_gm_commands_need_the_admin_address_and_the_gm_password(table):
     with_admin(table)
     new_match(table)
     answer = admin_mail(table, "PASSWORD wrong\nEXTEND m1 24h")
-    assert answer["X-PBEM-Kind"] == "error" and "GM's password" in body(answer)
+    assert answer["X-PBEM-Kind"] == "error" and "GM password is wrong" in body(answer)
     stranger = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 24h", sender="mallory@example.test")
     assert stranger["X-PBEM-Kind"] == "error"
     assert table.show()["deadline"] == "2026-12-03T18:00:00Z"
@@ -150,3 +150,14 @@ def test_replace_in_a_card_game_welcomes_the_new_player_and_the_game_still_rebui
         assert rebuilt.to_dict() == games.load(store, "c1").state.to_dict()
     finally:
         store.close()
+
+
+def test_a_wrong_gm_password_is_wrong_and_a_non_admin_is_told_plainly(table):
+    with_admin(table)
+    new_match(table)
+    wrong = admin_mail(table, "PASSWORD not-it\nEXTEND m1 24h")
+    assert "The GM password is wrong." in body(wrong)
+    missing = admin_mail(table, "EXTEND m1 24h", now="2026-12-01T18:01:00Z")
+    assert "need the GM's password" in body(missing)
+    stranger = admin_mail(table, "EXTEND m1 24h", sender="pat@example.test", now="2026-12-01T18:02:00Z")
+    assert "only from the GM's admin addresses" in body(stranger)
