@@ -19,7 +19,7 @@ from .commands import Line, Order, UnknownCommand, first_word
 # never saw), two at most. The patterns stay linear: no two quantifiers may take the same
 # characters, so the spaces before a `#` belong to the word in front and those after it to `#`.
 _N = r"(?:#\s*)?(-?[0-9]{1,2})"
-_IF = rf"IF\s*<=?\s*(-?[0-9]{{1,2}})\s+KEEP\s+{_N}\s+ELSE\s+(?:(?:DISCARD\s+)?FLIP\s+{_N}|(DISCARD))"
+_IF = rf"IF\s*(<=|<)\s*(-?[0-9]{{1,2}})\s+KEEP\s+{_N}\s+ELSE\s+(?:(?:DISCARD\s+)?FLIP\s+{_N}|(DISCARD))"
 _FORMS = [
     (re.compile(rf"^REVEAL\s+{_N}\s*(?:(?:,|AND)\s*)?{_N}$", re.I), lambda m: Reveal(int(m[1]), int(m[2]))),
     (re.compile(rf"^DRAW\s+(?:FROM\s+)?(?:THE\s+)?DISCARD\s+(?:INTO\s+|TO\s+)?{_N}$", re.I),
@@ -40,8 +40,9 @@ EXAMPLES = {"REVEAL": "REVEAL 1 4", "DRAW": "DRAW DISCARD 3 / DRAW STOCK", "KEEP
 
 
 def _conditional(m: re.Match) -> DrawStockIf:
-    limit, keep, flip, discard = m[1], m[2], m[3], m[4]
-    return DrawStockIf(int(limit), int(keep), None if discard else int(flip))
+    below, limit, keep, flip, discard = m[1] == "<", m[2], m[3], m[4], m[5]
+    # Card values are whole numbers: "< 5" keeps what "<= 4" keeps (the canonical form).
+    return DrawStockIf(int(limit) - below, int(keep), None if discard else int(flip))
 
 
 def read(line: str):
