@@ -316,7 +316,9 @@ def cmd_list(args) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for r in rows:
-            print(f"{r['id']:<20} {r['type']:<10} {r['status']:<9} turn {r['turn']:<3} deadline {r['deadline'] or '-'}")
+            status = "paused" if r["paused"] and r["status"] == "active" else r["status"]
+            deadline = f"{r['deadline'] or '-'}" + (" (clock stopped)" if r["paused"] else "")
+            print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}")
     return 0
 
 

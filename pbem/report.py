@@ -40,11 +40,12 @@ def _holes(table) -> dict:
 
 def list_json(store: Store) -> list[dict]:
     return [{"id": r.id, "type": r.type, "status": r.status, "turn": r.turn, "deadline": iso(r.deadline),
-             "result": r.result} for r in store.games()]
+             "paused": bool(r.paused), "result": r.result} for r in store.games()]
 
 
 def game_text(data: dict) -> str:
-    lines = [f"Game {data['id']} ({data['type']}), {data['status']}, turn {data['turn']}, course {data['course']}"]
+    status = data["status"] + (", paused by the GM" if data.get("paused") else "")
+    lines = [f"Game {data['id']} ({data['type']}), {status}, turn {data['turn']}, course {data['course']}"]
     for p in data["players"]:
         lines.append(f"  {p['name']} <{p['address']}>  score {p['score']}")
         if p.get("bounced"):

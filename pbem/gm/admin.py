@@ -93,7 +93,13 @@ class Admin:
         try:
             moment = parse_time(when)
         except ValueError:
-            moment = self.now + self._duration(when)
+            try:
+                moment = self.now + parse_duration(when)
+            except ValueError:
+                raise InvalidOrder(f"expected an ISO 8601 time or a duration, got {when[:40]!r}",
+                                   line=f"DEADLINE {table.id} {when[:40]}",
+                                   hint=f"DEADLINE {table.id} 2026-12-24T18:00:00Z (UTC), or DEADLINE "
+                                        f"{table.id} 48h (from now)") from None
         if moment <= self.now:
             raise InvalidOrder(f"{when} is already past", line=f"DEADLINE {table.id} {when}")
         return self._set_deadline(table, moment, "set", f"The GM has moved the deadline of turn {table.state.turn}.")

@@ -161,3 +161,14 @@ def test_a_wrong_gm_password_is_wrong_and_a_non_admin_is_told_plainly(table):
     assert "need the GM's password" in body(missing)
     stranger = admin_mail(table, "EXTEND m1 24h", sender="pat@example.test", now="2026-12-01T18:02:00Z")
     assert "only from the GM's admin addresses" in body(stranger)
+
+
+def test_list_and_show_say_a_game_is_paused_and_deadline_errors_name_iso_times(table):
+    new_match(table)
+    table.pbem("gm", "PAUSE", "m1", now=START)
+    _, listed, _ = table.pbem("list", now=START)
+    assert "paused" in listed and "clock stopped" in listed
+    _, shown, _ = table.pbem("show", "m1", now=START)
+    assert "paused by the GM" in shown.splitlines()[0]
+    code, _, err = table.pbem("gm", "DEADLINE", "m1", "tomorrow", now=START, check=False)
+    assert code == 2 and "ISO 8601" in err and "2026-12-24T18:00:00Z" in err
