@@ -64,7 +64,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ob.add_argument("action", nargs="?", choices=["retry"], help="retry: queue failed mail again")
     ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
     ob.add_argument("--json", action="store_true", help="a JSON list")
-    sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    dm = sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     gm = sub.add_parser("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
@@ -366,7 +367,7 @@ def cmd_inbox(args) -> int:
 
 def cmd_demo(args) -> int:
     from .demo import run_demo
-    return run_demo(print)
+    return run_demo(print, keep=args.keep)
 
 
 COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,

@@ -11,6 +11,7 @@ import email.policy
 import email.utils
 import mailbox
 import random
+import shutil
 import tempfile
 from email.message import EmailMessage
 from pathlib import Path
@@ -26,15 +27,16 @@ class ScriptedPlayer:
         self.name, self.address, self.root, self.gm_address = name, address, root, gm_address
         self.read: set[str] = set()
 
-    def inbox(self) -> list[EmailMessage]:
-        """New mail from the GM, oldest first."""
+    def inbox(self) -> list[tuple[int, "ScriptedPlayer", EmailMessage]]:
+        """New mail from the GM, oldest first, each with the moment it was delivered."""
         folder = self.root / self.address
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
         fresh = []
         for path in sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name)):
             if path.name not in self.read:
                 self.read.add(path.name)
-                fresh.append(email.message_from_bytes(path.read_bytes(), policy=email.policy.default))
+                fresh.append((path.stat().st_mtime_ns, self,
+                              email.message_from_bytes(path.read_bytes(), policy=email.policy.default)))
         return fresh
 
     def reply(self, to: EmailMessage, body: str) -> None:
@@ -50,31 +52,43 @@ class ScriptedPlayer:
         box.add(msg.as_bytes())
 
 
-def run_demo(say=print, seed: int = 2026) -> int:
+def run_demo(say=print, seed: int = 2026, keep: bool = False) -> int:
     folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    try:
+        return _play(folder, say, seed)
+    finally:
+        if keep:
+            say(f"(the demo's folder is kept: {folder})")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _play(folder: Path, say, seed: int) -> int:
     config = local_defaults(folder)
     app = App.open(config)
     rng = random.Random(seed)
     players = [ScriptedPlayer("George", "george@example.test", config.local.maildir, config.gm.address),
                ScriptedPlayer("Bill", "bill@example.test", config.local.maildir, config.gm.address)]
-    say(f"Demo folder: {folder}")
+    say(f"Demo folder: {folder} (removed at the end; pbem demo --keep keeps it)")
     game_id = app.gm.new_game("matchplay", [(p.name, p.address) for p in players], load_course(DEFAULT_COURSE),
                               seed=seed, game_id="demo")
     app.send_outbox()
     result_line = None
     for _ in range(40):
-        for seat, player in enumerate(players):
-            for mail in player.inbox():
-                kind = mail["X-PBEM-Kind"]
-                say(f"GM -> {player.name}: [{kind}] {mail['Subject']}")
-                body = mail.get_body(preferencelist=("plain",)).get_content()
-                if kind == "result":
-                    result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
-                if kind in ("welcome", "report") and "Result:" not in body:
-                    state = _state(app, game_id)
-                    orders = str(random_orders(state, seat, rng))
-                    say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
-                    player.reply(mail, orders)
+        # Both players' new mail in the order the GM wrote it, so the exchange reads as it happened.
+        arrived = sorted((m for p in players for m in p.inbox()), key=lambda item: item[0])
+        for _, player, mail in arrived:
+            seat = players.index(player)
+            kind = mail["X-PBEM-Kind"]
+            say(f"GM -> {player.name}: [{kind}] {mail['Subject']}")
+            body = mail.get_body(preferencelist=("plain",)).get_content()
+            if kind == "result":
+                result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
+            if kind in ("welcome", "report") and "Result:" not in body:
+                state = _state(app, game_id)
+                orders = str(random_orders(state, seat, rng))
+                say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
+                player.reply(mail, orders)
         if result_line:
             break
         app.process()

@@ -102,6 +102,12 @@ def test_demo_plays_a_whole_match(tmp_path):
     last = r.stdout.strip().splitlines()[-1]
     assert last.startswith("Result: ") and ("wins" in last or "halved" in last)
     assert "George -> GM: PLAY" in r.stdout and "[report]" in r.stdout
+    folder = r.stdout.split("Demo folder: ", 1)[1].split()[0]
+    assert not os.path.exists(folder)  # removed at the end
+    # The exchange reads in the order it happened: each turn's orders come before its reports.
+    lines = r.stdout.splitlines()
+    first_report = next(i for i, ln in enumerate(lines) if "[report]" in ln)
+    assert sum("-> GM: PLAY" in ln for ln in lines[:first_report]) == 2
 
 
 def test_help_on_every_command(table):
