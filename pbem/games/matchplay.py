@@ -76,6 +76,8 @@ class Forfeit:
 
 def match_line(names: Sequence[str], lead: int, after: int) -> str:
     """`lead` > 0 means seat 0 is up."""
+    if after == 0:
+        return "Match: all square, no hole played yet"
     if lead == 0:
         return f"Match: all square after {after}"
     leader = names[0] if lead > 0 else names[1]

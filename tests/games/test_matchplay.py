@@ -283,3 +283,10 @@ def test_view_of_a_seat_hides_the_other_seat():
     assert v["ordered"] == [True, False]
     assert "RED+1" not in str(v["seats"]) or v["seats"][1]["orders"] is None
     assert "3 5 4" not in str(v)
+
+
+def test_the_match_line_before_any_hole_says_so():
+    from pbem.games.matchplay import match_line
+    assert match_line(["George", "Bill"], 0, 0) == "Match: all square, no hole played yet"
+    assert match_line(["George", "Bill"], 0, 3) == "Match: all square after 3"
+    assert match_line(["George", "Bill"], -2, 6) == "Match: Bill 2 up after 6"
