@@ -133,6 +133,9 @@ def test_a_strangers_address_with_a_valid_secret_is_refused_and_the_owner_warned
     assert secret not in str(to_mallory[0]) and "m1" not in str(to_mallory[0]) and "PLAY" not in body(to_mallory[0])
     warning = table.mails(GEORGE)[-1]
     assert "mallory@example.test" in body(warning) and "password" in body(warning)
+    # It says what to do, and not "write to the GM" at the program's own address.
+    assert "person who runs this game" in body(warning) and GM not in body(warning)
+    assert all(len(line) <= 78 for line in body(warning).splitlines())
     assert not [m for m in table.mails(BILL) if m["X-PBEM-Kind"] != "welcome"]
     assert table.show()["state"] == before["state"]
 
