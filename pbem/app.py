@@ -44,9 +44,8 @@ class BadSettings(Exception):
 
 def imap_problem(error: Exception) -> Exception:
     """An IMAP error as the app tells it: settings to mend, or a server away for now."""
-    from .mail import imap
-    settings = getattr(imap, "ImapSettingsError", None)
-    if settings is not None and isinstance(error, settings):
+    from .mail.imap import ImapSettingsError
+    if isinstance(error, ImapSettingsError):
         return BadSettings(str(error))
     return Unreachable(str(error))
 

@@ -25,12 +25,13 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     _common(common, argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    original_add = sub.add_parser
-    sub.add_parser = lambda *a, **k: original_add(*a, parents=[common], **k)  # type: ignore[method-assign]
+
+    def add(name: str, **kwargs) -> argparse.ArgumentParser:
+        return sub.add_parser(name, parents=[common], **kwargs)
 
     if types is None:  # only `new-game --help` loads the engines to name them (a cron pass does not)
         types = "matchplay, golfdeck, golf ... (pbem new-game --help lists them all)"
-    ng = sub.add_parser("new-game", help="create a game and mail each player a welcome",
+    ng = add("new-game", help="create a game and mail each player a welcome",
                         description=f"Creates a game and mails each player a welcome. Game types: {types}.")
     ng.add_argument("type", metavar="TYPE", help=f"the game: {types}")
     ng.add_argument("--player", action="append", required=True, metavar="SPEC",
@@ -41,32 +42,32 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ng.add_argument("--seed", type=int, default=None, help="the seed of the game's random numbers")
     ng.add_argument("--deadline", metavar="DURATION", help="time for each turn, like 48h, 3d, 90m")
 
-    sub.add_parser("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
-    sub.add_parser("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure")
-    sub.add_parser("run", help="the daemon: handle mail as it arrives, deadlines on time")
-    sh = sub.add_parser("show", help="a game as the GM sees it")
+    add("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
+    add("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure")
+    add("run", help="the daemon: handle mail as it arrives, deadlines on time")
+    sh = add("show", help="a game as the GM sees it")
     sh.add_argument("game", metavar="GAME")
     sh.add_argument("--json", action="store_true", help="one JSON object")
-    ls = sub.add_parser("list", help="every game, a line each")
+    ls = add("list", help="every game, a line each")
     ls.add_argument("--json", action="store_true", help="a JSON list")
-    ib = sub.add_parser("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
+    ib = add("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
                         description="Lists the kept inbound mail whose handling failed (with the reason), or "
                                     "with `retry ID` handles that message again.")
     ib.add_argument("action", nargs="?", choices=["retry"], help="retry: handle message ID again")
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
-    sub.add_parser("check", help="connect to the configured servers, log in, and say what is wrong "
+    add("check", help="connect to the configured servers, log in, and say what is wrong "
                                   "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
-    ob = sub.add_parser("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
+    ob = add("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
                                        "queues failed mail again",
                         description="Lists the mail that waits (with its last error), was refused for good, "
                                     "or bounced. `retry` queues failed mail again (one, or all of it) and sends it.")
     ob.add_argument("action", nargs="?", choices=["retry"], help="retry: queue failed mail again")
     ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
     ob.add_argument("--json", action="store_true", help="a JSON list")
-    dm = sub.add_parser("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
-    gm = sub.add_parser("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
+    gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
                                     "RESUME <game> | PROCESS <game> | REPLACE <game> <old address> <new spec> | "

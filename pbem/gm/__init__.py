@@ -10,7 +10,7 @@ from typing import Callable
 from ..faults import checkpoint
 from ..games.base import TurnByTurn
 from ..games.course import Course
-from ..mail.clean import clean
+from ..mail.clean import base_address, clean
 from ..mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from ..mail.screen import screen
 from ..store import Store
@@ -54,10 +54,8 @@ class GM:
                  deadline: str | None = None) -> str:
         options = dict(options or {})
         options.setdefault("nmr", self.default_nmr)
-        own = {self.gm_address.partition("@")[0].split("+")[0] + "@" + self.gm_address.partition("@")[2]}
         for _, address in players:
-            local, _, domain = address.lower().partition("@")
-            if f"{local.split('+')[0]}@{domain}" in own:
+            if base_address(address) == base_address(self.gm_address):
                 raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
         postman = self.postman()
         with self.store.transaction():

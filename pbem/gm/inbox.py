@@ -85,7 +85,7 @@ class Inbox:
         table = games.load(self.store, game_id) if game_id else None
         seat = table.seat_of(msg.sender) if table else None
         if seat is None or not _same(secret, seat.secret):
-            return self._refuse(msg, table, seat, secret, named=bool(game_id or secret))
+            return self._refuse(msg, lines, table, seat, secret, named=bool(game_id or secret))
         return self._player(msg, table, seat, heading, lines)
 
     def _bounces(self, msg: Inbound) -> str:
@@ -108,7 +108,7 @@ class Inbox:
         return f"; bounced: {', '.join(noted)}" if noted else ""
 
     # -- mail that did not prove its seat ---------------------------------------------------
-    def _refuse(self, msg: Inbound, table: games.Table | None, seat: Seat | None, secret: str | None,
+    def _refuse(self, msg: Inbound, lines: list, table: games.Table | None, seat: Seat | None, secret: str | None,
                 named: bool) -> Outcome:
         """Refused for want of a seat. The answer goes to the From address, so it may tell a
         seat's owner that the password was missing or wrong; to anyone else it says the same
@@ -123,7 +123,7 @@ class Inbox:
                                   hint="Reply to a mail from the GM (its reply address carries your secret), "
                                        "or add a line PASSWORD <your secret>.")
         if not named:
-            return self._without_game(msg)
+            return self._without_game(msg, lines)
         return self._unproven(msg, note="no seat matches sender, game and password",
                               problem="No seat in a game here matches this message.", hint=(
             "I could not match this message to a seat in a game here: the game, the address you write "
@@ -131,8 +131,8 @@ class Inbox:
             "reply address carries your secret), from the address you were invited with. Send HELP "
             "for the commands."))
 
-    def _without_game(self, msg: Inbound) -> Outcome:
-        lines = command_lines(msg.text)[: self.policy.max_command_lines + 1]
+    def _without_game(self, msg: Inbound, lines: list) -> Outcome:
+        lines = lines[: self.policy.max_command_lines + 1]
         orders, _ = read_body(lines, None)
         if orders and len(orders) == len(lines) and all(isinstance(o.command, Help) for o in orders):
             return self._unproven(msg, note="help", kind="help", status="handled")

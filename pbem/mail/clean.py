@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["SYNTHETIC_ID_DOMAIN", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
+__all__ = ["SYNTHETIC_ID_DOMAIN", "base_address", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
 
 # A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
 # a longer one in In-Reply-To or References could push a header line past 998 octets.
@@ -68,6 +68,14 @@ def plain_address(value: object) -> str | None:
     if len(address.partition("@")[0]) > _LONGEST_LOCAL:
         return None
     return address
+
+
+def base_address(address: str) -> str:
+    """``gm+secret@host`` -> ``gm@host``: every plus-address is the same mailbox."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return address.strip().lower()
+    return f"{local.split('+', 1)[0]}@{domain}"
 
 
 def folder_name(address: object) -> str:

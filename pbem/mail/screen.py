@@ -15,6 +15,7 @@ from __future__ import annotations
 import email.utils
 from typing import Iterable, Protocol
 
+from pbem.mail.clean import base_address
 from pbem.mail.inbound import Inbound
 
 __all__ = [
@@ -128,14 +129,6 @@ class Bounce:
             yield email.utils.parseaddr(value)[1]
 
 
-def _base_address(addr: str) -> str:
-    """``gm+secret@host`` -> ``gm@host``: every plus-address is the same mailbox."""
-    local, at, domain = addr.strip().lower().rpartition("@")
-    if not at:
-        return addr.strip().lower()
-    return f"{local.split('+', 1)[0]}@{domain}"
-
-
 class OwnMail:
     """Mail from the GM itself comes back through forwards and loops."""
 
@@ -145,7 +138,7 @@ class OwnMail:
         kinds = header_values(msg, "X-PBEM-Kind")
         if kinds:
             return f"X-PBEM-Kind: {kinds[0]}"
-        if msg.sender and _base_address(msg.sender) in {_base_address(a) for a in gm_addresses}:
+        if msg.sender and base_address(msg.sender) in {base_address(a) for a in gm_addresses}:
             return f"sent by the GM address {msg.sender}"
         return None
 
