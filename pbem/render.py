@@ -19,8 +19,8 @@ def environment():
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        # HTML parts are escaped (names and ids come from players and GMs); text parts are not.
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default_for_string=False),
+        # Templates write text only; the HTML part is made from the text (`html_part`), escaped there.
+        autoescape=False,
     )
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
@@ -32,12 +32,12 @@ FAMILIES = {"golfdeck": "cards", "golf": "cards"}
 
 
 @lru_cache(maxsize=None)
-def template_name(kind: str, game_type: str | None, suffix: str = "txt") -> str | None:
+def template_name(kind: str, game_type: str | None) -> str | None:
     known = set(environment().list_templates())
     for folder in (game_type, FAMILIES.get(game_type or "")):
-        if folder and f"{folder}/{kind}.{suffix}" in known:
-            return f"{folder}/{kind}.{suffix}"
-    return f"{kind}.{suffix}" if f"{kind}.{suffix}" in known else None
+        if folder and f"{folder}/{kind}.txt" in known:
+            return f"{folder}/{kind}.txt"
+    return f"{kind}.txt" if f"{kind}.txt" in known else None
 
 
 def render(kind: str, game_type: str | None, **context) -> tuple[str, str]:
@@ -57,8 +57,3 @@ def _tidy(body: str) -> str:
     lines = [line.rstrip() for line in body.strip("\n").splitlines()]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).rstrip() + "\n"
 
-
-def render_html(kind: str, game_type: str | None, **context) -> str | None:
-    """The HTML part beside the text, for the kinds that have one (tables read better so)."""
-    name = template_name(kind, game_type, "html")
-    return environment().get_template(name).render(**context) if name else None

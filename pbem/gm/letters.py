@@ -12,7 +12,8 @@ from ..clock import format_utc
 from ..schedule import format_deadline
 from ..mail.inbound import Inbound
 from ..mail.outbound import Letter, compose
-from ..render import render, render_html
+from ..html_part import html_part
+from ..render import render
 from ..store import Seat, Store
 from .games import Table
 
@@ -40,6 +41,8 @@ class Postman:
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
         last = self.store.last_mail_at(letter.to_addr)
         dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
+        if letter.html is None:
+            letter.html = html_part(letter.text)
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
         self.store.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
                          message_id=mail.message_id, raw=mail.raw)
@@ -62,9 +65,8 @@ class Postman:
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)
-        html = render_html(template or kind, table.type, **ctx)
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
-                         subject=f"[{table.id}] {subject}", text=text, html=html, secret=seat.secret,
+                         subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
                          references=answer.references if answer else ()))
 

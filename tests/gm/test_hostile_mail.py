@@ -522,16 +522,15 @@ def test_the_same_message_id_from_another_sender_is_another_message(table):
 
 
 def test_html_parts_escape_what_they_print(table):
-    from pbem.render import render_html
+    from pbem.html_part import html_part
     table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "3", "--player", f'"Ann <i>" <{GEORGE}>',
                "--player", f"Bob <{BILL}>", now=START)
     html = [m.get_body(preferencelist=("html",)).get_content() for m in table.mails(BILL)
             if m.get_body(preferencelist=("html",)) is not None]
     assert html and all("Ann <i>" not in h for h in html) and any("Ann &lt;i&gt;" in h for h in html)
-    page = render_html("report", "golfdeck", title="<script>x</script>", game={"id": "<i>c1</i>"},
-                       hole_end={"hole": 1, "scores": [], "grids": [], "cancelled": [], "points": [], "totals": []},
-                       view={"names": [], "cols": 3}, seats=[], me=None)
-    assert "<script>" not in page and "<i>c1</i>" not in page and "&lt;script&gt;" in page
+    page = html_part("Game <i>c1</i>\n\n<script>x</script>   4   5\n  PLAY <a> & b")
+    assert "<script>" not in page and "<i>c1</i>" not in page and "<a>" not in page
+    assert "&lt;script&gt;" in page and "&lt;i&gt;c1&lt;/i&gt;" in page and "&amp; b" in page
 
 
 def test_a_forged_bounce_without_the_gms_message_id_marks_nothing(table):
