@@ -1,0 +1,267 @@
+"""Scripted games whose mail, as the players read it, makes the golden transcripts.
+
+One scenario per game type sends every kind of mail at least once (welcome, ack, error, turn,
+report, reminder, NMR note, result, status, history, help, press). The GM runs in-process over the
+local (Maildir) transport in a fresh folder, with the clock set by `PBEM_NOW`, so a transcript is
+the same on every run; the players' secrets, the one thing drawn at random, are masked.
+
+`scripts/transcripts.py` writes the transcripts; `tests/test_transcripts.py` compares them.
+"""
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import email.utils
+import io
+import mailbox
+import os
+import random
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem import cli
+from pbem.mail.inbound import html_to_text
+
+GM = "gm@example.test"
+START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+WIDTH = 78
+RULE = "=" * WIDTH
+
+
+class Transcript:
+    """A GM in a temporary folder and the record of every mail in and out, in order."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.now = START
+        self.lines: list[str] = []
+        self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
+        self.seen: dict[str, int] = {}
+        self.players: dict[str, str] = {}  # address -> name
+        self.counter = 0
+        (root / "pbem.yaml").write_text(
+            f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
+            "local:\n  maildir: ./mail\ngames:\n  reminder_before: 12h\n")
+
+    # -- driving the GM ----------------------------------------------------------------------
+    def pbem(self, *args: str) -> str:
+        env = {"PBEM_CONFIG": str(self.root / "pbem.yaml"),
+               "PBEM_NOW": self.now.strftime("%Y-%m-%dT%H:%M:%SZ")}
+        saved = {k: os.environ.get(k) for k in env}
+        os.environ.update(env)
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = cli.main(list(args))
+                except SystemExit as exc:
+                    code = exc.code
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        if code != 0:
+            raise RuntimeError(f"pbem {' '.join(args)} -> {code}: {err.getvalue()}")
+        return out.getvalue()
+
+    def wait(self, **delta) -> None:
+        self.now += timedelta(**delta)
+
+    def new_game(self, game_type: str, game_id: str, players: list[tuple[str, str]], *extra: str) -> None:
+        args = ["new-game", game_type, "--id", game_id, *extra]
+        for name, addr in players:
+            self.players[addr] = name
+            args += ["--player", f"{name} <{addr}>"]
+        self.step(f"The GM starts the game: pbem {' '.join(args[:3])} ...")
+        self.pbem(*args)
+        self.collect()
+
+    def send(self, addr: str, text: str, game_id: str, subject: str | None = None) -> None:
+        """`addr` replies to the GM's mail (to the Reply-To with the secret), and a pass runs."""
+        self.counter += 1
+        msg = email.message.EmailMessage()
+        msg["From"] = f"{self.players[addr]} <{addr}>"
+        msg["To"] = self.reply_to(addr)
+        msg["Subject"] = subject or f"Re: [{game_id}] orders"
+        msg["Date"] = email.utils.format_datetime(self.now)
+        msg["Message-ID"] = f"<t{self.counter}@player.test>"
+        msg.set_content(text)
+        self.step(f"{self.players[addr]} writes:")
+        self.lines += ["    | " + line for line in text.rstrip("\n").splitlines()] + [""]
+        box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
+        box.add(msg.as_bytes())
+        box.close()
+        self.process()
+
+    def process(self, label: str | None = None) -> None:
+        if label:
+            self.step(label)
+        self.pbem("process")
+        self.collect()
+
+    def state(self, game_id: str):
+        from pbem.gm import games
+        from pbem.store import Store
+        store = Store(self.root / "pbem.sqlite3")
+        try:
+            return games.load(store, game_id).state
+        finally:
+            store.close()
+
+    # -- reading what the players got --------------------------------------------------------
+    def _messages(self, addr: str) -> list[email.message.EmailMessage]:
+        folder = self.root / "mail" / addr
+        files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
+        msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+        # Each player's mails carry strictly increasing Dates, in the order they were written.
+        return sorted(msgs, key=lambda m: email.utils.parsedate_to_datetime(m["Date"]))
+
+    def reply_to(self, addr: str) -> str:
+        return email.utils.parseaddr(self._messages(addr)[0]["Reply-To"])[1]
+
+    def secrets(self) -> dict[str, str]:
+        out = {}
+        for addr, name in self.players.items():
+            local = self.reply_to(addr).split("@")[0]
+            out[local.split("+", 1)[1]] = f"<{name}'s secret>"
+        return out
+
+    def collect(self) -> None:
+        masks = self.secrets()
+        for addr, name in self.players.items():
+            msgs = self._messages(addr)
+            for m in msgs[self.seen.get(addr, 0):]:
+                self._record(addr, name, m, masks)
+            self.seen[addr] = len(msgs)
+
+    def _record(self, addr: str, name: str, m, masks: dict[str, str]) -> None:
+        plain = m.get_body(preferencelist=("plain",)).get_content()
+        html = m.get_body(preferencelist=("html",)) if m.is_multipart() else None
+        html_text = html_to_text(html.get_content()) if html is not None else None
+        text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
+        self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
+        self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
+                       f"Subject: {_mask(str(m['Subject']), masks)}", ""]
+        self.lines += text_of(plain).rstrip("\n").splitlines()
+        if html_text is not None:
+            self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
+            self.lines += text_of(html_text).rstrip("\n").splitlines()
+        self.lines.append("")
+
+    def step(self, label: str) -> None:
+        self.lines += ["", "#" * WIDTH, f"# {self.now:%a %d %b %H:%M} UTC - {label}", "#" * WIDTH, ""]
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines).strip("\n") + "\n"
+
+
+def _mask(text: str, masks: dict[str, str]) -> str:
+    for secret, label in masks.items():
+        text = text.replace(secret, label)
+    return text
+
+
+# -- the scenarios -------------------------------------------------------------------------
+GEORGE, BILL = "george@example.test", "bill@example.test"
+ANN, BOB, CY = "ann@example.test", "bob@example.test", "cy@example.test"
+
+
+def matchplay(t: Transcript) -> None:
+    t.new_game("matchplay", "m1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(GEORGE, "HELP", "m1")
+    t.send(GEORGE, "PLAY 4 4 9\nSPECIAL GREEN+1 HOLE 2", "m1")
+    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "m1")
+    t.send(BILL, "PRESS Good luck, George. May the best putter win.", "m1")
+    t.wait(hours=3)
+    t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "m1")
+    t.send(GEORGE, "STATUS", "m1")
+    # Turn 2: George orders, Bill stays silent: a reminder, then the deadline plays for him.
+    t.send(GEORGE, "PLAY 5 3 4\nSPECIAL BLUE+1 HOLE 4", "m1")
+    t.wait(hours=37)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=12)
+    t.process("A pass after the deadline")
+    t.send(BILL, "HISTORY", "m1")
+    rng = random.Random(7)
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    for _ in range(8):
+        state = t.state("m1")
+        if state.result() is not None:
+            break
+        for seat, addr in ((0, GEORGE), (1, BILL)):
+            if seat in t.state("m1").to_move():
+                t.wait(hours=2)
+                t.send(addr, str(module.random_orders(t.state("m1"), seat, rng)), "m1")
+
+
+def _play_cards(t: Transcript, game_id: str, module_name: str, seats: list[str], seed: int,
+                limit: int = 400) -> None:
+    module = __import__(f"pbem.games.{module_name}", fromlist=["random_orders"])
+    rng = random.Random(seed)
+    for _ in range(limit):
+        state = t.state(game_id)
+        if state.result() is not None:
+            return
+        seat = min(state.to_move())
+        t.wait(minutes=30)
+        t.send(seats[seat], str(module.random_orders(state, seat, rng)), game_id)
+    raise RuntimeError(f"{game_id} did not end")
+
+
+def golfdeck(t: Transcript) -> None:
+    seats = [ANN, BOB, CY]
+    t.new_game("golfdeck", "d1", [("Ann", ANN), ("Bob", BOB), ("Cy", CY)],
+               "--seed", "11", "--option", "holes=2", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(ANN, "HELP", "d1")
+    t.send(ANN, "REVEAL 1 1", "d1")
+    t.send(ANN, "REVEAL 1 5", "d1")
+    t.send(BOB, "REVEAL 2 6", "d1")
+    t.send(CY, "Hi all,\n\nPRESS\nHello both. Short game today.\n\nSee you on the green!\n\n-- \nCy", "d1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    t.send(BOB, "STATUS", "d1")
+    state = t.state("d1")
+    seat = min(state.to_move())
+    t.send(seats[seat], "DRAW STOCK", "d1")
+    _play_cards(t, "d1", "golfdeck", seats, seed=11)
+    t.send(ANN, "HISTORY", "d1")
+
+
+def golf(t: Transcript) -> None:
+    seats = [ANN, BOB]
+    t.new_game("golf", "g1", [("Ann", ANN), ("Bob", BOB)],
+               "--seed", "12", "--option", "holes=2", "--option", "ending=knock",
+               "--option", "peek=paid", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(BOB, "HELP", "g1")
+    state = t.state("g1")
+    seat = min(state.to_move())
+    t.send(seats[seat], "DRAW DISCARD 7", "g1")
+    t.send(seats[seat], "DRAW STOCK IF <= 4 KEEP 1 ELSE DISCARD", "g1")
+    t.send(seats[1 - seat], "PRESS Nice draw.", "g1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    t.send(ANN, "STATUS", "g1")
+    _play_cards(t, "g1", "golf", seats, seed=12)
+    t.send(BOB, "HISTORY", "g1")
+
+
+SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf}
+
+
+def play(name: str) -> Transcript:
+    with tempfile.TemporaryDirectory(prefix="pbem-transcript-") as folder:
+        t = Transcript(Path(folder))
+        SCENARIOS[name](t)
+        return t
