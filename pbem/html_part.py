@@ -16,11 +16,12 @@ import re
 _ALIGNED = re.compile(r"\S {2,}\S")
 # Lines that the eye reads by their position: indented orders and examples, grid rows.
 _INDENTED = re.compile(r"^ {2,}\S")
-# A paragraph that was wrapped to the mail's width: its lines but the last run long.
+# A line of prose this long was broken by wrapping; a shorter one was broken on purpose.
 _WRAPPED_LINE = 60
+# A list item begins a line of its own: "- ", "* ", "(a) ", "1. ".
+_ITEM = re.compile(r"^\s*(?:[-*] |\([a-z0-9]{1,2}\) |[0-9]{1,2}\. )")
 
-_STYLE = ("font-family: Menlo, Consolas, 'DejaVu Sans Mono', monospace; font-size: 13px; "
-          "line-height: 1.35; margin: 0 0 1em 0")
+_STYLE = "font-family: Menlo, Consolas, monospace; font-size: 13px; margin: 0 0 1em 0"
 
 
 def has_table(text: str) -> bool:
@@ -33,7 +34,7 @@ def html_part(text: str) -> str | None:
         return None
     out = []
     for block in _blocks(text):
-        if any(_ALIGNED.search(line) or _INDENTED.match(line) for line in block):
+        if _INDENTED.match(block[0]) or any(_ALIGNED.search(line) for line in block):
             out.append(f'<pre style="{_STYLE}">' + html.escape("\n".join(block)) + "</pre>")
         else:
             out.append("<p>" + _prose(block) + "</p>")
@@ -55,9 +56,11 @@ def _blocks(text: str) -> list[list[str]]:
 
 
 def _prose(block: list[str]) -> str:
-    """A wrapped paragraph flows again; lines that were short on purpose (a list, a greeting and
-    a name) keep their breaks."""
-    lines = [html.escape(line.strip()) for line in block]
-    if all(len(line) >= _WRAPPED_LINE for line in block[:-1]):
-        return " ".join(lines)
-    return "<br>\n".join(lines)
+    """Lines that wrapping broke flow again; a break made on purpose (a short line: a greeting,
+    a name; or a new list item) stays a break."""
+    items: list[list[str]] = []
+    for n, line in enumerate(block):
+        if not items or _ITEM.match(line) or len(block[n - 1]) < _WRAPPED_LINE:
+            items.append([])
+        items[-1].append(html.escape(line.strip()))
+    return "<br>\n".join(" ".join(item) for item in items)

@@ -68,3 +68,13 @@ def test_card_game_mails_carry_the_whole_text_in_their_html(table):
             assert html_words(html.get_content()) == words(body(m)), m["Subject"]
             checked.add(m["X-PBEM-Kind"])
     assert {"turn", "report", "result"} <= checked
+
+
+def test_prose_flows_and_lists_and_short_lines_keep_their_breaks():
+    text = ("Ann (you): total 4     Stock: 30\n\nHOW THE GAME GOES\n"
+            "- A standard pack, dealt face down in a square of four cards, the two nearest\n"
+            "  you being 3 and 4.\n- Lowest total wins.\n\nGood golfing!\nGolf GM\n")
+    page = html_part(text)
+    assert ("<p>HOW THE GAME GOES<br>\n- A standard pack, dealt face down in a square of four cards,"
+            " the two nearest you being 3 and 4.<br>\n- Lowest total wins.</p>") in page
+    assert "<p>Good golfing!<br>\nGolf GM</p>" in page
