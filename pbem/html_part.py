@@ -16,8 +16,9 @@ import re
 _ALIGNED = re.compile(r"\S {2,}\S")
 # Lines that the eye reads by their position: indented orders and examples, grid rows.
 _INDENTED = re.compile(r"^ {2,}\S")
-# A line of prose this long was broken by wrapping; a shorter one was broken on purpose.
-_WRAPPED_LINE = 60
+# Prose is wrapped at this width: a line was broken by the wrapping only when the next line's
+# first word would not have fitted on it; any other break was made on purpose.
+_WRAP_WIDTH = 76
 # A list item begins a line of its own: "- ", "* ", "(a) ", "1. ".
 _ITEM = re.compile(r"^\s*(?:[-*] |\([a-z0-9]{1,2}\) |[0-9]{1,2}\. )")
 
@@ -60,7 +61,12 @@ def _prose(block: list[str]) -> str:
     a name; or a new list item) stays a break."""
     items: list[list[str]] = []
     for n, line in enumerate(block):
-        if not items or _ITEM.match(line) or len(block[n - 1]) < _WRAPPED_LINE:
+        if not items or _ITEM.match(line) or not _wrapped(block[n - 1], line):
             items.append([])
         items[-1].append(html.escape(line.strip()))
     return "<br>\n".join(" ".join(item) for item in items)
+
+
+def _wrapped(line: str, following: str) -> bool:
+    word = following.split(None, 1)[0]
+    return len(line.rstrip()) + 1 + len(word) > _WRAP_WIDTH

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import re
+import textwrap
 
 from conftest import BILL, GEORGE, body
 
@@ -22,15 +23,16 @@ def html_words(page: str) -> list[str]:
 
 
 def test_a_table_gets_an_html_part_with_every_word_in_order():
-    text = ("Hello Ann,\n\nThis paragraph was wrapped at the mail's width, as every paragraph of\n"
-            "prose in these mails is, so it flows again in HTML.\n\n"
+    prose = textwrap.fill("This paragraph was wrapped at the mail's width, as every paragraph of prose "
+                          "in these mails is, so that it flows again in HTML as one paragraph.", 76)
+    text = ("Hello Ann,\n\n" + prose + "\n\n"
             "Ann (you): total 4\n  [1] 7H                [2] ??                [3] KS\n\n"
             "It is your move. Reply with your order:\n\n    DRAW DISCARD <pos>   take the discard\n"
             "    DRAW STOCK           I mail you the card\n\nDue by 2026-12-03 18:00 UTC.\n\nGolf GM\n")
     page = html_part(text)
     assert page is not None and html_words(page) == words(text)
     assert "<pre" in page and "&lt;pos&gt;" in page and "<pos>" not in page
-    assert "wrapped at the mail's width, as every paragraph of prose" in page.replace("&#x27;", "'")
+    assert "\n" in prose and " ".join(prose.split("\n")) in page.replace("&#x27;", "'")
 
 
 def test_prose_alone_gets_no_html_part():
@@ -72,9 +74,11 @@ def test_card_game_mails_carry_the_whole_text_in_their_html(table):
 
 def test_prose_flows_and_lists_and_short_lines_keep_their_breaks():
     text = ("Ann (you): total 4     Stock: 30\n\nHOW THE GAME GOES\n"
-            "- A standard pack, dealt face down in a square of four cards, the two nearest\n"
-            "  you being 3 and 4.\n- Lowest total wins.\n\nGood golfing!\nGolf GM\n")
+            "- A standard pack, dealt face down in a square of four cards, the two cards\n"
+            "  nearest you being 3 and 4.\n- Lowest total wins.\nYour specials left: none\n\n"
+            "Good golfing!\nGolf GM\n")
     page = html_part(text)
     assert ("<p>HOW THE GAME GOES<br>\n- A standard pack, dealt face down in a square of four cards,"
-            " the two nearest you being 3 and 4.<br>\n- Lowest total wins.</p>") in page
+            " the two cards nearest you being 3 and 4.<br>\n- Lowest total wins.<br>\n"
+            "Your specials left: none</p>") in page
     assert "<p>Good golfing!<br>\nGolf GM</p>" in page
