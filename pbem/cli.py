@@ -16,15 +16,23 @@ class UsageError(Exception):
     """A user's mistake: one line on stderr, exit 2, no traceback."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line (the usage is a --help away), like every other."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(types: str | None = None) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="pbem", description="A play-by-email game master for golf games.")
+    p = Parser(prog="pbem", description="A play-by-email game master for golf games.")
     _common(p, None)
     # The same options after the command (`pbem list --config F`); SUPPRESS keeps a value given
     # before the command from being overwritten by the subcommand's default.
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     _common(common, argparse.SUPPRESS)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    p.set_defaults(commands=sub.choices)
 
     def add(name: str, **kwargs) -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], **kwargs)
@@ -90,7 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     if "new-game" in words and ("-h" in words or "--help" in words):
         from .games import registry
         types = ", ".join(sorted(registry()))
-    args = build_parser(types).parse_args(words)
+    parser = build_parser(types)
+    args, extra = parser.parse_known_args(words)
+    if extra and args.command == "gm" and not any(w.startswith("--") for w in extra):
+        args.words += extra  # `EXTEND cup1 -5h` is a GM's mistake to answer, not an unknown option
+    elif extra:
+        args.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return COMMANDS[args.command](args)
     except UsageError as e:
@@ -146,6 +159,8 @@ def _player(spec: str) -> tuple[str, str]:
     name, address = email.utils.parseaddr(spec)
     if "@" not in address or " " in address:
         raise UsageError(f'--player {spec!r}: expected addr@host or "Name <addr@host>"')
+    if len(email.utils.getaddresses([spec])) > 1:
+        raise UsageError(f"--player {spec!r}: one player per --player (repeat --player for each)")
     return name, address.lower()
 
 
@@ -172,6 +187,8 @@ def cmd_new_game(args) -> int:
     except (KeyError, ValueError) as e:
         raise UsageError(str(e).strip('"'))
     players = [_player(s) for s in args.player]
+    if args.id is not None and not args.id.strip():
+        raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     with _app(args) as app:
         try:
@@ -301,11 +318,12 @@ def _listing(as_json: bool, rows: list[dict], empty: str, line) -> int:
 
 
 def cmd_show(args) -> int:
+    from .gm.admin import no_such_game
     from .report import game_json, game_text
     with _app(args) as app:
         data = game_json(app.store, args.game)
-    if data is None:
-        raise UsageError(f"no game {args.game!r}")
+        if data is None:
+            raise UsageError(no_such_game(args.game, [row.id for row in app.store.games()]))
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else game_text(data))
     return 0
 
@@ -331,7 +349,7 @@ def cmd_gm(args) -> int:
         try:
             done = app.gm.gm_command(line)
         except OrderError as e:
-            hint = f" (e.g. {e.hint})" if e.hint else ""
+            hint = f" (e.g. {' or '.join(e.hint.splitlines())})" if e.hint else ""
             raise UsageError(f"{e.message}{hint}")
         _send_or_warn(app, "gm")
     print(done)

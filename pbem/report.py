@@ -61,9 +61,10 @@ def game_text(data: dict) -> str:
 
 def _match_lines(state: dict) -> list[str]:
     lines = [state["match"]] if "match" in state else []
-    for row in state.get("holes", []):
-        lines.append(f"  hole {row['hole']:>2} par {row['par']}: cards {row['cards']} specials {row['specials']} "
-                     f"scores {row['scores']} lead {row['lead']:+d}")
+    if state.get("holes") and "table_names" in state:  # a MatchPlay view
+        from .render import environment  # the players' own hole table, so the GM reads what they read
+        table = environment().get_template("matchplay/_holes.txt").module.hole_table(state["holes"], state)
+        lines += [f"  {line}".rstrip() for line in str(table).strip("\n").splitlines()] + [""]
     for seat, v in state.get("seats", {}).items():
         lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand']))}; specials left {', '.join(v['specials_left'])}; "
                      f"pending {(v['orders'] or '-').replace(chr(10), ' / ')}")

@@ -82,6 +82,22 @@ class GameState:
             out[k] = cls.OPTIONS[k].coerce(k, v)
         return out
 
+    @classmethod
+    def check_options(cls, given: dict[str, Any]) -> None:
+        """Refuse a new game's options (a ValueError, one line) when two that the GM set
+        contradict each other, so no game starts on a rule that another option silently
+        overrides. At creation only: a stored game replays with every option written out,
+        defaults included, and a default beside a chosen option is no contradiction."""
+        options = cls.options_with_defaults(given)
+        problem = cls.contradiction(options, set(given))
+        if problem:
+            raise ValueError(problem)
+
+    @classmethod
+    def contradiction(cls, options: dict[str, Any], given: set[str]) -> str | None:
+        """Why the options contradict each other (`given`: the keys the GM set), or None."""
+        return None
+
     # The protocol; each game implements all of it.
     @classmethod
     def new(cls, names: list[str], options: dict, seed: int, course) -> "GameState":
@@ -179,3 +195,63 @@ class TurnByTurn(GameState):
         """The events since the last call, oldest first (and forget them)."""
         out, self.events = self.events, []
         return out
+
+    # -- suggestions ------------------------------------------------------------------------
+    # An error's hint must be an order the player can send as it stands. The engine writes it
+    # where the rule broke, but a mail's second order (KEEP after DRAW STOCK) is checked on a
+    # copy that has the first one played: `check` leaves the error a `suggest` that answers for
+    # the game as it really is, and falls back on a legal order of its own.
+    drawn: "str | None"
+
+    def check(self, seat: int, command) -> None:
+        from .errors import OrderError
+        try:
+            self.check_order(seat, command)
+        except OrderError as e:
+            if e.suggest is None:
+                e.suggest = _suggester(e.hint, self.drawn is not None)
+            raise
+
+    def check_order(self, seat: int, command) -> None:
+        raise NotImplementedError
+
+    def suggestion(self, seat: int, word: str | None = None) -> str | None:
+        """A legal order for `seat` now, of the kind `word` names (the first word of a line that
+        could not be read) where one is legal, else the GM's own choice; None when `seat` owes
+        nothing."""
+        if self._result is not None or seat not in self.to_move():
+            return None
+        for order in self.orders_like(seat, word):
+            if self.accepts(seat, str(order)):
+                return str(order)
+        default = self.default_orders(seat)
+        return None if default is None else str(default)
+
+    def orders_like(self, seat: int, word: str | None) -> list:
+        """Orders of the kind `word` names, the likeliest first (they are checked after)."""
+        return []
+
+    def accepts(self, seat: int, text: str) -> bool:
+        """Whether `text`, one order a line in canonical form, would be played as it stands."""
+        from .errors import OrderError
+        trial = type(self).from_dict(self.to_dict())
+        try:
+            for line in text.splitlines():
+                trial.apply(seat, trial.command_from_text(line.strip()))
+        except (OrderError, ValueError, IndexError):
+            return False
+        return True
+
+
+def _suggester(hint: str | None, after_draw: bool):
+    """The `suggest` of an engine error: `hint` where it is legal in the real game (with the draw
+    in front when the error came after a DRAW STOCK of the same mail), else the game's own."""
+    def suggest(state: TurnByTurn, seat: int) -> str | None:
+        if state.result() is not None or seat not in state.to_move():
+            return None
+        if hint:
+            wanted = "DRAW STOCK\n" + hint if after_draw and state.drawn is None else hint
+            if state.accepts(seat, wanted):
+                return wanted
+        return state.suggestion(seat)
+    return suggest

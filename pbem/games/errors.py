@@ -5,12 +5,19 @@ can quote exactly what was wrong and say what would be right.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
+# What a parser leaves when the right suggestion depends on the game: it reads a mail before the
+# game's state is at hand, and a suggestion must be an order that is legal in that state.
+Suggest = Callable[[Any, int], "str | None"]
+
 
 class OrderError(Exception):
     kind = "error"
 
     def __init__(self, message: str, *, line: str | None = None, lineno: int | None = None,
-                 rule: str | None = None, hint: str | None = None, part: str | None = None):
+                 rule: str | None = None, hint: str | None = None, part: str | None = None,
+                 suggest: Suggest | None = None):
         super().__init__(message)
         self.message = message
         self.line = line
@@ -19,6 +26,7 @@ class OrderError(Exception):
         self.hint = hint
         self.part = part  # which part of a many-line order is at fault (e.g. "special")
         self.also: list[OrderError] = []  # further problems of the same order, each on its own line
+        self.suggest = suggest  # (state, seat) -> the hint, made once the game is known
 
     def at(self, line: str, lineno: int) -> "OrderError":
         """The same error, placed on the player's line (the parser knows it, the engine does not)."""
@@ -45,3 +53,18 @@ class IllegalOrder(OrderError):
 class AmbiguousOrder(OrderError):
     """The line (or the message) can be read more than one way."""
     kind = "ambiguous"
+
+
+def make_suggestions(errors: list[OrderError], state, seat: int) -> None:
+    """Give each error that left a `suggest` the hint the game's state makes for `seat`, in
+    place of the parser's own (which only shows the form of an order); None when no order
+    would be right (the game is over).
+
+    A game whose mail holds one set of orders (MatchPlay) leaves one `suggest` for the whole
+    message; the errors its engine found in that set (those naming a `part` of it) take the
+    same suggestion, so that one mail never offers two different corrections."""
+    whole = next((e.suggest for e in errors if e.suggest is not None), None)
+    for error in errors:
+        make = error.suggest or (whole if error.part else None)
+        if make is not None:
+            error.hint = make(state, seat)

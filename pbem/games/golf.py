@@ -85,6 +85,20 @@ class Golf(TurnByTurn):
     MAX_PLAYERS = 8
     OPTIONS = OPTIONS
 
+    @classmethod
+    def contradiction(cls, options: dict, given: set[str]) -> str | None:
+        target = _whole(options, "target", 0)
+        if target and "holes" in given:
+            return (f"options holes={options['holes']} and target={target} contradict each other: with a "
+                    "target the game lasts until a total reaches it, however many holes that takes "
+                    "(set one of them, not both)")
+        if options["ending"] == "faceup":
+            knocking = [f"{k}={options[k]}" for k in ("knock_penalty", "knock_bonus") if options[k] != "none"]
+            if knocking:
+                return (f"option {knocking[0]} scores a knocker, and ending=faceup has no knocking "
+                        "(use ending=knock, or leave it out)")
+        return None
+
     def __init__(self, names: Sequence[str], options: dict, seed: int = 0):
         self.names, self.n = list(names), len(names)
         n = self.n
@@ -194,7 +208,7 @@ class Golf(TurnByTurn):
         return [p for p in self.positions if not up[p - 1] and not known[p - 1]]
 
     # -- checking orders ------------------------------------------------------------------
-    def check(self, seat: int, command) -> None:
+    def check_order(self, seat: int, command) -> None:
         if self._result is not None:
             raise IllegalOrder(f"the game is over ({self._result.line})", rule="no orders after the end of the game")
         t = type(command)
@@ -203,24 +217,24 @@ class Golf(TurnByTurn):
                 raise IllegalOrder("you have resigned already", rule="a player resigns once")
             return
         if t not in _PLAY_ORDERS or (t is DrawStockIf and command.flip is not None):
-            self._refuse_foreign(command)
+            self._refuse_foreign(seat, command)
         if self.resigned[seat]:
             raise IllegalOrder("you have resigned from this game", rule="resigned players take no turns")
         if t is Discard and self.last_seat == seat and self.last_kind == "take" and self.drawn is None:
-            raise IllegalOrder("you took the top discard into your layout; it cannot go back on the pile",
-                               rule="a card taken from the discard pile must be used",
-                               hint="DRAW STOCK (on your next turn) if you may want to discard the card")
+            raise IllegalOrder("you took the top discard into your layout; it cannot go back on the pile (draw "
+                               "from the stock, next turn, for a card you may discard)",
+                               rule="a card taken from the discard pile must be used")
         if seat != self.current:
             self._refuse_out_of_turn(seat, command)
         if self.drawn is not None:
             if t is Keep:
-                self._check_position(seat, command.pos, replacing=True)
+                self._check_position(seat, command.pos, Keep)
             elif t is not Discard:
                 self._refuse_while_drawn(command)
         elif t is DrawDiscard:
-            self._check_position(seat, command.pos, replacing=True)
+            self._check_position(seat, command.pos, DrawDiscard)
         elif t is DrawStockIf:
-            self._check_position(seat, command.keep, replacing=True)
+            self._check_position(seat, command.keep, lambda p: DrawStockIf(command.limit, p))
         elif t is Knock:
             self._check_knock()
         elif t is Peek:
@@ -229,14 +243,25 @@ class Golf(TurnByTurn):
             raise IllegalOrder(f"{command} needs a card drawn from the stock first",
                                rule="KEEP and DISCARD follow DRAW STOCK", hint="DRAW STOCK")
 
-    def _refuse_foreign(self, command) -> None:
+    def _refuse_foreign(self, seat: int, command) -> None:
+        # Hints are built legal here (never tried out: a trial would check, and refuse, again).
+        mine = seat == self.current and not self.resigned[seat]
+        hint = self._hint(seat)
         if isinstance(command, DrawStockIf):
+            keep = command.keep
+            if mine and self.drawn is None and keep in self.positions and not self.locked(seat, keep):
+                hint = str(DrawStockIf(command.limit, keep))
             raise IllegalOrder("ELSE FLIP is not in this game: a card you do not keep is discarded",
-                               rule="golf orders", hint=str(DrawStockIf(command.limit, command.keep)))
+                               rule="golf orders", hint=hint)
         if isinstance(command, (Reveal, DiscardFlip)):
-            hint = "PEEK <pos>" if isinstance(command, Reveal) else "DISCARD"
+            if mine and isinstance(command, DiscardFlip) and self.drawn is not None:
+                hint = "DISCARD"
             raise IllegalOrder(f"{command} is a golf-deck order, not in this game", rule="golf orders", hint=hint)
-        raise IllegalOrder(f"{command} is not an order of Golf", rule="golf orders", hint="DRAW STOCK")
+        raise IllegalOrder(f"{command} is not an order of Golf", rule="golf orders", hint=hint)
+
+    def _hint(self, seat: int) -> str | None:
+        order = self.default_orders(seat)
+        return None if order is None else str(order)
 
     def _refuse_out_of_turn(self, seat: int, command) -> None:
         if self.current is None:
@@ -259,16 +284,23 @@ class Golf(TurnByTurn):
         raise IllegalOrder(f"you have drawn {self.drawn} already: keep it or discard it",
                            rule="one draw a turn", hint=hint)
 
-    def _check_position(self, seat: int, pos: int, replacing: bool) -> None:
+    def _check_position(self, seat: int, pos: int, remake) -> None:
+        """`pos` names a card the order may take (`remake(p)` is the order at position p: the
+        hint uses the first position that is allowed)."""
         if pos not in self.positions:
             shape = "1 2 / 3 4" if self.size == 4 else "1 2 3 / 4 5 6"
             raise IllegalOrder(f"there is no position {pos}: your layout is {shape}",
-                               rule=f"positions are 1-{self.size}", hint=f"positions {shape}")
-        if replacing and self.locked(seat, pos):
+                               rule=f"positions are 1-{self.size}", hint=self._moved(seat, remake))
+        if remake is not Peek and self.locked(seat, pos):
             open_ = " ".join(str(p) for p in self.replaceable(seat)) or "none"
-            raise IllegalOrder(f"position {pos} was not seen at the start and has been replaced once already",
+            raise IllegalOrder(f"position {pos} was not seen at the start and has been replaced once already "
+                               f"(positions you may still replace: {open_})",
                                rule="cards not seen at the start are replaced only once",
-                               hint=f"positions you may still replace: {open_}")
+                               hint=self._moved(seat, remake))
+
+    def _moved(self, seat: int, remake) -> str | None:
+        allowed = self.peekable(seat) if remake is Peek else self.replaceable(seat)
+        return str(remake(allowed[0])) if allowed else self._hint(seat)
 
     def _check_knock(self) -> None:
         if self.faceup:
@@ -286,11 +318,12 @@ class Golf(TurnByTurn):
         if peek != "paid" and (not self.peeks_left[seat] or self.started[seat]):
             raise IllegalOrder("your free looks are used up (they come before your first draw of the hole)",
                                rule="free looks at the start only", hint="DRAW STOCK")
-        self._check_position(seat, pos, replacing=False)
+        self._check_position(seat, pos, Peek)
         if self.up[seat][pos - 1] or self.known[seat][pos - 1]:
-            open_ = " ".join(str(p) for p in self.peekable(seat)) or "none"
-            raise IllegalOrder(f"you know the card at {pos} already", rule="look only at unseen cards",
-                               hint=f"unseen positions: {open_}")
+            unseen = self.peekable(seat)
+            open_ = " ".join(str(p) for p in unseen) or "none"
+            raise IllegalOrder(f"you know the card at {pos} already (unseen positions: {open_})",
+                               rule="look only at unseen cards", hint=f"PEEK {unseen[0]}" if unseen else "DRAW STOCK")
 
     # -- playing orders -------------------------------------------------------------------
     def apply(self, seat: int, command) -> None:
@@ -303,41 +336,43 @@ class Golf(TurnByTurn):
         self.started[seat] = True
         self.peeks_left[seat] = 0
         if t is DrawStock:
-            self._draw(seat)
+            self._draw(seat, f"You drew {self.stock[-1]} from the stock")
         elif t is Keep:
             self._keep(seat, command.pos)
         elif t is Discard:
             self._throw(seat)
         elif t is DrawDiscard:
             card = self.discard.pop()
-            self._replace(seat, command.pos, card, "took the top discard", "take")
+            self._replace(seat, command.pos, card, "took the top discard", "take", f"You took {card} from the discard")
         elif t is DrawStockIf:
             card = self._draw(seat)
-            if self.points[card] <= command.limit:
-                self._keep(seat, command.keep)
+            points, limit = self.points[card], command.limit
+            if points <= limit:
+                self._keep(seat, command.keep, f"You drew {card} ({points}): {points} <= {limit}, so you kept it")
             else:
-                self._throw(seat)
+                self._throw(seat, f"You drew {card} ({points}): {points} > {limit}, so you discarded it")
         else:
             self.knocker = seat
             self.events.append({"kind": "knock", "seat": seat})
-            self._pass_turn(seat, "knock", f"{self.names[seat]} knocks", False)
+            self._pass_turn(seat, "knock", f"{self.names[seat]} knocks", False,
+                            "You knocked: everyone else has one more turn")
 
-    def _draw(self, seat: int) -> str:
+    def _draw(self, seat: int, own: str | None = None) -> str:
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card})
+        self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
         return card
 
-    def _keep(self, seat: int, pos: int) -> None:
+    def _keep(self, seat: int, pos: int, why: str = "") -> None:
         card, self.drawn = self.drawn, None
-        self._replace(seat, pos, card, "drew from the stock", "keep")
+        self._replace(seat, pos, card, "drew from the stock", "keep", why or f"You kept {card}")
 
-    def _throw(self, seat: int) -> None:
+    def _throw(self, seat: int, why: str = "") -> None:
         card, self.drawn = self.drawn, None
         self.discard.append(card)
         self._pass_turn(seat, "discard", f"{self.names[seat]} drew {card} from the stock and discarded it",
-                        card in self.jacks)
+                        card in self.jacks, why or f"You discarded {card}, the card you drew")
 
-    def _replace(self, seat: int, pos: int, card: str, how: str, kind: str) -> None:
+    def _replace(self, seat: int, pos: int, card: str, how: str, kind: str, own: str = "") -> None:
         i = pos - 1
         grid = self.grids[seat]
         old = grid[i]
@@ -346,35 +381,39 @@ class Golf(TurnByTurn):
         self.replaced[seat][i] = True
         if self.faceup:
             self.up[seat][i] = True
-            placed = f"put {card} face up"
+            placed, side = f"put {card} face up", "face up"
         else:
-            placed = "put it face down"  # never name a face-down card in public
+            placed, side = "put it face down", "face down"  # never name a face-down card in public
         self.discard.append(old)
-        self._pass_turn(seat, kind, f"{self.names[seat]} {how} and {placed} at {pos}, discarding {old}",
-                        old in self.jacks)
+        where = f"at {pos}, discarding {old}"
+        mine = f"{own} and put it {side} {where}" if kind == "take" else f"{own} {side} {where}"
+        self._pass_turn(seat, kind, f"{self.names[seat]} {how} and {placed} {where}", old in self.jacks, mine)
 
     def _peek(self, seat: int, pos: int) -> None:
         self.known[seat][pos - 1] = True
         text = f"{self.names[seat]} looked at the card at {pos}"
+        own = f"You looked at the card at {pos}: {self.grids[seat][pos - 1]}"
         if self.options["peek"] == "paid":
             self.paid[seat] += 1
             text += " (1 point)"
+            own += " (1 point)"
         else:
             self.peeks_left[seat] -= 1
             self.start_seen[seat][pos - 1] = True
         self.events.append({"kind": "peeked", "seat": seat, "positions": {pos: self.grids[seat][pos - 1]}})
-        self.events.append({"kind": "played", "seat": seat, "text": text})
+        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
 
-    def _pass_turn(self, seat: int, kind: str, text: str, jack: bool) -> None:
+    def _pass_turn(self, seat: int, kind: str, text: str, jack: bool, own: str) -> None:
         self._turn += 1
         self.last_seat, self.last_kind = seat, kind
         over = False
+        after = ""
         if not self.stock:
             if self.rebuilt or not self._rebuild():
-                text += "; the stock is used up, so the hole ends"
+                after = "; the stock is used up, so the hole ends"
                 over = True
             else:
-                text += "; the stock ran out and the discards under the top card were shuffled into a new one"
+                after = "; the stock ran out and the discards under the top card were shuffled into a new one"
         if not over and self.final is None and (kind == "knock" or (self.faceup and False not in self.up[seat])):
             self.final = self._others_after(seat)
         skipped = nxt = None
@@ -390,8 +429,8 @@ class Golf(TurnByTurn):
             if jack:
                 skipped, nxt = nxt, self._next_seat(nxt)
         if skipped is not None:
-            text += f"; {self.names[skipped]} misses a turn"
-        self.events.append({"kind": "played", "seat": seat, "text": text})
+            after += f"; {self.names[skipped]} misses a turn"
+        self.events.append({"kind": "played", "seat": seat, "text": text + after, "own": own + after, "move": True})
         self.current = nxt
         if over:
             self._end_hole()
@@ -419,7 +458,8 @@ class Golf(TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "text": f"{self.names[seat]} resigns"})
+        self.events.append({"kind": "played", "seat": seat, "text": f"{self.names[seat]} resigns",
+                            "own": "You resigned", "move": True})
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
@@ -483,9 +523,10 @@ class Golf(TurnByTurn):
         grids = [list(g) for g in self.grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
+        # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
         self.events.append({"kind": "hole_end", "hole": self.hole_no, "grids": grids, "points": res["points"],
                             "cancelled": res["cancelled"], "scores": scores, "totals": list(self.totals),
-                            "knocker": self.knocker})
+                            "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
         self.current = self.drawn = None
         active = [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
@@ -513,7 +554,7 @@ class Golf(TurnByTurn):
             "turn": self._turn, "knocker": self.knocker,
             "finished": [{"hole": h["hole"], "grids": [list(g) for g in h["grids"]], "scores": list(h["scores"])}
                          for h in self.holes],
-            "final_turns": list(self.final or ()), "stock": len(self.stock),
+            "final_turns": list(self.final or ()), "last_round": self.final is not None, "stock": len(self.stock),
             "discard": self.discard[-1] if self.discard else None, "totals": list(self.totals),
             "grids": grids, "face_up": [list(u) for u in self.up], "peeks_paid": list(self.paid),
             "drawing": self.drawn is not None, "resigned": list(self.resigned),
@@ -552,6 +593,12 @@ class Golf(TurnByTurn):
                 return Peek(next(p for p in LOOK_ORDER[self.size] if p in unseen))
         pos = self._best_spot(seat, self.discard[-1])
         return DrawDiscard(pos) if pos else DrawStock()
+
+    def orders_like(self, seat: int, word: str | None) -> list:
+        free = self.replaceable(seat) or [1]
+        looks = self.peekable(seat)[:1]
+        return {"DRAW": [DrawStock()], "IF": [DrawStockIf(4, free[0])], "KEEP": [Keep(free[0])],
+                "DISCARD": [Discard()], "KNOCK": [Knock()], "PEEK": [Peek(p) for p in looks]}.get(word or "", [])
 
     def _best_spot(self, seat: int, card: str) -> int | None:
         g, up, known = self.grids[seat], self.up[seat], self.known[seat]

@@ -11,8 +11,10 @@ Decisions where the seed text and RULES.md say nothing:
 
 - Reveals are recorded when they arrive but turned up only when every seat has revealed; until
   then only the revealing seat itself sees its two chosen cards.
-- RESIGN ends the game at once. The other seats share the win on the totals of the holes
-  already finished (the hole in play is not scored); `resigned` names the seat.
+- RESIGN takes the seat out of play, as in `golf`: it gets no more turns and cannot win, but its
+  cards are still dealt and scored (face-down ones as they lie at the hole's end). A turn it
+  owed passes on (a drawn stock card goes to the discard); an owed reveal is simply not made.
+  When only one seat is left in play, the game ends at once and that seat wins on its total.
 - At the start of a turn the mover always has a face-down card (a grid all face up ends the
   hole before its owner moves again), so DISCARD FLIP always has a card to turn. Should none be
   left all the same, DISCARD FLIP is refused and the drawn card must be kept.
@@ -65,6 +67,7 @@ RULE_NO_DRAWN = "KEEP and DISCARD FLIP answer a DRAW STOCK"
 RULE_FACE_UP = "only a face-down card can be turned up"
 RULE_NONE_DOWN = "a discarded stock card obliges a flip; with no face-down card left, keep it"
 RULE_ELSE_FLIP = "the ELSE of a conditional draw turns up a face-down card"
+RULE_RESIGNED = "a player who has resigned takes no more turns"
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
@@ -147,7 +150,7 @@ class GolfDeck(TurnByTurn):
         self.salt = 0  # per hole, for the default reveals
         self.totals = [0] * self.n
         self.holes: list[dict] = []
-        self.resigned: int | None = None
+        self.resigned = [False] * self.n
         self.events: list[dict] = []
         self._turn = 1
         self._result: Result | None = None
@@ -175,7 +178,7 @@ class GolfDeck(TurnByTurn):
             "discard": list(self.discard), "revealing": self.revealing,
             "reveals": [list(r) if r else None for r in self.reveals], "drawn": self.drawn,
             "ender": self.ender, "salt": self.salt, "totals": list(self.totals),
-            "holes": copy.deepcopy(self.holes), "resigned": self.resigned,
+            "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
             "events": copy.deepcopy(self.events), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
@@ -196,7 +199,9 @@ class GolfDeck(TurnByTurn):
         s.drawn, s.ender, s.salt = d["drawn"], d["ender"], d["salt"]
         s.totals = list(d["totals"])
         s.holes = copy.deepcopy(d["holes"])
-        s.resigned = d["resigned"]
+        resigned = d["resigned"]
+        # Stored games from before seats could resign and play on hold one seat number (or None).
+        s.resigned = list(resigned) if isinstance(resigned, list) else [i == resigned for i in range(s.n)]
         s.events = copy.deepcopy(d["events"])
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
@@ -211,15 +216,18 @@ class GolfDeck(TurnByTurn):
         if self._result is not None:
             return set()
         if self.revealing:
-            return {s for s in range(self.n) if self.reveals[s] is None}
+            return {s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]}
         return {self.current}
 
-    def check(self, seat: int, command) -> None:
+    def check_order(self, seat: int, command) -> None:
         if self._result is not None:
             raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
         if not 0 <= seat < self.n:
             raise IllegalOrder(f"there is no seat {seat} in this game", rule=RULE_TURN)
         t = type(command)
+        if self.resigned[seat]:
+            raise IllegalOrder("you have resigned from this game" if t is not Resign else
+                               "you have resigned already", rule=RULE_RESIGNED)
         if t is Resign:
             return
         if t not in _OURS:
@@ -242,7 +250,7 @@ class GolfDeck(TurnByTurn):
         if t is DrawDiscard:
             self._take_discard(seat, command.pos)
         elif t is DrawStock:
-            self._draw(seat)
+            self._draw(seat, f"You drew {self.stock[-1]} from the stock")
         elif t is Keep:
             self._keep(seat, command.pos)
         elif t is DiscardFlip:
@@ -250,11 +258,7 @@ class GolfDeck(TurnByTurn):
         elif t is Reveal:
             self._reveal(seat, command)
         elif t is DrawStockIf:
-            card = self._draw(seat)
-            if POINTS[card] <= command.limit:
-                self._keep(seat, command.keep)
-            else:
-                self._discard_flip(seat, command.flip)
+            self._draw_if(seat, command)
         else:
             self._resign(seat)
 
@@ -271,7 +275,7 @@ class GolfDeck(TurnByTurn):
             "final_turns_from": self.ender, "totals": list(self.totals),
             "finished": [{"hole": h["hole"], "grids": [list(g) for g in h["grids"]],
                           "scores": list(h["scores"])} for h in self.holes],
-            "resigned": self.resigned,
+            "resigned": list(self.resigned),
             "result": self._result.line if over else None,
         }
         if seat is None:
@@ -290,7 +294,7 @@ class GolfDeck(TurnByTurn):
 
     def default_orders(self, seat: int):
         """What the GM plays for `seat` (None when the seat owes nothing now)."""
-        if self._result is not None:
+        if self._result is not None or self.resigned[seat]:
             return None
         if self.revealing:
             if self.reveals[seat] is not None:
@@ -307,6 +311,14 @@ class GolfDeck(TurnByTurn):
         if gain > 0 or all(up):
             return _KEEP[where]
         return _FLIP[up.index(False) + 1]
+
+    def orders_like(self, seat: int, word: str | None) -> list:
+        down = [p for p in range(1, GRID + 1) if not self.up[seat][p - 1]] or [1]
+        default = self.default_orders(seat)
+        keep = default if type(default) is Keep else _KEEP[1]
+        flip = _FLIP[down[0]]
+        return {"DRAW": [_DRAW_STOCK], "IF": [DrawStockIf(4, down[0], down[0])], "KEEP": [keep],
+                "DISCARD": [flip], "FLIP": [flip]}.get(word or "", [])
 
     # -- checks ---------------------------------------------------------------------------
     def _foreign(self, seat: int, command) -> None:
@@ -379,37 +391,53 @@ class GolfDeck(TurnByTurn):
         return None if order is None else str(order)
 
     # -- play -----------------------------------------------------------------------------
+    # Each move leaves a `played` event: `text` for everyone, `own` for its player (who may be
+    # told the card they drew); `move` is False for what follows from others' moves.
+    def _played(self, seat: int, text: str, own: str, move: bool = True) -> None:
+        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": move})
+
     def _deal(self) -> None:
         n = self.n
         self.dealer = (self.game_no - 1 + self.hole_no - 1) % n
-        self.starter = self.current = (self.dealer + 1) % n
+        self.drawn = self.ender = None
+        self.starter = self.current = self._following(self.dealer)
         deck = list(DECK)
         self.rng.shuffle(deck)
         self.shuffles.append(list(deck))
         hands = deal(deck, n, GRID)  # one at a time from the dealer's left
         grid = self.grid
         for i in range(n):
-            grid[(self.starter + i) % n] = hands[i]
+            grid[(self.dealer + 1 + i) % n] = hands[i]
         self.up = [[False] * GRID for _ in range(n)]
         self.discard = [deck.pop()]
         self.stock = deck
         self.revealing = True
         self.reveals = [None] * n
-        self.drawn = self.ender = None
         self.salt = self.rng.getrandbits(32)
         self.events.append({"kind": "hole_start", "hole": self.hole_no, "dealer": self.dealer})
 
     def _reveal(self, seat: int, command: Reveal) -> None:
-        reveals = self.reveals
-        reveals[seat] = (command.first, command.second)
+        self.reveals[seat] = (command.first, command.second)
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat,
-                            "text": f"{self.names[seat]} has chosen the two cards to reveal"})
-        if None not in reveals:
-            for up, (a, b) in zip(self.up, reveals):
-                up[a - 1] = up[b - 1] = True
-            self.revealing = False
-            self.events.append({"kind": "revealed", "hole": self.hole_no})
+        self._played(seat, f"{self.names[seat]} has chosen the two cards to reveal",
+                     f"You chose {command.first} and {command.second} to reveal")
+        self._end_reveals()
+
+    def _end_reveals(self) -> None:
+        """Once every seat in play has chosen, all the chosen cards are turned up together."""
+        reveals, resigned = self.reveals, self.resigned
+        if any(r is None and not resigned[s] for s, r in enumerate(reveals)):
+            return
+        for s, pair in enumerate(reveals):
+            if pair is None:
+                continue
+            a, b = sorted(pair)
+            up, cards = self.up[s], self.grid[s]
+            up[a - 1] = up[b - 1] = True
+            shown = f"{a} ({cards[a - 1]}) and {b} ({cards[b - 1]})"
+            self._played(s, f"{self.names[s]} turned up {shown}", f"You turned up {shown}", move=False)
+        self.revealing = False
+        self.events.append({"kind": "revealed", "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         grid, up, discard = self.grid[seat], self.up[seat], self.discard
@@ -418,41 +446,66 @@ class GolfDeck(TurnByTurn):
         grid[pos - 1] = card
         up[pos - 1] = True
         discard.append(old)
-        self._end_turn(seat, f"{self.names[seat]} took {card} from the discard into {pos} (out went {old})")
+        what = f"took {card} from the discard into {pos} (out went {old})"
+        self._end_turn(seat, f"{self.names[seat]} {what}", f"You {what}")
 
-    def _draw(self, seat: int) -> str:
+    def _draw(self, seat: int, own: str | None = None) -> str:
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card})
+        self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
         return card
 
-    def _keep(self, seat: int, pos: int) -> None:
+    def _draw_if(self, seat: int, command: DrawStockIf) -> None:
+        card = self._draw(seat)
+        points, limit = POINTS[card], command.limit
+        if points <= limit:
+            self._keep(seat, command.keep, f"You drew {card} ({points}): {points} <= {limit}, so ")
+        else:
+            self._discard_flip(seat, command.flip, f"You drew {card} ({points}): {points} > {limit}, so ")
+
+    def _keep(self, seat: int, pos: int, why: str = "") -> None:
         grid, card = self.grid[seat], self.drawn
         self.drawn = None
         old = grid[pos - 1]
         grid[pos - 1] = card
         self.up[seat][pos - 1] = True
         self.discard.append(old)
+        own = f"{why}you kept it in {pos} (out went {old})" if why else f"You kept {card} in {pos} (out went {old})"
         self._end_turn(seat, f"{self.names[seat]} drew {card} from the stock and kept it in {pos} "
-                             f"(out went {old})")
+                             f"(out went {old})", own)
 
-    def _discard_flip(self, seat: int, pos: int) -> None:
+    def _discard_flip(self, seat: int, pos: int, why: str = "") -> None:
         card = self.drawn
         self.drawn = None
         self.discard.append(card)
         self.up[seat][pos - 1] = True
+        shown = f"{pos} ({self.grid[seat][pos - 1]})"
+        own = (f"{why}it went to the discard and you turned up {shown}" if why
+               else f"You discarded {card} and turned up {shown}")
         self._end_turn(seat, f"{self.names[seat]} drew {card} from the stock, discarded it and turned "
-                             f"up {pos} ({self.grid[seat][pos - 1]})")
+                             f"up {shown}", own)
 
-    def _end_turn(self, seat: int, text: str) -> None:
+    def _end_turn(self, seat: int, text: str, own: str) -> None:
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "text": text})
+        self._played(seat, text, own)
         if self.ender is None and False not in self.up[seat]:
             self.ender = seat
-        following = seat + 1 if seat + 1 < self.n else 0
-        if not self.stock or following == self.ender:
+        following = self._following(seat)
+        if not self.stock or following is None:
             self._end_hole()
         else:
             self.current = following
+
+    def _following(self, seat: int) -> int | None:
+        """The next seat in play after `seat`, or None once the turn would come back round to
+        the seat whose grid went all face up (every other seat has had its final turn)."""
+        s, n, resigned, ender = seat, self.n, self.resigned, self.ender
+        for _ in range(n):
+            s = s + 1 if s + 1 < n else 0
+            if s == ender:
+                return None
+            if not resigned[s]:
+                return s
+        return None
 
     def _end_hole(self) -> None:
         grids = [list(g) for g in self.grid]
@@ -472,27 +525,41 @@ class GolfDeck(TurnByTurn):
         })
         self.drawn = None
         if self.hole_no >= self.holes_total:
-            line, winners = share_the_win(self.names, self.totals)
-            self._finish(line, winners)
+            self._finish_among_active()
         else:
             self.hole_no += 1
             self._deal()
 
-    def _finish(self, line: str, winners: tuple[int, ...]) -> None:
-        self._result = Result(line, winners, tuple(self.totals))
+    def _finish_among_active(self) -> None:
+        """The lowest total among the seats still in play wins (a resigned seat cannot)."""
+        active = [s for s in range(self.n) if not self.resigned[s]]
+        line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
+        self._result = Result(line, tuple(active[i] for i in picked), tuple(self.totals))
         self.events.append({"kind": "game_end", "line": line})
 
     def _resign(self, seat: int) -> None:
-        others = [s for s in range(self.n) if s != seat]
-        line, picked = share_the_win([self.names[s] for s in others], [self.totals[s] for s in others])
-        self.resigned = seat
-        self.events.append({"kind": "played", "seat": seat, "text": f"{self.names[seat]} resigned"})
-        self._finish(line, tuple(others[i] for i in picked))
+        self.resigned[seat] = True
+        self._played(seat, f"{self.names[seat]} resigned", "You resigned")
+        if self.resigned.count(False) < 2:
+            return self._finish_among_active()
+        if self.revealing:
+            return self._end_reveals()
+        if self.current != seat:
+            return
+        if self.drawn is not None:  # the drawn card is not kept: it goes where a discarded one goes
+            self.discard.append(self.drawn)
+            self.drawn = None
+        self._turn += 1
+        following = self._following(seat)
+        if following is None:
+            self._end_hole()
+        else:
+            self.current = following
 
 
 def random_orders(state: GolfDeck, seat: int, rng) -> object:
     """A uniformly chosen legal move for `seat` now (None when the seat owes nothing)."""
-    if state._result is not None:
+    if state._result is not None or state.resigned[seat]:
         return None
     random_ = rng.random
     if state.revealing:

@@ -25,6 +25,45 @@ SPECIALS = ("BLUE+1", "BLUE-1", "RED+1", "RED-1")
 # When the GM must choose a special for a silent player, the ones that help come first.
 HELPFUL_FIRST = ("BLUE-1", "RED+1", "BLUE+1", "RED-1")
 
+# The rules an error cites, by the letter the welcome lists them under. (a)-(c) keep the letters
+# of the rule text the game comes from, which some players know.
+RULES = {
+    "a": "at most one special card a turn",
+    "b": "specials in two different turns among turns 1-3",
+    "c": "never specials of two colours in turns 1-3",
+    "d": "the two specials of the other colour in two different turns among 4-6",
+    "e": "a special goes on one of the turn's three holes",
+    "f": "each special card once: BLUE+1, BLUE-1, RED+1 and RED-1",
+    "g": "one PLAY a turn: three stroke cards, one per hole, in hole order",
+    "h": "stroke cards are 3, 4 and 5, and only the ones you still hold",
+    "i": "a turn's orders come in one mail: its PLAY line with any SPECIAL",
+    "j": "no orders once the match is over",
+}
+# A player's name in the hole table: the table is laid out for names up to this wide.
+TABLE_NAME_WIDTH = 8
+
+
+def rule(label: str) -> str:
+    """A rule as an error cites it: "(b) specials in two ..." points at the welcome's line (b)."""
+    return f"({label}) {RULES[label]}"
+
+
+def table_names(names: Sequence[str]) -> list[str]:
+    """The names the hole table uses: a long name shortens to its first word, or to the first
+    letters of it; two players who would look alike there take their seat number."""
+    tags = [_table_name(n) for n in names]
+    if len(set(tags)) < len(tags):
+        tags = [f"{t[:TABLE_NAME_WIDTH - 2]}-{i + 1}" for i, t in enumerate(tags)]
+    return tags
+
+
+def _table_name(name: str) -> str:
+    name = " ".join(name.split()) or "?"
+    if len(name) <= TABLE_NAME_WIDTH:
+        return name
+    first = name.split()[0]
+    return first if len(first) <= TABLE_NAME_WIDTH else first[:TABLE_NAME_WIDTH - 1] + "."
+
 
 _TURN_HOLES = {t: (3 * t - 2, 3 * t - 1, 3 * t) for t in range(1, TURNS + 1)}
 
@@ -185,23 +224,26 @@ class MatchPlay(GameState):
 
     def check(self, seat: int, command) -> None:
         if self.finished:
-            raise IllegalOrder(f"the match is over ({self._result.line})", rule="no orders after the end of the match")
+            raise IllegalOrder(f"the match is over ({self._result.line})", rule=rule("j"))
         if type(command) is not Play:
             if isinstance(command, Resign):
                 return
             if isinstance(command, Forfeit):
                 command = command.play
         if not isinstance(command, Play):
-            raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule="MatchPlay orders")
-        try:
-            self._check_cards(seat, command.cards)
-        except IllegalOrder as e:
-            try:  # the special may be wrong too: report both
-                self._check_specials(seat, command.specials)
-            except IllegalOrder as second:
-                e.also = [second]
-            raise e
-        self._check_specials(seat, command.specials)
+            raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
+        problems = []
+        for checker, part in ((self._check_cards, command.cards), (self._check_specials, command.specials)):
+            try:
+                checker(seat, part)
+            except IllegalOrder as e:  # the special may be wrong too: report both
+                problems.append(e)
+        if problems:
+            right = str(self.nearest_orders(seat, command.cards, command.specials))
+            for problem in problems:
+                problem.hint = right
+            problems[0].also = problems[1:]
+            raise problems[0]
 
     def apply(self, seat: int, command) -> None:
         self.check(seat, command)
@@ -239,7 +281,7 @@ class MatchPlay(GameState):
         v = {
             "names": self.names, "pars": list(self.pars), "turn": self._turn,
             "turn_holes": list(holes), "turn_pars": [self.pars[h - 1] for h in holes],
-            "holes": self.holes, "match": self.match_line(),
+            "holes": self.holes, "match": self.match_line(), "table_names": table_names(self.names),
             "result": self._result.line if self._result else None,
             "ordered": [p is not None for p in self.pending],
         }
@@ -274,6 +316,32 @@ class MatchPlay(GameState):
         hand = self.hands[seat]
         return [3] * hand[3] + [4] * hand[4] + [5] * hand[5]
 
+    def owed_specials(self, seat: int) -> str:
+        """Which specials `seat` must still play, and by the end of which turn, as a sentence to
+        the player (the rules ask all four: one colour in turns 1-3, the other in turns 4-6)."""
+        first, count, colour = self._phase(seat)
+        left = self.specials_left[seat]
+        owed = []
+        if first == 1 and colour is None:
+            owed.append(f"two specials of one colour (both BLUE or both RED), in two different turns, "
+                        f"{self._by(3)}")
+        elif first == 1 and count < 2:
+            mine = " and ".join(c for c in left if c.startswith(colour))
+            owed.append(f"a {colour} special ({mine}) {self._by(3)}")
+        later = [c for c in left if colour is None or not c.startswith(colour)]
+        if colour is None:
+            owed.append(f"the two of the other colour {self._by(6)}")
+        elif len(later) == 2:
+            owed.append(f"{' and '.join(later)}, in two different turns, {self._by(6)}")
+        elif later:
+            owed.append(f"a {later[0][:-2]} special ({later[0]}) {self._by(6)}")
+        if not owed:
+            return "You have played all four specials."
+        return "You still owe " + ", and ".join(owed) + "."
+
+    def _by(self, turn: int) -> str:
+        return "by the end of this turn" if turn == self._turn else f"by the end of turn {turn}"
+
     def _seat_view(self, seat: int) -> dict:
         return {
             "name": self.names[seat], "hand": self.hand_cards(seat),
@@ -281,6 +349,7 @@ class MatchPlay(GameState):
             "specials_played": list(self.specials_played[seat]),
             "orders": str(self.pending[seat]) if self.pending[seat] else None,
             "special_required": self._special_options(seat)[0] if not self.finished else False,
+            "owed": self.owed_specials(seat) if not self.finished else None,
             "example": str(self.default_orders(seat)) if not self.finished else None,
         }
 
@@ -288,53 +357,73 @@ class MatchPlay(GameState):
         if len(cards) != HOLES_PER_TURN:
             holes = turn_holes(self._turn)
             raise IllegalOrder(
-                f"a turn takes exactly three stroke cards, one for each of holes {holes[0]}, {holes[1]} and {holes[2]}; this PLAY has {len(cards)}",
-                rule="one stroke card for each hole of the turn", hint=self._play_hint(seat))
+                f"this PLAY has {len(cards)} stroke card(s); a turn takes three, one for each of "
+                f"holes {holes[0]}, {holes[1]} and {holes[2]}", rule=rule("g"), part="cards")
         for c in cards:
             if c not in _STROKE_SET:
                 raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
-                                   rule="stroke cards are 3, 4 and 5", hint=self._play_hint(seat))
+                                   rule=rule("h"), part="cards")
         hand = self.hands[seat]
         for value in cards:
             n = cards.count(value)
             if hand[value] < n:
-                have = self.hands[seat][value]
                 held = " ".join(str(c) for c in self.hand_cards(seat))
                 raise IllegalOrder(
-                    f"this PLAY uses {n} card(s) of {value} but you hold {have}; your stroke cards are: {held}",
-                    rule="each stroke card is played once (only the cards you still hold)",
-                    hint=self._play_hint(seat))
+                    f"this PLAY uses {n} card(s) of {value} but you hold {hand[value]}; "
+                    f"your stroke cards are: {held}", rule=rule("h"), part="cards")
 
     def _check_specials(self, seat: int, specials: tuple[Special, ...]) -> None:
         holes = turn_holes(self._turn)
         if len(specials) > 1:
-            raise IllegalOrder("only one special card may be played in a turn; this message has "
-                               f"{len(specials)}", rule="(a) one special card a turn", part="special")
+            raise IllegalOrder(f"this message has {len(specials)} SPECIAL lines; a turn takes one "
+                               "at most", rule=rule("a"), part="special")
         special = specials[0] if specials else None
         if special:
             if special.card not in SPECIALS:
-                raise IllegalOrder(f"there is no special card {special.card}", rule="the four special cards", part="special")
+                raise IllegalOrder(f"there is no special card {special.card}", rule=rule("f"), part="special")
             if special.card not in self.specials_left[seat]:
                 when = next(p for p in self.specials_played[seat] if p["card"] == special.card)
-                raise IllegalOrder(f"you already played {special.card} (turn {when['turn']}, hole {when['hole']})",
-                                   rule="each special card is played once", part="special",
-                                   hint=self._special_hint(seat))
+                raise IllegalOrder(f"you played {special.card} already (turn {when['turn']}, "
+                                   f"hole {when['hole']})", rule=rule("f"), part="special")
             if special.hole not in holes:
                 raise IllegalOrder(
-                    f"hole {special.hole} is not in this turn; turn {self._turn} plays holes {holes[0]}, {holes[1]} and {holes[2]}",
-                    rule="a special card goes on one of the turn's holes", part="special",
-                    hint=f"SPECIAL {special.card} HOLE {holes[0]}")
+                    f"hole {special.hole} is not in this turn; turn {self._turn} plays holes "
+                    f"{holes[0]}, {holes[1]} and {holes[2]}", rule=rule("e"), part="special")
         self._check_special_timing(seat, special)
 
-    def _play_hint(self, seat: int) -> str:
-        return "PLAY " + " ".join(str(c) for c in self.default_orders(seat).cards)
+    def nearest_orders(self, seat: int, cards: Sequence[int] | None = None,
+                       specials: Sequence[Special] = ()) -> Play:
+        """The legal orders most like what the player wrote, to suggest when theirs are refused:
+        their stroke cards if they may play them, else the GM's default ones; of the specials that
+        are legal now, the one most like theirs (a special's card may be known only in part, as
+        `RED` or `RED-`), else none unless one is due this turn."""
+        default = self.default_orders(seat)
+        if cards is None or not self._cards_legal(seat, tuple(cards)):
+            cards = default.cards
+        legal = self._legal_specials(seat)
+        special = max(legal, key=lambda s: max(_likeness(w, s) for w in specials), default=None) \
+            if specials else None
+        if special is None and default.specials:
+            special = default.specials[0]
+        return Play(tuple(cards), (special,) if special else ())
 
-    def _special_hint(self, seat: int) -> str:
-        allowed = self._special_options(seat)[1]
-        if not allowed:
-            return "no SPECIAL line this turn"
-        hole = turn_holes(self._turn)[0]
-        return " or ".join(f"SPECIAL {c} HOLE {hole}" for c in allowed)
+    def _cards_legal(self, seat: int, cards: tuple[int, ...]) -> bool:
+        try:
+            self._check_cards(seat, cards)
+        except IllegalOrder:
+            return False
+        return True
+
+    def _legal_specials(self, seat: int) -> list[Special]:
+        legal = []
+        for card in self._special_options(seat)[1]:
+            for hole in turn_holes(self._turn):
+                try:
+                    self._check_specials(seat, (Special(card, hole),))
+                except IllegalOrder:
+                    continue
+                legal.append(Special(card, hole))
+        return legal
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
         """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
@@ -361,21 +450,18 @@ class MatchPlay(GameState):
         if special and first == 1 and first_colour and first_colour != special.colour:
             earlier = next(p for p in self.specials_played[seat] if p["turn"] <= 3)
             raise IllegalOrder(
-                f"you played {earlier['card']} in turn {earlier['turn']}: in turns 1-3 both specials must be {first_colour}",
-                rule="(c) never specials of two colours in turns 1-3", part="special",
-                hint=self._special_hint(seat))
+                f"you played {earlier['card']} in turn {earlier['turn']}, so your specials in "
+                f"turns 1-3 are {first_colour}", rule=rule("c"), part="special")
         if special and first == 4 and special.colour == first_colour:
-            raise IllegalOrder(f"{special.colour} was your colour in turns 1-3; turns 4-6 take the other colour",
-                               rule="the other colour is played in turns 4-6", part="special")
+            raise IllegalOrder(f"{special.colour} was your colour in turns 1-3; turns 4-6 take the "
+                               "other colour", rule=rule("d"), part="special")
         owed_after = 2 - count - (1 if special else 0)
         turns_left_after = first + 2 - self._turn
         if owed_after > turns_left_after:
-            which = "two of the first three turns" if first == 1 else "two of turns 4-6"
-            rule = "(b) specials in two of the first three turns" if first == 1 else "the other colour on two of turns 4-6"
             raise IllegalOrder(
-                f"specials must be played in {which}, one a turn; without a special now you would still owe "
-                f"{owed_after} with only {turns_left_after} turn(s) of turns {first}-{first + 2} left",
-                rule=rule, hint=str(self.default_orders(seat)), part="special")
+                f"without a special now you would still owe {owed_after} with {turns_left_after} "
+                f"turn(s) of turns {first}-{first + 2} left, and a turn takes one at most",
+                rule=rule("b" if first == 1 else "d"), part="special")
 
     def _special_options(self, seat: int) -> tuple[bool, list[str]]:
         """(a special must be played this turn, the specials that may be played this turn)."""
@@ -435,6 +521,14 @@ class MatchPlay(GameState):
         self._result = Result(
             f"{self.names[winner]} wins by resignation ({self.names[seat]} resigned after {after} holes)", (winner,))
         self.pending = [None, None]
+
+
+def _likeness(wanted: Special, legal: Special) -> int:
+    """How much of what the player wrote a legal special keeps: its colour counts most, then
+    the sign, then the hole."""
+    colour = wanted.card.startswith(legal.colour)
+    sign = legal.card[-2] in wanted.card
+    return 4 * colour + 2 * sign + (wanted.hole == legal.hole)
 
 
 def parse_canonical(text: str) -> Play:

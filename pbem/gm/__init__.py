@@ -64,7 +64,7 @@ class GM:
                                  deadline=deadline or self.default_deadline)
             postman.to_all("welcome", table, course=course)
             if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
-                Turns(postman, table).announce(set(), actor=None, notes=[])
+                Turns(postman, table).announce(set())
                 games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))
         return table.id
@@ -167,8 +167,10 @@ class GM:
         postman = self.postman()
         with self.store.transaction():
             table = games.load(self.store, game_id)
-            notes = Turns(postman, table).missed_deadline()
-            if not notes:
+            # A wait game has a deadline only when the GM set one: it acts, once (README).
+            once = table.row.options.get("nmr") == "wait"
+            notes = Turns(postman, table).missed_deadline(forced=once)
+            if not notes or once:
                 table.next_deadline(now)
             games.save(self.store, table)
         log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")

@@ -14,16 +14,19 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from ..clock import parse_duration, parse_time
+from ..clock import format_duration, parse_duration, parse_time
+from ..games.base import TurnByTurn
 from ..games.errors import InvalidOrder
+from ..mail.clean import base_address
 from ..store import iso
 from . import games
 from .games import Table, new_secret
 from .letters import Postman
 from .turns import Turns
 
+FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
 VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "ABANDON": 0}
-EXAMPLES = {"EXTEND": "EXTEND cup1 24h", "DEADLINE": "DEADLINE cup1 2026-12-24T18:00:00Z",
+EXAMPLES = {"EXTEND": "EXTEND cup1 24h", "DEADLINE": "DEADLINE cup1 48h",
             "PAUSE": "PAUSE cup1", "RESUME": "RESUME cup1", "PROCESS": "PROCESS cup1",
             "REPLACE": 'REPLACE cup1 bill@example.test "William <will@example.test>"',
             "ABANDON": "ABANDON cup1"}
@@ -75,7 +78,8 @@ class Admin:
         """Carry out one command (inside the caller's transaction); returns what was done."""
         table = games.load(self.store, command.game_id)
         if table is None:
-            raise InvalidOrder(f"there is no game {command.game_id!r}", line=str(command))
+            active = [row.id for row in self.store.games() if row.status == "active"]
+            raise InvalidOrder(no_such_game(command.game_id, active, "active games"), line=str(command))
         if table.row.status != "active":
             raise InvalidOrder(f"game {table.id} is {table.row.status}; nothing to change", line=str(command))
         done = getattr(self, "_" + command.verb.lower())(table, *command.args)
@@ -84,9 +88,18 @@ class Admin:
         return done
 
     def _extend(self, table: Table, duration: str) -> str:
-        span = self._duration(duration)
-        base = table.row.deadline or self.now
-        return self._set_deadline(table, base + span, f"extended by {duration}",
+        try:
+            span = parse_duration(duration)
+        except ValueError as e:
+            raise InvalidOrder(str(e), line=f"EXTEND {table.id} {duration[:40]}",
+                               hint=f"EXTEND {table.id} 24h") from None
+        base = self._current_deadline(table)
+        if base is None:
+            raise InvalidOrder(f"game {table.id} has no deadline to extend: {self._no_deadline(table)}; "
+                               "DEADLINE sets one for this turn", line=f"EXTEND {table.id} {duration}",
+                               hint=f"DEADLINE {table.id} {duration}")
+        moment = base + span
+        return self._set_deadline(table, moment, f"extended by {duration}",
                                   f"The GM has extended the deadline of turn {table.state.turn} by {duration}.")
 
     def _deadline(self, table: Table, when: str) -> str:
@@ -96,23 +109,60 @@ class Admin:
             try:
                 moment = self.now + parse_duration(when)
             except ValueError:
-                raise InvalidOrder(f"expected an ISO 8601 time or a duration, got {when[:40]!r}",
-                                   line=f"DEADLINE {table.id} {when[:40]}",
-                                   hint=f"DEADLINE {table.id} 2026-12-24T18:00:00Z (UTC), or DEADLINE "
-                                        f"{table.id} 48h (from now)") from None
+                raise InvalidOrder(f"expected an ISO 8601 time (UTC unless it says otherwise) or a duration "
+                                   f"from now, got {when[:40]!r}", line=f"DEADLINE {table.id} {when[:40]}",
+                                   hint=self._deadline_examples(table)) from None
         if moment <= self.now:
-            raise InvalidOrder(f"{when} is already past", line=f"DEADLINE {table.id} {when}")
-        return self._set_deadline(table, moment, "set", f"The GM has moved the deadline of turn {table.state.turn}.")
+            raise InvalidOrder(f"{when} is already past (it is {iso(self.now)} now)",
+                               line=f"DEADLINE {table.id} {when}", hint=self._deadline_examples(table))
+        if moment > self.now + FURTHEST:
+            raise InvalidOrder(f"{when} is more than a year ahead; a deadline may be a year away at most",
+                               line=f"DEADLINE {table.id} {when}", hint=self._deadline_examples(table))
+        had = "moved" if self._current_deadline(table) else "set"
+        return self._set_deadline(table, moment, "set", f"The GM has {had} the deadline of turn {table.state.turn}.")
+
+    def _deadline_examples(self, table: Table) -> str:
+        """Two DEADLINE commands that would be taken now: a time a week ahead, and a duration."""
+        week = (self.now + timedelta(days=7)).strftime("%Y-%m-%dT18:00:00Z")
+        return f"DEADLINE {table.id} {week}\nDEADLINE {table.id} 48h"
 
     def _set_deadline(self, table: Table, moment, how: str, notice: str) -> str:
-        row = table.row
+        row, turn = table.row, table.state.turn
         if row.paused:
+            # The clock is stopped: what the GM sets is the time the turn will have left.
             row.paused_left = int((moment - self.now).total_seconds())
+            done = (f"deadline of {table.id} {how}: the game is paused, and when it resumes turn {turn} "
+                    f"has {format_duration(moment - self.now)} left")
         else:
             row.deadline = moment
+            done = f"deadline of {table.id} {how}: {iso(moment)}"
+        if self._waits(table):
+            # A wait game has no deadline of its own; one the GM sets acts like a PROCESS at that
+            # time, for this turn only (a deadline that did nothing would mislead the players).
+            notice += (" This game otherwise waits for every player's orders; at this deadline the GM "
+                       "plays default orders for whoever has sent none. Later turns wait again.")
+            done += (f"; the game waits for orders (nmr=wait), so this deadline is for turn {turn} only, "
+                     "and at it the GM plays default orders (autoplay) for whoever has sent none")
         row.reminded_turn = None  # a new deadline deserves its own reminder
         self._tell_players(table, notice)
-        return f"deadline of {table.id} {how}: {iso(moment)}"
+        return done
+
+    def _current_deadline(self, table: Table):
+        """The deadline as the clock stands; while paused the stored one is stale, and the time
+        the turn has left counts from now."""
+        row = table.row
+        if not row.paused:
+            return row.deadline
+        return None if row.paused_left is None else self.now + timedelta(seconds=row.paused_left)
+
+    def _no_deadline(self, table: Table) -> str:
+        if self._waits(table):
+            return "it waits for every player's orders (nmr=wait)"
+        return "it was created without one (--deadline)"
+
+    @staticmethod
+    def _waits(table: Table) -> bool:
+        return table.row.options.get("nmr") == "wait"
 
     def _pause(self, table: Table) -> str:
         row = table.row
@@ -135,21 +185,58 @@ class Admin:
         return f"{table.id} resumed; deadline {iso(row.deadline) or 'none'}"
 
     def _process(self, table: Table) -> str:
-        notes = Turns(self.postman, table).missed_deadline(forced=True)
-        return f"{table.id} resolved now" + (": " + "; ".join(notes) if notes else "")
+        state, turn = table.state, table.state.turn
+        owing = [table.seats[s].name for s in sorted(state.to_move())]
+        if not owing:
+            return f"{table.id}: nobody owes orders; nothing to resolve"
+        # Told before the turn's own mail, so the report reads as the outcome of what the GM did.
+        self._tell_players(table, self._process_notice(table, owing), deadline=None, paused=False)
+        first = len(self.store.events(table.id))
+        Turns(self.postman, table).missed_deadline(forced=True)
+        played: dict[int, list[str]] = {}
+        for ev in self.store.events(table.id)[first:]:
+            if ev["kind"] == "nmr":
+                played.setdefault(ev["seat"], []).append(ev["orders"].replace("\n", " / "))
+        row = table.row
+        if row.paused:  # the next turn's time waits for the clock too
+            row.paused_left = int((row.deadline - self.now).total_seconds()) if row.deadline else None
+        what = "; ".join(f"{table.seats[s].name}: {' / '.join(orders)}" for s, orders in played.items())
+        if self._waits(table):
+            how = "the game waits for orders (nmr=wait), so the GM played default orders (autoplay) for"
+        else:
+            how = f"missing orders were played as at a missed deadline (nmr={row.options.get('nmr')}) for"
+        if isinstance(state, TurnByTurn):
+            return f"{table.id}: the move owed by {_together(owing)} (turn {turn}) played now; {how} {what}"
+        return f"{table.id} turn {turn} resolved now; {how} {what or 'nobody'}"
+
+    def _process_notice(self, table: Table, owing: list[str]) -> str:
+        who = _together(owing)
+        if isinstance(table.state, TurnByTurn):
+            done = f"The GM has played {who}'s move now, without waiting for it."
+        else:
+            done = f"The GM has resolved turn {table.state.turn} now, without waiting for orders from {who}."
+        if self._waits(table):
+            return done + (" This game waits for every player's orders (nmr=wait), but when the GM "
+                           "forces a turn, default orders are played in place of the missing ones.")
+        policy = table.row.options.get("nmr", "autoplay")
+        return done + f" The missing orders were played as at a missed deadline (nmr={policy})."
 
     def _replace(self, table: Table, old_address: str, new_spec: str) -> str:
         seat = table.seat_of(old_address)
         if seat is None:
             raise InvalidOrder(f"{old_address} has no seat in game {table.id}", line=f"REPLACE {table.id} {old_address}")
         name, address = email.utils.parseaddr(new_spec)
-        if "@" not in address:
-            raise InvalidOrder(f"{new_spec!r} is not an address", line=f"REPLACE {table.id} {old_address} {new_spec}",
-                               hint=EXAMPLES["REPLACE"])
+        line = f"REPLACE {table.id} {old_address} {new_spec}"
+        if "@" not in address or len(email.utils.getaddresses([new_spec])) > 1:
+            raise InvalidOrder(f"{new_spec!r} is not one address", line=line,
+                               hint=f'REPLACE {table.id} {old_address} "William <will@example.test>"')
+        if base_address(address) == base_address(self.postman.gm_address):
+            raise InvalidOrder(f"{address} is the GM's own address: a player needs an address of their own",
+                               line=line)
         if table.seat_of(address) is not None:
             raise InvalidOrder(f"{address} already plays in game {table.id}", line=new_spec)
         old_name = seat.name
-        self.postman.to_seat("status", table, seat, template="gm_notice",
+        self.postman.to_seat("status", table, seat, template="gm_notice", deadline=None, paused=False,
                              notice=f"The GM has given your seat in game {table.id} to another player. "
                                     "Thank you for playing; you will get no more mail about this game.")
         seat.name = name or address.split("@")[0]
@@ -160,6 +247,7 @@ class Admin:
         self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name)
         self.postman.to_seat("welcome", table, seat, course=games.course_of(self.store, table.id),
                              replacing=old_name)
+        Turns(self.postman, table).seat_taken(seat)  # the turn mail the welcome promises
         for other in table.seats:
             if other.seat != seat.seat:
                 self.postman.to_seat("status", table, other, template="gm_notice",
@@ -172,15 +260,23 @@ class Admin:
         self._tell_players(table, "The GM has abandoned this game. It ends here, without a result.")
         return f"{table.id} abandoned"
 
-    def _tell_players(self, table: Table, notice: str) -> None:
+    def _tell_players(self, table: Table, notice: str, **extra) -> None:
+        row = table.row
+        if row.paused and row.paused_left is not None:
+            extra.setdefault("left", format_duration(timedelta(seconds=max(row.paused_left, 0))))
         for seat in table.seats:
-            self.postman.to_seat("status", table, seat, template="gm_notice", notice=notice)
-
-    @staticmethod
-    def _duration(text: str) -> timedelta:
-        try:
-            return parse_duration(text)
-        except ValueError as e:
-            raise InvalidOrder(str(e), line=text, hint="a duration like 24h, 2d or 90m") from None
+            self.postman.to_seat("status", table, seat, template="gm_notice", notice=notice, **extra)
 
 
+def no_such_game(game_id: str, known: list[str], which: str = "games") -> str:
+    """The answer to a game id that names no game: the ids there are, when they are few."""
+    shown = game_id if len(game_id) <= 40 else game_id[:37] + "..."
+    if not known:
+        return f"there is no game `{shown}`, and there are no {which}"
+    if len(known) > 8:
+        return f"there is no game `{shown}` ({len(known)} {which}; pbem list shows them)"
+    return f"there is no game `{shown}`; the {which}: {', '.join(sorted(known))}"
+
+
+def _together(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -73,6 +73,7 @@ def next_game_id(store: Store, type_name: str) -> str:
 def create(store: Store, *, type_name: str, players: list[tuple[str, str]], course: Course,
            options: dict, seed: int, now: datetime, game_id: str | None, deadline: str | None) -> Table:
     engine = game_type(type_name)
+    engine.check_options(options)
     if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
         span = (str(engine.MIN_PLAYERS) if engine.MIN_PLAYERS == engine.MAX_PLAYERS
                 else f"{engine.MIN_PLAYERS}-{engine.MAX_PLAYERS}")

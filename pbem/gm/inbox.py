@@ -8,12 +8,12 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from ..games.errors import IllegalOrder, InvalidOrder, OrderError
+from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
 from ..orders import GRAMMARS, grammar_for
 from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, UnknownCommand, read_body, read_heading
-from ..orders.text import command_lines, subject_game_id
+from ..orders.text import Reading, command_lines, read_lines, subject_game_id
 from ..store import Seat
 from . import admin, games
 from .admin import is_gm_command
@@ -259,7 +259,10 @@ class Inbox:
     # -- commands -------------------------------------------------------------------------
     def _commands(self, msg: Inbound, table: games.Table, seat: Seat, heading) -> Outcome:
         state = table.state
-        orders, errors = read_body(heading.body, grammar_for(table.type))
+        # Read again for what the lines alone do not tell: where a bare PRESS's paragraphs and its
+        # end are, and why a message has no commands.
+        reading = read_lines(msg.text)
+        orders, errors = read_body(heading.body, grammar_for(table.type), reading.breaks)
         orders = _collapse(orders)
         errors = heading.errors + errors
         if heading.turn is not None and heading.turn != state.turn and not state.result():
@@ -267,10 +270,9 @@ class Inbox:
                 f"this message is for turn {heading.turn}, but the game is at turn {state.turn}",
                 rule="a TURN line must match the current turn (stale orders are refused)",
                 hint=f"TURN {state.turn}", line=f"TURN {heading.turn}",
-                lineno=next((n for n, ln in command_lines(msg.text) if ln.upper().startswith("TURN")), None)))
+                lineno=next((n for n, ln in reading.lines if ln.upper().startswith("TURN")), None)))
         if not orders and not errors:
-            errors.append(InvalidOrder("this message has no commands", hint="send HELP for the commands",
-                                       line="", lineno=None))
+            errors.append(_no_commands(reading))
         # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
         # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
         game_orders = [o for o in orders if _is_game_order(o.command)]
@@ -297,6 +299,7 @@ class Inbox:
                 break  # later orders depend on this one
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
+            make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         turns = Turns(self.postman, table)
@@ -326,6 +329,17 @@ def _has_commands(lines: list) -> bool:
         if orders or any(not isinstance(e, UnknownCommand) for e in errors):
             return True
     return False
+
+
+def _no_commands(reading: Reading) -> InvalidOrder:
+    """The error for a message with nothing to do in it, saying why nothing was read."""
+    explained = reading.explain()
+    why = [explained] if explained else []
+    if reading.lines:
+        why.insert(0, "its only lines say which game it is for and who writes (GAME, PASSWORD, TURN)")
+    if any(skipped.kind == "quote" for skipped in reading.skipped):
+        why.append("write your commands above or below the quoted text, never inside it")
+    return InvalidOrder("this message has no commands: " + "; ".join(why), hint="HELP", line="", lineno=None)
 
 
 def _collapse(orders: list[Order]) -> list[Order]:

@@ -3,10 +3,14 @@ from __future__ import annotations
 
 from ..games.base import Resign, TurnByTurn
 from ..mail.inbound import Inbound
-from ..orders.commands import Help, History, Order, Press, SetTimezone, Status
+from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, drop_sign_off
 from ..store import Seat
 from .games import Table
 from .letters import Postman
+
+
+# The most orders one move can take (two free looks, a draw, the drawn card's decision).
+MOVE_STEPS = 6
 
 
 class Turns:
@@ -14,6 +18,10 @@ class Turns:
         self.postman = postman
         self.store = postman.store
         self.table = table
+        # Turn by turn: what the orders of one mail (or one deadline) did, not yet announced.
+        self._pending: list[dict] = []
+        self._before: set[int] | None = None  # who owed a move before them
+        self._turn_before = 0
 
     @property
     def now(self):
@@ -28,8 +36,8 @@ class Turns:
             self.postman.to_seat("status", self.table, seat, answer=msg)
             return "status"
         if isinstance(command, History):
-            self.postman.to_seat("history", self.table, seat, answer=msg,
-                                 events=self._public_events())
+            extra = self._card_history() if isinstance(self.table.state, TurnByTurn) else {}
+            self.postman.to_seat("history", self.table, seat, answer=msg, events=self._public_events(), **extra)
             return "history"
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
@@ -39,11 +47,14 @@ class Turns:
             self.postman.to_seat("ack", self.table, seat, answer=msg, template="timezone")
             return f"time zone {command.zone}"
         if isinstance(command, Resign):
-            return self.resign(seat)
+            return self.resign(seat, msg)
         return self.orders(seat, command, msg if ack else None)
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""
+        if isinstance(self.table.state, TurnByTurn):
+            self._acknowledge_moves(seat, commands, msg)
+            return
         self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              turn=self.table.state.turn, replaced=False, waiting=[])
 
@@ -62,41 +73,126 @@ class Turns:
         return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
 
     # -- turn by turn (the card games) -----------------------------------------------------
-    def play(self, seat: Seat, command, msg: Inbound | None, notes: list[str] | None = None) -> str:
-        """One action of a turn-by-turn game, and the mail it causes."""
+    def play(self, seat: Seat, command, msg: Inbound | None) -> str:
+        """One action of a turn-by-turn game. With `msg` it is acknowledged and announced at
+        once; without, it waits for `acknowledge`, so that a mail of several orders gets one
+        acknowledgement and at most one turn mail per player, written after the last of them."""
         state = self.table.state
-        turn, before = state.turn, state.to_move()
+        self._begin()
+        turn = state.turn
         state.apply(seat.seat, command)
         self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
+        self._pending += state.drain_events()
         if msg is not None:
-            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=str(command), turn=turn,
-                                 replaced=False, waiting=[])
-        self.announce(before, actor=seat.seat, notes=notes or [])
+            self._acknowledge_moves(seat, [command], msg)
         return f"{command} (turn {turn})"
 
-    def announce(self, before: set[int], actor: int | None, notes: list[str]) -> None:
-        """Tell everyone what the last action changed: hole reports, the result, whose move it is."""
+    def _begin(self) -> None:
+        """Remember who owed what before the first action of a batch."""
+        if self._before is None:
+            self._before, self._turn_before = self.table.state.to_move(), self.table.state.turn
+
+    def _acknowledge_moves(self, seat: Seat, commands: list, msg: Inbound) -> None:
+        # What the orders did, as their player may be told it (the card they drew included).
+        outcome = [ev["own"] for ev in self._pending if ev.get("seat") == seat.seat and ev.get("own")]
+        ended = [ev["hole"] for ev in self._pending if ev["kind"] == "hole_end"]
+        self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
+                             outcome=outcome, hole_ended=ended[-1] if ended else None)
+        self.announce(actor=seat.seat)
+
+    def announce(self, before: set[int] | None = None, actor: int | None = None,
+                 nmr: list[dict] | None = None) -> None:
+        """Tell everyone what the actions since `_begin` changed: hole reports, the result, whose
+        move it is (each player owed a new move gets one turn mail), and what the GM played for
+        a silent player (`nmr`), which every player hears once."""
         state = self.table.state
-        fresh_hole = False
-        news: list[str] = []
-        for event in state.drain_events():
-            if event["kind"] == "hole_end":
-                self.postman.to_all("report", self.table, hole_end=event, notes=notes)
-                notes, news = [], []
-            elif event["kind"] == "hole_start":
-                fresh_hole = True
-            elif event["kind"] == "played":
-                news.append(event["text"])
+        if before is None:
+            before = self._before or set()
+        turn_before = self._turn_before if self._before is not None else state.turn
+        events, self._pending, self._before = self._pending + state.drain_events(), [], None
+        nmr = nmr or []
+        told: set[int] = set()  # the seats that have had the NMR notes
+        fresh_hole = self._record(events, nmr, told)
         self.table.sync()
         if state.result() is not None:
             self.finish()
             return
-        if (state.to_move() - before) or fresh_hole:
-            # A new move is owed: its own time starts. Someone else's reveal changes no deadline.
-            self.table.next_deadline(self.now)
-        for s in sorted(state.to_move()):
+        owing = state.to_move()
+        self._set_deadline(fresh_hole or bool(owing - before) or actor in owing, turn_before)
+        moves = self._hole_moves()
+        for s in sorted(owing):
             if fresh_hole or s == actor or s not in before:
-                self.postman.to_seat("turn", self.table, self.table.seats[s], notes=notes, news=news)
+                seat = self.table.seats[s]
+                # A player still in the middle of their own turn has just read the news.
+                news = [] if s == actor and not fresh_hole else self._news(s, moves)
+                self.postman.to_seat("turn", self.table, seat, notes=self._notes_for(s, nmr, told), news=news)
+        for seat in self.table.seats:
+            if nmr and seat.seat not in told:
+                self.postman.to_seat("status", self.table, seat, template="news",
+                                     notes=self._notes_for(seat.seat, nmr, told))
+
+    def seat_taken(self, seat: Seat) -> None:
+        """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
+        welcome promised, with everything played since the seat's last move."""
+        state = self.table.state
+        if isinstance(state, TurnByTurn) and seat.seat in state.to_move():
+            self.postman.to_seat("turn", self.table, seat, notes=[], news=self._news(seat.seat, self._hole_moves()))
+
+    def _record(self, events: list[dict], nmr: list[dict], told: set[int]) -> bool:
+        """Keep each public move as a `move` event (the news and the history are read from
+        them) and send the report of every hole that ended. True when a new hole began."""
+        state, fresh_hole = self.table.state, False
+        hole = state.hole - sum(1 for ev in events if ev["kind"] == "hole_start")
+        for ev in events:
+            if ev["kind"] == "played":
+                self.store.add_event(self.table.id, self.now, "move", ev["seat"], hole=hole, text=ev["text"],
+                                     move=ev.get("move", True), by_gm=ev.get("by_gm", False))
+            elif ev["kind"] == "hole_end":
+                for seat in self.table.seats:
+                    self.postman.to_seat("report", self.table, seat, hole_end=ev,
+                                         notes=self._notes_for(seat.seat, nmr, told))
+            elif ev["kind"] == "hole_start":
+                fresh_hole, hole = True, ev["hole"]
+        return fresh_hole
+
+    def _set_deadline(self, new_move: bool, turn_before: int) -> None:
+        """Every new move owed (a turn, the decision on a drawn card, a hole's reveals) gets its
+        own deadline and its own reminder. Someone else's reveal changes neither."""
+        row = self.table.row
+        if new_move:
+            self.table.next_deadline(self.now)
+            row.reminded_turn = None
+        elif row.reminded_turn == turn_before:  # reminded already for the deadline that still runs
+            row.reminded_turn = self.table.state.turn
+
+    def _hole_moves(self) -> list[dict]:
+        hole = self.table.state.hole
+        return [ev for ev in self.store.events(self.table.id) if ev["kind"] == "move" and ev.get("hole") == hole]
+
+    @staticmethod
+    def _news(reader: int, moves: list[dict]) -> list[str]:
+        """Every move by the others since `reader`'s own last move of this hole."""
+        last = max((i for i, ev in enumerate(moves) if ev["seat"] == reader and ev.get("move", True)), default=-1)
+        return [ev["text"] + (" (played by the GM)" if ev.get("by_gm") else "")
+                for ev in moves[last + 1:] if ev["seat"] != reader]
+
+    def _notes_for(self, reader: int, nmr: list[dict], told: set[int]) -> list[str]:
+        """The NMR notes as `reader` may read them (the silent player learns the card the GM
+        drew for them; the others only what was played in public). Each reader gets them once."""
+        if reader in told:
+            return []
+        told.add(reader)
+        notes = []
+        for missed in nmr:
+            rule = missed["policy"]
+            if missed["seat"] == reader:
+                done = ". ".join([" / ".join(missed["orders"])] + missed["own"])
+                notes.append(f"You sent no orders by the deadline, so I played for you by the game's rule "
+                             f"({rule}): {done}.")
+            else:
+                notes.append(f"{missed['name']} sent no orders by the deadline, so I played for them ({rule}): "
+                             + ". ".join(missed["text"]) + ".")
+        return notes
 
     def resolve_if_ready(self, notes: list[str] | None = None) -> None:
         state = self.table.state
@@ -116,17 +212,38 @@ class Turns:
         self.store.add_event(self.table.id, self.now, "finished", result=self.table.row.result)
         self.postman.to_all("result", self.table)
 
-    def resign(self, seat: Seat) -> str:
-        self.table.state.apply(seat.seat, Resign())
+    def resign(self, seat: Seat, msg: Inbound | None = None) -> str:
+        """The seat gives up. Whether the game ends is the engine's word: a card game of three
+        or more goes on without the player, who still gets the reports and the result."""
+        state = self.table.state
+        if isinstance(state, TurnByTurn):
+            self._begin()
+        state.apply(seat.seat, Resign())
         self.store.add_event(self.table.id, self.now, "resign", seat.seat, orders="RESIGN")
-        self.finish()
+        if isinstance(state, TurnByTurn):
+            self._pending += state.drain_events()
+            if state.result() is None and msg is not None:
+                self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
+                                     hole_ended=None)
+            self.announce()
+        elif state.result() is not None:
+            self.finish()
+        else:
+            self.resolve_if_ready()
         return "resigned"
 
     def press(self, seat: Seat, text: str, msg: Inbound) -> str:
+        """Pass a press on to every other player, signed once, and tell the sender who has it. The
+        sender's copy is a press mail, not an ack: an ack of the same mail's orders may go too."""
+        text = drop_sign_off(text, seat.name)
         self.store.add_event(self.table.id, self.now, "press", seat.seat, text=text)
-        for other in self.table.seats:
-            if other.seat != seat.seat:
-                self.postman.to_seat("press", self.table, other, sender=seat, text=text)
+        readers = [other for other in self.table.seats if other.seat != seat.seat]
+        for other in readers:
+            self.postman.to_seat("press", self.table, other, sender=seat, text=text)
+        names = [other.name for other in readers]
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        self.postman.to_seat("press", self.table, seat, answer=msg, template="press_ack", sender=seat, text=text,
+                             readers=listed)
         return "press"
 
     def missed_deadline(self, forced: bool = False) -> list[str]:
@@ -138,30 +255,51 @@ class Turns:
             if not forced:
                 return []
             policy = "autoplay"
-        notes = []
-        before = state.to_move()
-        for s in sorted(before):
-            for _ in range(4):  # a drawn stock card needs a second decision from the same seat
-                if s not in state.to_move() or state.result() is not None:
-                    break
-                command = state.nmr_orders(s, policy)
-                state.apply(s, command)
-                seat = self.table.seats[s]
-                self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
-                                     turn=state.turn)
-                what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
-                notes.append(f"{seat.name} sent no orders by the deadline ({policy}): {what}: "
-                             + str(command).replace("\n", " / "))
-                if not isinstance(state, TurnByTurn):
-                    break
         if isinstance(state, TurnByTurn):
-            self.announce(before, actor=None, notes=notes)
-        else:
-            self.resolve_if_ready(notes)
+            return self._missed_moves(policy)
+        notes = []
+        for s in sorted(state.to_move()):
+            command = state.nmr_orders(s, policy)
+            state.apply(s, command)
+            self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
+                                 turn=state.turn)
+            what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
+            notes.append(f"{self.table.seats[s].name} sent no orders by the deadline ({policy}): {what}: "
+                         + str(command).replace("\n", " / "))
+        self.resolve_if_ready(notes)
         return notes
 
+    def _missed_moves(self, policy: str) -> list[str]:
+        """Each silent seat's move, played by the GM: only the move that was due (a drawn card's
+        decision, or a free look's draw, belongs to it), never the next one it will owe."""
+        state = self.table.state
+        self._begin()
+        nmr = []
+        for s in sorted(state.to_move()):
+            if state.result() is not None:
+                break
+            turn, orders, events = state.turn, [], []
+            while s in state.to_move() and state.turn == turn and len(orders) < MOVE_STEPS:
+                command = state.nmr_orders(s, policy)
+                state.apply(s, command)
+                self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
+                                     turn=state.turn)
+                orders.append(str(command))
+                for ev in state.drain_events():
+                    played = ev["kind"] == "played" and ev["seat"] == s and ev.get("move", True)
+                    events.append(dict(ev, by_gm=True) if played else ev)
+            self._pending += events
+            mine = [ev for ev in events if ev.get("seat") == s]
+            nmr.append({"seat": s, "name": self.table.seats[s].name, "policy": policy, "orders": orders,
+                        "own": [ev["own"] for ev in mine if ev.get("own")],
+                        "text": [ev["text"] for ev in mine if ev["kind"] == "played"]})
+        self.announce(actor=None, nmr=nmr)
+        return [f"{m['name']} sent no orders by the deadline ({policy}): the GM played " + " / ".join(m["orders"])
+                for m in nmr]
+
     def remind(self) -> list[str]:
-        """Remind everyone who still owes orders for this turn (once per turn)."""
+        """Remind everyone who still owes orders (once a deadline: `reminded_turn` is cleared
+        whenever a new deadline is set)."""
         owing = [self.table.seats[s] for s in sorted(self.table.state.to_move())]
         for seat in owing:
             self.postman.to_seat("reminder", self.table, seat)
@@ -175,3 +313,29 @@ class Turns:
         open_turn = None if state.result() else state.turn
         return [ev for ev in self.store.events(self.table.id)
                 if ev["kind"] != "orders" and not (ev["kind"] == "nmr" and ev.get("turn") == open_turn)]
+
+    def _card_history(self) -> dict:
+        """A card game's history: the public moves hole by hole with each finished hole's scores,
+        then the press and the GM's notices. Orders are never shown (a face-down card's
+        position, a conditional draw's limit), only what every player saw happen."""
+        state, names = self.table.state, self.table.state.names
+        finished = {h["hole"]: h["scores"] for h in state.holes}
+        holes: dict[int, dict] = {}
+        others = []
+        for ev in self.store.events(self.table.id):
+            at = ev["at"][5:16].replace("T", " ")
+            if ev["kind"] == "move":
+                text = ev["text"] + (" (played by the GM)" if ev.get("by_gm") else "")
+                hole = holes.setdefault(ev["hole"], {"hole": ev["hole"], "moves": []})
+                hole["moves"].append({"at": at, "text": text})
+            elif ev["kind"] == "press":
+                others.append({"at": at, "text": f"Press from {names[ev['seat']]}: " + " ".join(ev["text"].split())})
+            elif ev["kind"] == "replace":
+                others.append({"at": at, "text": f"{ev['name']} took over seat {ev['seat'] + 1}"})
+        for h in range(1, state.hole + 1):
+            holes.setdefault(h, {"hole": h, "moves": []})
+        for h in holes.values():
+            scores = finished.get(h["hole"])
+            h["scores"] = ", ".join(f"{n} {p}" for n, p in zip(names, scores)) if scores else None
+        return {"holes": [holes[h] for h in sorted(holes)], "others": others}
+

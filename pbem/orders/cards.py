@@ -34,8 +34,8 @@ _FORMS = [
 ]
 _IF_ALONE = re.compile(rf"^{_IF}$", re.I)
 _WORDS = ("REVEAL", "DRAW", "KEEP", "DISCARD", "FLIP", "KNOCK", "PEEK", "IF")
-EXAMPLES = {"REVEAL": "REVEAL 1 4", "DRAW": "DRAW DISCARD 3 / DRAW STOCK", "KEEP": "KEEP 2",
-            "DISCARD": "DISCARD FLIP 5 (golf deck) / DISCARD (golf)", "FLIP": "DISCARD FLIP 5",
+EXAMPLES = {"REVEAL": "REVEAL 1 4", "DRAW": "DRAW STOCK", "KEEP": "KEEP 2",
+            "DISCARD": "DISCARD", "FLIP": "DISCARD FLIP 5",
             "KNOCK": "KNOCK", "PEEK": "PEEK 2", "IF": "DRAW STOCK IF <= 4 KEEP 2 ELSE FLIP 5"}
 
 
@@ -67,10 +67,16 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
             orders.append(Order(command, [(lineno, line)]))
             continue
         word = first_word(line)[0]
+        # The example shows how the order is written; once the game is known, `suggest` puts in
+        # its place an order of that kind that is legal there and then (or the GM's own choice).
         if word in _WORDS:
             errors.append(InvalidOrder(f"{word} is not written this way", line=line, lineno=lineno,
-                                       hint=EXAMPLES[word]))
+                                       hint=EXAMPLES[word], suggest=_suggest(word)))
         else:
             errors.append(UnknownCommand("not an order of this game or a command", line=line, lineno=lineno,
-                                         hint="DRAW DISCARD 3 / DRAW STOCK / KEEP 2 / STATUS / HELP"))
+                                         hint="DRAW STOCK", suggest=_suggest(None)))
     return orders, errors
+
+
+def _suggest(word: str | None):
+    return lambda state, seat: state.suggestion(seat, word)

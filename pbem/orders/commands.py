@@ -127,9 +127,12 @@ def _set_once(h: Heading, attr: str, value, lineno: int, line: str, hint: str) -
     setattr(h, attr, value)
 
 
-def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderError]]:
+def read_generic(body: list[Line], breaks: dict[int, str] | None = None
+                 ) -> tuple[list[Order], list[Line], list[OrderError]]:
     """Take out the commands every game has; return them, the lines left for the game, and the
-    generic lines that were wrong."""
+    generic lines that were wrong. `breaks` says where blank lines and quotes were (see
+    `text.Reading.breaks`): a bare PRESS line's text keeps its paragraphs and ends at a quote."""
+    breaks = breaks or {}
     orders: list[Order] = []
     rest: list[Line] = []
     errors: list[OrderError] = []
@@ -144,12 +147,13 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderE
         if word == "PRESS":
             if arg:
                 orders.append(Order(Press(arg), [(lineno, line)]))
-            else:  # a bare PRESS line: the rest of the message is the press text
-                # An overlong line would reach the other players cut short: the sender fixes it.
-                errors += [too_long(ln, no) for no, ln in body[i + 1:] if isinstance(ln, LongLine)]
-                text = "\n".join(ln for _, ln in body[i + 1:])
-                orders.append(Order(Press(text), body[i:]))
-                break
+            else:
+                end = _press_end(body, i, breaks)
+                order, wrong = _bare_press(body[i:end], breaks)
+                orders += [order] if order else []
+                errors += wrong
+                i = end
+                continue
         elif m_zone := _TIMEZONE.match(line):
             zone = m_zone.group(1)
             try:
@@ -165,6 +169,41 @@ def read_generic(body: list[Line]) -> tuple[list[Order], list[Line], list[OrderE
             rest.append((lineno, line))
         i += 1
     return orders, rest, errors
+
+
+def _press_end(body: list[Line], start: int, breaks: dict[int, str]) -> int:
+    """Where the text of the bare PRESS at `start` ends: at a quote, or with the message."""
+    end = start + 1
+    while end < len(body) and breaks.get(body[end][0]) != "quote":
+        end += 1
+    return end
+
+
+def _bare_press(lines: list[Line], breaks: dict[int, str]) -> tuple[Order | None, list[OrderError]]:
+    """A PRESS line alone, and the lines below it as the text, a blank line between paragraphs."""
+    (lineno, line), text_lines = lines[0], lines[1:]
+    if not text_lines:
+        return None, [InvalidOrder("PRESS needs a message: on the same line, or on the lines below it",
+                                   line=line, lineno=lineno, hint="PRESS Good luck!")]
+    # An overlong line would reach the other players cut short: the sender fixes it.
+    errors = [too_long(ln, no) for no, ln in text_lines if isinstance(ln, LongLine)]
+    text: list[str] = []
+    for no, ln in text_lines:
+        if text and breaks.get(no) == "paragraph":
+            text.append("")
+        text.append(ln)
+    return Order(Press("\n".join(text)), lines), errors
+
+
+def drop_sign_off(text: str, name: str) -> str:
+    """The press text without a last line that only signs it with the sender's name (or first
+    name): the press mail signs it, once."""
+    lines = text.rstrip("\n").split("\n")
+    last = lines[-1].strip(" -\u2013\u2014~.,!").casefold()
+    names = {name.strip().casefold(), *(word.casefold() for word in name.split()[:1])}
+    if len(lines) > 1 and last and last in names:
+        return "\n".join(lines[:-1]).rstrip("\n")
+    return text
 
 
 def too_long(line: LongLine, lineno: int) -> OrderError:
@@ -190,9 +229,11 @@ def _without_signature(orders: list[Order], errors: list[OrderError]) -> list[Or
 Grammar = Callable[[list[Line]], tuple[list[Order], list[OrderError]]]
 
 
-def read_body(body: list[Line], grammar: Grammar | None) -> tuple[list[Order], list[OrderError]]:
-    """All the commands of the message, and every line that could not be read."""
-    orders, rest, errors = read_generic(body)
+def read_body(body: list[Line], grammar: Grammar | None, breaks: dict[int, str] | None = None
+              ) -> tuple[list[Order], list[OrderError]]:
+    """All the commands of the message, and every line that could not be read (`breaks`: see
+    `read_generic`)."""
+    orders, rest, errors = read_generic(body, breaks)
     if grammar is not None:
         game_orders, game_errors = grammar(rest)
         orders += game_orders

@@ -1,10 +1,15 @@
 """From the text of a player's mail to the lines that are read as commands.
 
 Players reply from phones and webmail: the commands sit above a quote of the
-GM's last mail, a signature and client boilerplate, and their characters are
-whatever the keyboard produced (no-break spaces, typographic minus signs,
-fullwidth digits). Reading stops before anything the player did not type as
-an order, so an old quoted order can never be applied again.
+GM's last mail, or between its quoted lines (an interleaved reply), with a
+greeting before them, a signature and client boilerplate after them, and their
+characters are whatever the keyboard produced (no-break spaces, typographic
+minus signs, fullwidth digits). Quoted lines and the attribution line before
+them are skipped and reading goes on after them; reading stops at a signature,
+END, or an original message that is not quoted. A quoted old order is never
+read, so it can never be applied again. `read_lines` also says what it skipped
+and where it stopped, so that an answer to a message with no commands can say
+why it found none.
 
 The text is hostile input as well: the work is linear in the length of the
 mail and bounded (so many lines, so many characters a line), and a line that
@@ -15,10 +20,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from itertools import islice
 
-__all__ = ["command_lines", "normalise_line", "is_stop_line", "subject_game_id", "LongLine",
-           "MAX_LINE_CHARS", "MAX_LINES", "QUOTE_CHARS"]
+__all__ = ["command_lines", "read_lines", "Reading", "Skipped", "normalise_line", "is_stop_line",
+           "resembles_command", "subject_game_id", "LongLine", "STOPS", "MAX_LINE_CHARS", "MAX_LINES",
+           "QUOTE_CHARS"]
 
 # Every command is far shorter: a longer line is chatter (or an attack), never a command or a
 # reply header. No more than this is ever normalised (NFKC can make 18 characters of one).
@@ -72,25 +79,56 @@ _REPLY_RULES = [(re.compile(rf"{opener}\b", _I),
                 for opener, verb, last in _REPLY_HEADERS]
 _REPLY_OPENERS = re.compile(r"^(on|le|am|el|op|il|em)\s", _I)
 
+# What ends the reading of a message, and how an answer names it.
+STOPS = {
+    "signature": "the signature",
+    "end": "END",
+    "original": "the original message",
+    "forwarded": "the forwarded message",
+    "footer": "the mail program's footer",
+}
+
 # Each pattern is linear: anchored at the start, and no two quantifiers can take the same
 # characters (the one `.*` before a literal ending backtracks a character at a time).
 _STOP_LINES = [
-    re.compile(r"^>"),
-    re.compile(r"^--$"),
+    (re.compile(r"^--$"), "signature"),
     # iOS turns a typed "--" into an em dash.
-    re.compile(r"^\u2014$"),
-    re.compile(r"^end$", _I),
-    re.compile(r"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine)\s*-{2,}$", _I),
-    re.compile(r"^_{10,}$"),
-    re.compile(r"^begin forwarded message\s*:?$", _I),
-    re.compile(r"^-{2,}\s*forwarded message\s*-{2,}$", _I),
-    re.compile(r"^sent from my\b", _I),
-    re.compile(r"^sent from mail for windows\b", _I),
-    re.compile(r"^get outlook for\b", _I),
-    re.compile(r"^envoyé de mon\b", _I),
-    re.compile(r"^von meinem\b.*\bgesendet$", _I),
-    re.compile(r"^enviado desde mi\b", _I),
+    (re.compile(r"^\u2014$"), "signature"),
+    (re.compile(r"^end$", _I), "end"),
+    (re.compile(r"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine)\s*-{2,}$", _I),
+     "original"),
+    (re.compile(r"^_{10,}$"), "original"),
+    (re.compile(r"^begin forwarded message\s*:?$", _I), "forwarded"),
+    (re.compile(r"^-{2,}\s*forwarded message\s*-{2,}$", _I), "forwarded"),
+    (re.compile(r"^sent from my\b", _I), "footer"),
+    (re.compile(r"^sent from mail for windows\b", _I), "footer"),
+    (re.compile(r"^get outlook for\b", _I), "footer"),
+    (re.compile(r"^envoyé de mon\b", _I), "footer"),
+    (re.compile(r"^von meinem\b.*\bgesendet$", _I), "footer"),
+    (re.compile(r"^enviado desde mi\b", _I), "footer"),
 ]
+
+# Thunderbird's attribution names no date: "Golf GM wrote:", "Golf GM <gm@host> schrieb:". Only
+# the end of a line is looked at (the longest verb and its colon fit in it), and only a line
+# that a quote follows is one: "PRESS As Bill wrote:" above a line of text is no attribution.
+_ATTRIBUTION_END = re.compile(
+    r"(?:^|\s)(?:wrote|schrieb|a écrit|escribió|schreef|ha scritto|escreveu)\s?:$", _I)
+_ATTRIBUTION_TAIL = 24
+
+# The words of the commands of every game, the GM's commands among them: a line with one of them
+# (or one mistyped), or with a digit, resembles a command and is never taken for a greeting, so
+# that a mistyped order is refused rather than dropped.
+COMMAND_WORDS = frozenset({
+    "PLAY", "SPECIAL", "REVEAL", "DRAW", "KEEP", "DISCARD", "FLIP", "KNOCK", "PEEK", "IF",
+    "HELP", "STATUS", "HISTORY", "RESIGN", "PRESS", "SET", "TIMEZONE", "ZONE", "TZ",
+    "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY",
+    "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON",
+})
+# Shorter words are only taken as they are: "Hi Ed" is no mistyped END.
+_LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS if len(word) >= 4)
+# "Hi George," or "Dear GM": a greeting is short.
+GREETING_CHARS = 60
+_WORD = re.compile(r"[^\W\d_]+")
 
 # Outlook quotes the original under a block of "From:/Sent:/To:/Subject:".
 _OUTLOOK_FROM = re.compile(r"^(from|von|de)\s*:", _I)
@@ -136,13 +174,14 @@ def _read_line(raw: str) -> str:
     return LongLine(normalise_line(squeezed[:QUOTE_CHARS])[:QUOTE_CHARS], len(raw))
 
 
-def _is_reply_header(line: str, following: str | None) -> bool:
+def _reply_header_span(line: str, following: str | None) -> int:
+    """How many lines the reply header that starts at ``line`` takes (0: it starts none)."""
     if _is_one_line_reply_header(line):
-        return True
+        return 1
     # Gmail wraps a long header over two lines, often inside the <address>.
     if following and not isinstance(following, LongLine) and _REPLY_OPENERS.match(line):
-        return _is_one_line_reply_header(f"{line} {following}")
-    return False
+        return 2 if _is_one_line_reply_header(f"{line} {following}") else 0
+    return 0
 
 
 def _is_one_line_reply_header(line: str) -> bool:
@@ -170,31 +209,183 @@ def _is_outlook_header(line: str, later: list[str]) -> bool:
     return any(_OUTLOOK_NEXT.match(nxt) for nxt in later[:_OUTLOOK_WINDOW] if not isinstance(nxt, LongLine))
 
 
+def _quotes(line: str | None) -> bool:
+    return line is not None and line.startswith(">")
+
+
+def resembles_command(line: str) -> bool:
+    """Whether a line could be meant as a command: it has a digit, a command's word, or a word one
+    slip of the keyboard away from one ("STAUTS", "KNOK"). Give it short lines."""
+    if any(ch.isdigit() for ch in line):
+        return True
+    words = {word.upper() for word in _WORD.findall(line)}
+    if words & COMMAND_WORDS:
+        return True
+    return any(_one_slip(word, command) for word in words if len(word) >= 3 for command in _LONG_COMMAND_WORDS)
+
+
+def _one_slip(typed: str, word: str) -> bool:
+    """Whether `typed` is `word` with one letter wrong, missing, added, or two swapped."""
+    if abs(len(typed) - len(word)) > 1:
+        return False
+    if len(typed) == len(word):
+        wrong = [i for i in range(len(word)) if typed[i] != word[i]]
+        return len(wrong) == 1 or (len(wrong) == 2 and wrong[1] == wrong[0] + 1
+                                   and typed[wrong[0]] == word[wrong[1]] and typed[wrong[1]] == word[wrong[0]])
+    short, long = sorted((typed, word), key=len)
+    i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[i:] == long[i + 1:]
+
+
+def _is_attribution(line: str) -> bool:
+    """A line such as "Golf GM wrote:" (whether a quote follows is the caller's to see)."""
+    if not _ATTRIBUTION_END.search(line[-_ATTRIBUTION_TAIL:]):
+        return False
+    return line.split(None, 1)[0].upper() not in COMMAND_WORDS
+
+
+def _classify(line: str, later: list[str]) -> tuple[str | None, int]:
+    """What a line is, and how many lines it takes: "quote", "attribution" (the line before a
+    quote that says who wrote it), a kind of STOPS, or None for a line to read."""
+    if _quotes(line):
+        return "quote", 1
+    if isinstance(line, LongLine):
+        return None, 1  # nothing but a quote is this long
+    for pattern, kind in _STOP_LINES:
+        if pattern.match(line):
+            return kind, 1
+    following = later[0] if later else None
+    span = _reply_header_span(line, following)
+    if span:
+        # A reply header with no quote below it heads the original message, unquoted.
+        return ("attribution", span) if _quotes(later[span - 1] if len(later) >= span else None) \
+            else ("original", 1)
+    if _is_outlook_header(line, later):
+        return "original", 1
+    if _quotes(following) and _is_attribution(line):
+        return "attribution", 1
+    return None, 1
+
+
 def is_stop_line(line: str, later: list[str] | None = None) -> bool:
     """Whether reading stops at ``line`` (normalised); ``later`` are the
     following non-blank normalised lines, needed for headers that span lines."""
-    if isinstance(line, LongLine):
-        return line.startswith(">")  # a quote is a quote however long; nothing else is this long
-    later = later or []
-    if any(p.match(line) for p in _STOP_LINES):
-        return True
-    return _is_reply_header(line, later[0] if later else None) or _is_outlook_header(line, later)
+    return _classify(line, later or [])[0] in STOPS
 
 
-def command_lines(text: str) -> list[tuple[int, str]]:
-    """(1-based line number, normalised line) of each non-blank line before the stop, at most
-    MAX_LINES of them; a line too long to be a command comes as a LongLine."""
+@dataclass(frozen=True)
+class Skipped:
+    """Lines of the message passed over: a "quote" (with its attribution) or a "greeting"."""
+    kind: str
+    first: int
+    last: int
+
+
+@dataclass
+class Reading:
+    """What was read of a message, and what was not.
+
+    `breaks` maps the number of a line read to what lies between it and the line read before it:
+    "quote" (quoted lines were skipped there) or "paragraph" (a blank line). `stop` is the kind
+    (of STOPS, or "limit") and the number of the line where reading stopped; `last` is the
+    number of the last line with any text that was looked at (0: the message was empty)."""
+    lines: list[tuple[int, str]] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    breaks: dict[int, str] = field(default_factory=dict)
+    stop: tuple[str, int] | None = None
+    last: int = 0
+
+    def explain(self) -> str:
+        """Why these lines and no others were read, in words for the player ("" when nothing
+        was passed over)."""
+        if not self.last:
+            return "the message was empty"
+        clauses = [f"line {s.first} reads as a greeting, which I skip"
+                   for s in self.skipped if s.kind == "greeting"]
+        quotes = [s for s in self.skipped if s.kind == "quote"]
+        tail = quotes.pop() if quotes and quotes[-1].last == self.last and self.stop is None else None
+        if quotes:
+            spans = [str(q.first) if q.first == q.last else f"{q.first}-{q.last}" for q in quotes[:3]]
+            if len(quotes) > 3:
+                spans.append(f"{len(quotes) - 3} more")
+            one = len(quotes) == 1 and quotes[0].first == quotes[0].last
+            listed = spans[0] if len(spans) == 1 else f"{', '.join(spans[:-1])} and {spans[-1]}"
+            clauses.append(f"{'line' if one else 'lines'} {listed} {'was' if one else 'were'} quoted text, "
+                           "which I skip")
+        if tail:
+            clauses.append("all of it was quoted text, which I skip" if tail.first == 1 else
+                           f"everything after line {tail.first - 1} was quoted text, which I skip")
+        if self.stop:
+            kind, number = self.stop
+            clauses.append(f"reading stopped after {MAX_LINES:,} lines" if kind == "limit" else
+                           f"reading stopped at {STOPS[kind]} on line {number}")
+        return "; ".join(clauses)
+
+
+def read_lines(text: str) -> Reading:
+    """The lines of a message that are read as commands, numbered from 1, and what was not read;
+    a line too long to be a command comes as a LongLine. At most MAX_LINES lines with text are
+    looked at."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     numbered = ((n, _read_line(raw)) for n, raw in _inked_lines(text))
     # The few lines past the last one read are needed to see a header that spans lines.
     filled = list(islice(((n, line) for n, line in numbered if line), MAX_LINES + _OUTLOOK_WINDOW))
-    result: list[tuple[int, str]] = []
-    for index, (number, line) in enumerate(filled[:MAX_LINES]):
-        later = [nxt for _, nxt in filled[index + 1 : index + 1 + _OUTLOOK_WINDOW]]
-        if is_stop_line(line, later):
+    reading = Reading()
+    between: str | None = None  # what lies since the last line read: "quote" or "paragraph"
+    greeted = False
+    index, end = 0, min(len(filled), MAX_LINES)
+    while index < end:
+        number, line = filled[index]
+        later = [nxt for _, nxt in filled[index + 1: index + 1 + _OUTLOOK_WINDOW]]
+        kind, span = _classify(line, later)
+        if kind in STOPS:
+            reading.stop, reading.last = (kind, number), number
             break
-        result.append((number, line))
-    return result
+        if reading.last and number > reading.last + 1:
+            between = between or "paragraph"
+        last = filled[index + span - 1][0]
+        if kind is not None:
+            _skip_quote(reading, number, last)
+            between = "quote"
+        elif not reading.lines and not greeted and _is_greeting(line, number, _following_number(filled, index)):
+            reading.skipped.append(Skipped("greeting", number, number))
+            greeted = True
+        else:
+            if between:
+                reading.breaks[number] = between
+            reading.lines.append((number, line))
+            between = None
+        reading.last = last
+        index += span
+    else:
+        if len(filled) > MAX_LINES:
+            reading.stop = ("limit", filled[MAX_LINES][0])
+    return reading
+
+
+def _following_number(filled: list[tuple[int, str]], index: int) -> int | None:
+    return filled[index + 1][0] if index + 1 < len(filled) else None
+
+
+def _skip_quote(reading: Reading, first: int, last: int) -> None:
+    """Note quoted lines passed over: a quote goes on across blank lines, into the next quote."""
+    previous = reading.skipped[-1] if reading.skipped else None
+    if previous and previous.kind == "quote" and not (reading.lines and reading.lines[-1][0] > previous.last):
+        reading.skipped[-1] = Skipped("quote", previous.first, last)
+    else:
+        reading.skipped.append(Skipped("quote", first, last))
+
+
+def _is_greeting(line: str, number: int, next_number: int | None) -> bool:
+    """"Hi George," alone before the first command, set apart from what follows by a blank line."""
+    return (next_number is not None and next_number > number + 1 and not isinstance(line, LongLine)
+            and len(line) <= GREETING_CHARS and not resembles_command(line))
+
+
+def command_lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, normalised line) of each line that is read as a command (see
+    `read_lines`)."""
+    return read_lines(text).lines
 
 
 def _inked_lines(text: str):

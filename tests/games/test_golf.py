@@ -354,7 +354,7 @@ def test_replace_unseen_once():
     g.apply(1, Keep(1))
     draw_and_discard(g)
     err = refused(g, 1, DrawDiscard(1), "cards not seen at the start are replaced only once")
-    assert "2 3 4" in err.hint
+    assert "still replace: 2 3 4" in err.message and err.hint == "DRAW DISCARD 2"
     refused(g, 1, DrawStockIf(9, 1), "cards not seen at the start are replaced only once")
     g.apply(1, DrawStock())
     refused(g, 1, Keep(1), "cards not seen at the start are replaced only once")
@@ -370,9 +370,13 @@ def test_draw_stock_if_keeps_or_discards():
     g.apply(1, DrawStockIf(4, 2))
     assert g.grids[1][1] == "3C" and g.discard[-1] == "9S" and g.current == 0
     events = g.drain_events()
-    assert events[0] == {"kind": "drawn", "seat": 1, "card": "3C"}
+    assert events[0] == {"kind": "drawn", "seat": 1, "card": "3C", "own": None}
+    # Its player is told what was drawn and why it went where it went; the others are not.
+    assert events[1]["own"] == "You drew 3C (3): 3 <= 4, so you kept it face down at 2, discarding 9S"
+    assert "3C" not in events[1]["text"]
     g.apply(0, DrawStockIf(4, 2))
     assert g.grids[0] == ["AS"] * 4 and g.discard[-1] == "8C" and g.current == 1
+    assert g.drain_events()[-1]["own"].startswith("You drew 8C (8): 8 > 4, so you discarded it;")
     assert DrawStockIf(4, 2) == Golf.command_from_text("DRAW STOCK IF <= 4 KEEP 2 ELSE DISCARD")
 
 

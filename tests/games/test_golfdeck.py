@@ -132,7 +132,13 @@ def test_reveals_are_secret_until_everyone_has_revealed():
     assert g.view(1)["grids"][0] == [HIDDEN] * 6 and g.view(1)["grids"][2] == [HIDDEN] * 6
     g.apply(1, Reveal(2, 4))
     assert g.view(1)["grids"][0] == own and g.view(2)["grids"][1][1] == g.grid[1][1]
-    assert kinds(g.drain_events()) == ["played", "played", "revealed"]
+    events = g.drain_events()
+    assert kinds(events) == ["played"] * 5 + ["revealed"]
+    # Once all are in, each seat's turned-up cards are news for everyone, and no seat's move.
+    shown = [e for e in events[2:5]]
+    assert [e["seat"] for e in shown] == [0, 1, 2] and not any(e["move"] for e in shown)
+    assert shown[0]["text"] == f"Ann turned up 1 ({g.grid[0][0]}) and 5 ({g.grid[0][4]})"
+    assert shown[0]["own"].startswith("You turned up 1 (")
     assert g.to_move() == {g.starter} == {1} and g.view(0)["phase"] == "play"
 
 
@@ -230,12 +236,13 @@ def test_draw_discard_and_draw_stock_and_the_turn_counter():
     g.drain_events()
     g.apply(1, DrawDiscard(4))
     assert g.grid[1][3] == top and g.up[1][3] and g.discard[-1] == old and g.turn == 4
-    assert g.drain_events() == [{"kind": "played", "seat": 1,
-                                 "text": f"Bill took {top} from the discard into 4 (out went {old})"}]
+    assert g.drain_events() == [{"kind": "played", "seat": 1, "move": True,
+                                 "text": f"Bill took {top} from the discard into 4 (out went {old})",
+                                 "own": f"You took {top} from the discard into 4 (out went {old})"}]
     card = g.stock[-1]
     g.apply(0, DrawStock())
     assert g.turn == 4 and g.to_move() == {0} and g.drawn == card
-    assert g.drain_events() == [{"kind": "drawn", "seat": 0, "card": card}]
+    assert g.drain_events() == [{"kind": "drawn", "seat": 0, "card": card, "own": f"You drew {card} from the stock"}]
     assert g.view(0)["drawn"] == card and g.view(1)["drawn"] is None
     g.apply(0, DiscardFlip(5))
     assert g.discard[-1] == card and g.up[0][4] and g.turn == 5 and g.to_move() == {1}
@@ -249,24 +256,66 @@ def test_conditional_draw_keeps_at_or_under_the_limit_else_flips(top, kept):
     g.drain_events()
     g.apply(1, DrawStockIf(3, 4, 6))
     events = g.drain_events()
-    assert events[0] == {"kind": "drawn", "seat": 1, "card": top} and events[1]["kind"] == "played"
+    assert events[0] == {"kind": "drawn", "seat": 1, "card": top, "own": None} and events[1]["kind"] == "played"
+    worth = WORTH[top]
     if kept:
         assert g.grid[1][3] == top and g.up[1][3] and not g.up[1][5] and g.discard[-1] == before[3]
+        assert events[1]["own"] == f"You drew {top} ({worth}): {worth} <= 3, so you kept it in 4 (out went {before[3]})"
     else:
         assert g.grid[1] == before and g.up[1][5] and not g.up[1][3] and g.discard[-1] == top
+        assert events[1]["own"] == (f"You drew {top} ({worth}): {worth} > 3, so it went to the discard and you "
+                                    f"turned up 6 ({before[5]})")
     assert g.turn == turn + 1 and g.to_move() == {0} and g.drawn is None
 
 
-def test_resign_ends_the_game_and_the_others_share_on_current_totals():
-    g = revealed(3, seed=1)
-    g.totals = [10, 5, 5]
+def test_resign_with_two_players_ends_the_game_and_the_other_wins_on_their_total():
+    g = revealed(2, seed=1)
+    g.totals = [10, 5]
     g.drain_events()
     g.apply(1, Resign())
-    assert g.result().line == "Cy wins with 5" and g.result().winners == (2,) and g.resigned == 1
+    assert g.result().line == "Ann wins with 10" and g.result().winners == (0,) and g.resigned == [False, True]
     assert g.to_move() == set() and kinds(g.drain_events()) == ["played", "game_end"]
     with pytest.raises(IllegalOrder) as e:
         g.apply(0, DrawStock())
     assert e.value.rule == gd.RULE_OVER
+
+
+def test_resign_with_three_players_the_others_play_on_and_the_resigned_cannot_win():
+    g = revealed(3, seed=1)
+    assert g.current == 1
+    g.apply(1, DrawStock())
+    drawn = g.drawn
+    g.drain_events()
+    g.apply(1, Resign())  # the seat to move, holding a drawn card: the card is discarded, the turn passes
+    assert g.result() is None and g.current == 2 and g.discard[-1] == drawn and g.drawn is None
+    assert kinds(g.drain_events()) == ["played"]
+    for order in (DrawStock(), Resign()):
+        with pytest.raises(IllegalOrder) as e:
+            g.check(1, order)
+        assert e.value.rule == gd.RULE_RESIGNED
+    g.totals = [30, -50, 20]
+    while g.result() is None:  # the resigned seat is never to move again, in this hole or the next
+        assert 1 not in g.to_move() and g.default_orders(1) is None
+        s = min(g.to_move())
+        g.apply(s, g.default_orders(s))
+    assert len(g.holes) == 9 and g.result().winners == (min((0, 2), key=lambda s: g.totals[s]),)
+    assert g.totals[1] == -50 + sum(h["scores"][1] for h in g.holes)  # still dealt and scored
+
+
+def test_a_resign_in_the_reveals_or_by_the_player_out_ends_what_waited_on_them():
+    g = new(3, seed=4)
+    g.apply(0, Reveal(1, 2))
+    g.apply(2, Reveal(1, 2))
+    g.apply(1, Resign())  # the last reveal owed: the others' cards turn up and play starts
+    assert not g.revealing and g.to_move() == {g.starter} and g.up[1] == [False] * 6
+    g = revealed(3, seed=4)
+    g.ender = 0  # seat 0 went out: seats 1 and 2 owe their final turns
+    g.current = 1
+    g.apply(1, Resign())
+    assert g.current == 2
+    hole = g.hole
+    g.apply(2, g.default_orders(2))
+    assert g.hole == hole + 1  # back round to the seat that went out: the hole is over
 
 
 # -- refusals ------------------------------------------------------------------------------

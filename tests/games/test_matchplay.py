@@ -10,7 +10,7 @@ from pbem.courses import load_course
 from pbem.games.base import Resign
 from pbem.games.course import Course
 from pbem.games.errors import IllegalOrder
-from pbem.games.matchplay import MatchPlay, Play, Special as S, random_orders
+from pbem.games.matchplay import MatchPlay, Play, Special as S, parse_canonical, random_orders, rule, table_names
 
 EXAMPLES = load_course("examples")          # holes 1-3 par 4 4 5, holes 13-15 par 4 3 4
 PARKLAND = load_course("parkland")
@@ -98,72 +98,79 @@ def test_results_at_the_eighteenth(lead, line):
 
 # -- refusals ---------------------------------------------------------------------------------
 
-def refused(g: MatchPlay, seat: int, play, rule_part: str) -> IllegalOrder:
+def refused(g: MatchPlay, seat: int, play, label: str) -> IllegalOrder:
+    """The order is refused citing the welcome's rule `label`, and what the error suggests instead
+    is accepted as it stands."""
     before = g.to_dict()
     with pytest.raises(IllegalOrder) as e:
         g.apply(seat, play)
-    assert rule_part in e.value.rule
+    assert e.value.rule == rule(label)
     assert g.to_dict() == before
+    if not g.result():
+        g.check(seat, parse_canonical(e.value.hint))
     return e.value
 
 
 def test_a_card_no_longer_held():
     g = new()
     turn(g, Play((5, 5, 5)), Play((4, 4, 5), (S("BLUE+1", 3),)))
-    err = refused(g, 0, Play((5, 5, 4)), "only the cards you still hold")
+    err = refused(g, 0, Play((5, 5, 4)), "h")
     assert "you hold 1" in err.message
 
 
 def test_two_specials_in_a_turn():
-    refused(new(), 0, Play((4, 4, 5), (S("BLUE+1", 1), S("BLUE-1", 2))), "(a) one special card a turn")
+    err = refused(new(), 0, Play((4, 4, 5), (S("BLUE+1", 1), S("BLUE-1", 2))), "a")
+    assert err.hint == "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1"  # the first of the two, which is legal
 
 
 def test_special_on_a_hole_outside_the_turn():
-    err = refused(new(), 0, Play((4, 4, 5), (S("BLUE+1", 4),)), "a special card goes on one of the turn's holes")
+    err = refused(new(), 0, Play((4, 4, 5), (S("BLUE+1", 4),)), "e")
     assert err.part == "special"
 
 
 def test_special_already_played():
     g = new()
     turn(g, Play((4, 4, 5), (S("BLUE+1", 1),)), Play((4, 4, 5), (S("BLUE+1", 1),)))
-    err = refused(g, 0, Play((3, 4, 5), (S("BLUE+1", 4),)), "each special card is played once")
+    err = refused(g, 0, Play((3, 4, 5), (S("BLUE+1", 4),)), "f")
     assert "turn 1, hole 1" in err.message
 
 
 def test_two_colours_in_turns_one_to_three():
     g = new()
     turn(g, Play((4, 4, 5), (S("BLUE+1", 1),)), Play((4, 4, 5), (S("BLUE+1", 1),)))
-    refused(g, 0, Play((3, 4, 5), (S("RED+1", 4),)), "(c) never specials of two colours")
+    err = refused(g, 0, Play((3, 4, 5), (S("RED+1", 4),)), "c")
+    assert err.hint == "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4"  # the player's colour, hole and cards
 
 
 def test_no_special_in_turns_one_and_two_is_refused_at_turn_two():
     g = new()
     turn(g, Play((4, 4, 5)), Play((4, 4, 5), (S("BLUE+1", 1),)))
-    err = refused(g, 0, Play((3, 4, 5)), "(b) specials in two of the first three turns")
-    assert err.hint and "SPECIAL" in err.hint
+    err = refused(g, 0, Play((3, 4, 5)), "b")
+    assert err.hint.startswith("PLAY 3 4 5\nSPECIAL ")
 
 
 def test_second_half_look_ahead():
     g = example_two_position()
     # George owes both Blues in turns 5 and 6: turn 5 without one is refused.
-    refused(g, 0, Play((4, 3, 4)), "the other colour on two of turns 4-6")
-    refused(g, 0, Play((4, 3, 4), (S("RED+1", 13),)), "each special card is played once")
+    refused(g, 0, Play((4, 3, 4)), "d")
+    err = refused(g, 0, Play((4, 3, 4), (S("RED+1", 13),)), "f")
+    assert err.hint == "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 13"
 
 
 @pytest.mark.parametrize("cards", [(4, 4), (4, 4, 5, 3), ()])
 def test_wrong_number_of_cards(cards):
-    refused(new(), 0, Play(cards), "one stroke card for each hole")
+    refused(new(), 0, Play(cards), "g")
 
 
 def test_a_card_that_does_not_exist():
-    refused(new(), 0, Play((4, 4, 9)), "stroke cards are 3, 4 and 5")
+    refused(new(), 0, Play((4, 4, 9)), "h")
 
 
 def test_no_orders_after_resignation():
     g = new()
     g.apply(1, Resign())
     assert g.result().line.startswith("George wins by resignation")
-    refused(g, 1, Play((4, 4, 5)), "no orders after the end")
+    refused(g, 1, Play((4, 4, 5)), "j")
 
 
 def test_replacing_orders_before_the_turn_resolves():
@@ -290,3 +297,47 @@ def test_the_match_line_before_any_hole_says_so():
     assert match_line(["George", "Bill"], 0, 0) == "Match: all square, no hole played yet"
     assert match_line(["George", "Bill"], 0, 3) == "Match: all square after 3"
     assert match_line(["George", "Bill"], -2, 6) == "Match: Bill 2 up after 6"
+
+
+# -- what the player is told ------------------------------------------------------------------
+
+def test_the_specials_still_owed_and_by_when():
+    g = new()
+    assert g.view(0)["seats"][0]["owed"] == (
+        "You still owe two specials of one colour (both BLUE or both RED), in two different turns, "
+        "by the end of turn 3, and the two of the other colour by the end of turn 6.")
+    turn(g, Play((4, 4, 5), (S("RED+1", 1),)), Play((4, 4, 5)))
+    assert g.owed_specials(0) == ("You still owe a RED special (RED-1) by the end of turn 3, and BLUE+1 "
+                                  "and BLUE-1, in two different turns, by the end of turn 6.")
+    turn(g, Play((3, 4, 5)), Play((3, 4, 5), (S("BLUE-1", 4),)))
+    assert g.owed_specials(0).startswith("You still owe a RED special (RED-1) by the end of this turn,")
+    assert g.owed_specials(1).startswith("You still owe a BLUE special (BLUE+1) by the end of this turn,")
+    turn(g, Play((4, 3, 4), (S("RED-1", 7),)), Play((4, 3, 4), (S("BLUE+1", 7),)))
+    assert g.owed_specials(0) == "You still owe BLUE+1 and BLUE-1, in two different turns, by the end of turn 6."
+    turn(g, Play((5, 4, 3), (S("BLUE-1", 10),)), Play((5, 4, 3)))
+    assert g.owed_specials(0) == "You still owe a BLUE special (BLUE+1) by the end of turn 6."
+    assert g.owed_specials(1) == "You still owe RED+1 and RED-1, in two different turns, by the end of turn 6."
+
+
+def test_the_hole_table_names_fit_its_columns():
+    assert table_names(["George", "Bill"]) == ["George", "Bill"]
+    assert table_names(["Maximilian Alexander von Hohenzollern", "Bill Smith"]) == ["Maximil.", "Bill"]
+    assert table_names(["Ann Lee", "Ann Ray-Lee"]) == ["Ann Lee", "Ann"]
+    assert table_names(["Christopher Robin", "Christopher Wren"]) == ["Christ-1", "Christ-2"]
+    assert table_names(["   ", "Bob\tMarley  Junior"]) == ["?", "Bob"]
+    for pair in (["a" * 200, "b" * 200], ["x y " * 50, "x y " * 50]):
+        tags = table_names(pair)
+        assert len(set(tags)) == 2 and max(map(len, tags)) <= 8
+
+
+def test_the_nearest_legal_orders_keep_what_the_player_may_play():
+    g = new()
+    turn(g, Play((4, 4, 5), (S("RED+1", 1),)), Play((4, 4, 5)))
+    # Their cards and hole, the colour they must keep; any suggestion is itself legal.
+    assert g.nearest_orders(0, (3, 4, 5), [S("BLUE-1", 4)]) == Play((3, 4, 5), (S("RED-1", 4),))
+    assert g.nearest_orders(0, (9, 4, 5), [S("RED", 0)]) == Play(g.default_orders(0).cards, (S("RED-1", 4),))
+    assert g.nearest_orders(0, (3, 4, 5), []) == Play((3, 4, 5))  # no special is due this turn
+    due = g.nearest_orders(1, None, [])
+    assert due == g.default_orders(1) and due.specials  # Bill must play one now
+    for play in (due, g.nearest_orders(1, (4, 4), [S("", 0)])):
+        g.check(1, play)

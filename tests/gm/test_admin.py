@@ -70,10 +70,10 @@ def test_process_resolves_now_by_the_nmr_policy(table):
     new_match(table)
     table.order(GEORGE, "PLAY 3 5 4", now=START)
     _, out, _ = table.pbem("gm", "process", "m1", now=START)
-    assert "m1 resolved now" in out and "Bill sent no orders" in out
+    assert "m1 turn 1 resolved now" in out and "(nmr=autoplay) for Bill: PLAY" in out
     st = table.show()
     assert st["turn"] == 2
-    assert "Bill sent no orders by the deadline (autoplay)" in body(table.mails(BILL)[-1])
+    assert kinds(table.mails(BILL))[-2:] == ["status", "report"]  # told why, then the report
 
 
 def test_replace_gives_the_seat_to_a_new_player_with_a_new_secret(table):
@@ -171,4 +171,4 @@ def test_list_and_show_say_a_game_is_paused_and_deadline_errors_name_iso_times(t
     _, shown, _ = table.pbem("show", "m1", now=START)
     assert "paused by the GM" in shown.splitlines()[0]
     code, _, err = table.pbem("gm", "DEADLINE", "m1", "tomorrow", now=START, check=False)
-    assert code == 2 and "ISO 8601" in err and "2026-12-24T18:00:00Z" in err
+    assert code == 2 and "ISO 8601" in err and "DEADLINE m1 2026-12-08T18:00:00Z" in err

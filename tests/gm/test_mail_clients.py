@@ -112,3 +112,86 @@ def test_deliver_from_an_mta_pipe(table):
     code, _, _ = table.pbem("deliver", stdin=raw)
     assert code == 0
     assert kinds(table.mails(GEORGE)) == ["welcome", "ack"]
+
+
+# --- replies as people write them: quotes skipped, reading goes on below them -----------------
+
+
+def quoted(msg) -> str:
+    return "\n".join(("> " + line).rstrip() for line in body(msg).splitlines())
+
+
+def test_an_interleaved_gmail_reply_is_read_below_each_quote(table):
+    table.new_match()
+    welcome = table.mails(GEORGE)[0]
+    # The welcome's own example orders are quoted; the player's orders stand between the quotes.
+    assert "PLAY 4 3 5" in body(welcome) and "SPECIAL BLUE-1 HOLE 2" in body(welcome)
+    text = ("On Mon, 30 Nov 2026 at 10:00, Golf GM <\ngm@example.test> wrote:\n\n" + quoted(welcome).replace(
+        "> Your secret password", "\nPLAY 4 4 5\n\n> Your secret password") + "\n\nSPECIAL RED-1 HOLE 3\n\n"
+        "> Good golfing!\n")
+    raw = raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", text=text,
+                   headers={"In-Reply-To": welcome["Message-ID"]})
+    table.send(GEORGE, raw=raw)
+    table.pbem("process")
+    ack = table.mails(GEORGE)[-1]
+    assert ack["X-PBEM-Kind"] == "ack", body(ack)
+    assert "PLAY 4 4 5" in body(ack) and "SPECIAL RED-1 HOLE 3" in body(ack)
+    assert "BLUE-1" not in body(ack)  # the quoted example was never read
+
+
+def test_a_thunderbird_reply_with_orders_below_the_quote(table):
+    table.new_match()
+    welcome = table.mails(GEORGE)[0]
+    for attribution in ("Golf GM wrote:", "Golf GM <gm@example.test> wrote:"):
+        text = f"{attribution}\n{quoted(welcome)}\n\nPLAY 3 4 5\n"
+        acks = table.order(GEORGE, text)
+        assert kinds(acks) == ["ack"], body(acks[0])
+        assert "PLAY 3 4 5" in body(acks[0])
+
+
+def test_a_greeting_before_the_orders_is_skipped(table):
+    table.new_match()
+    acks = table.order(GEORGE, "Hi George,\n\nPLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1\n\nCheers,\nBill\n")
+    assert kinds(acks) == ["ack"], body(acks[0])
+    assert "PLAY 4 4 5" in body(acks[0]) and "SPECIAL BLUE+1 HOLE 1" in body(acks[0])
+
+
+def test_a_quoted_old_order_is_never_applied(table):
+    """George's orders of turn 1, quoted in his reply to the report, are not orders for turn 2."""
+    table.new_match()
+    table.order(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1")
+    table.order(BILL, "PLAY 4 4 5")
+    report = table.mails(GEORGE)[-1]
+    text = ("Golf GM wrote:\n> PLAY 4 4 5\n> SPECIAL BLUE+1 HOLE 1\n" + quoted(report)
+            + "\n\nPLAY 3 4 5\n\n> SPECIAL BLUE-1 HOLE 5\n")
+    acks = table.order(GEORGE, text)
+    assert kinds(acks) == ["ack"], body(acks[0])
+    assert "PLAY 3 4 5" in body(acks[0]) and "SPECIAL" not in body(acks[0])
+    table.order(BILL, "PLAY 3 4 5\nSPECIAL BLUE+1 HOLE 4")
+    history = table.show()["history"]
+    assert [e["orders"] for e in history if e["kind"] == "orders" and e["seat"] == 0] == [
+        "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1", "PLAY 3 4 5"]
+
+
+def test_an_html_reply_with_orders_below_the_blockquote(table):
+    table.new_match()
+    html = ("<html><body><div>Hi GM,</div><div><br></div>"
+            "<div class=\"gmail_quote\">On Mon, 30 Nov 2026 at 10:00 Golf GM &lt;gm@example.test&gt; wrote:<br>"
+            "<blockquote type=\"cite\"><div>PLAY 4 3 5</div><div>SPECIAL BLUE-1 HOLE 2</div></blockquote></div>"
+            "<div>PLAY&nbsp;3&nbsp;5&nbsp;4</div></body></html>")
+    table.send(GEORGE, raw=raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", html=html))
+    table.pbem("process")
+    ack = table.mails(GEORGE)[-1]
+    assert ack["X-PBEM-Kind"] == "ack", body(ack)
+    assert "PLAY 3 5 4" in body(ack) and "SPECIAL" not in body(ack)
+
+
+def test_a_reply_to_the_gms_mail_with_only_quoted_text_is_not_answered(table):
+    """An auto-responder that quotes the GM's mail: no command, so no answer (no mail loop)."""
+    table.new_match()
+    welcome = table.mails(GEORGE)[0]
+    text = f"Thank you for your message.\n\nOn Mon, 30 Nov 2026, Golf GM wrote:\n{quoted(welcome)}\n"
+    table.send(GEORGE, raw=raw_mail(GEORGE, table.reply_to(GEORGE), "Re: [m1] welcome", text=text,
+                                    headers={"In-Reply-To": welcome["Message-ID"]}))
+    table.pbem("process")
+    assert kinds(table.mails(GEORGE)) == ["welcome"]

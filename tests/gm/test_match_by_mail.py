@@ -60,7 +60,8 @@ def test_seed_example_two_by_mail_ends_four_and_three(cron_table):
     assert [h["hole"] for h in st["state"]["holes"]][-1] == 15
     # No orders are taken after the end.
     errs = table.order(GEORGE, "PLAY 4 5 4\nSPECIAL BLUE-1 HOLE 16")
-    assert kinds(errs) == ["error"] and "no orders after the end of the match" in body(errs[0])
+    assert kinds(errs) == ["error"] and "Rule: (j) no orders once the match is over" in body(errs[0])
+    assert "What would be right" not in body(errs[0])  # no order would be
 
 
 def test_whole_random_match_by_mail_reaches_the_right_result_and_keeps_orders_secret(table):
@@ -119,7 +120,10 @@ def test_every_mail_has_the_contract_headers(table):
         assert m["X-PBEM-Kind"] in ("welcome", "ack", "report")
         assert m["Message-ID"]
         assert m["Auto-Submitted"] in ("auto-replied", "auto-generated")
-        assert m.get_content_type() == "text/plain" and m.get_content_charset() == "utf-8"
+        # Text in UTF-8; an HTML part may stand beside it (CONTRACT.md section 5).
+        text = m.get_body(preferencelist=("plain",))
+        assert text.get_content_type() == "text/plain" and text.get_content_charset() == "utf-8"
+        assert m.get_content_type() in ("text/plain", "multipart/alternative")
         assert "+" in m["Reply-To"]
         if m["X-PBEM-Kind"] == "ack":
             assert m["Auto-Submitted"] == "auto-replied" and m["In-Reply-To"] and m["References"]
@@ -161,7 +165,7 @@ def test_resign_ends_the_match_and_refuses_later_orders(table):
     before = table.show()
     errs = table.order(BILL, "PLAY 4 4 5")
     assert kinds(errs) == ["error"]
-    assert "Line 1: PLAY 4 4 5" in body(errs[0]) and "no orders after the end of the match" in body(errs[0])
+    assert "Line 1: PLAY 4 4 5" in body(errs[0]) and "(j) no orders once the match is over" in body(errs[0])
     assert table.show()["state"] == before["state"]
 
 
@@ -189,3 +193,104 @@ def test_the_mails_of_one_pass_carry_strictly_increasing_dates(table):
     dates = [email.utils.parsedate_to_datetime(m["Date"]) for m in got]
     assert len(got) >= 6 and all(a < b for a, b in zip(dates, dates[1:])), [m["Date"] for m in got]
     assert got[-1]["X-PBEM-Kind"] == "report"
+
+
+# -- what the mail looks like: 78 columns, the table, the rules by letter, the specials owed -----
+
+MAXIMILIAN = "Maximilian Alexander von Hohenzollern-Sigmaringen"
+BARTHOLOMEW = "Bartholomew Featherstonehaugh-Cholmondeley"
+MATCHPLAY_KINDS = {"welcome", "report", "reminder", "status", "history", "help", "result"}
+
+
+def long_named_match_with_a_forfeit(table) -> None:
+    """Turn 1 puts both players' specials on hole 2 (both change Maximilian's score); in turn 2
+    Bartholomew is reminded, asks for STATUS, HISTORY and HELP, then misses the deadline and
+    forfeits; in turn 3 Maximilian resigns."""
+    table.pbem("new-game", "matchplay", "--player", f"{MAXIMILIAN} <{GEORGE}>", "--player",
+               f"{BARTHOLOMEW} <{BILL}>", "--course", "445 345 434 543 434 454", "--id", "m1",
+               "--option", "nmr=forfeit", "--deadline", "1d", now="2026-03-01T00:00:00Z")
+    table.order(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 2", now="2026-03-01T01:00:00Z")
+    table.order(BILL, "PLAY 4 4 5\nSPECIAL RED-1 HOLE 2", now="2026-03-01T01:00:00Z")
+    table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4", now="2026-03-01T02:00:00Z")
+    table.pbem("process", now="2026-03-01T14:00:00Z")  # within 12 hours of the deadline
+    table.order(BILL, "STATUS\nHISTORY\nHELP", now="2026-03-01T15:00:00Z")
+    table.pbem("process", now="2026-03-02T02:00:00Z")  # past it
+    table.order(GEORGE, "RESIGN", now="2026-03-02T03:00:00Z")
+
+
+def test_every_matchplay_mail_fits_78_columns_with_long_names(table):
+    long_named_match_with_a_forfeit(table)
+    seen = set()
+    for addr in (GEORGE, BILL):
+        for m in table.mails(addr):
+            kind = m["X-PBEM-Kind"]
+            if kind in MATCHPLAY_KINDS:
+                seen.add(kind)
+                wide = [line for line in body(m).splitlines() if len(line) > 78]
+                assert not wide, f"{kind} to {addr}: {wide}"
+    assert seen == MATCHPLAY_KINDS
+
+
+def test_the_hole_table_keeps_every_cell_apart(table):
+    long_named_match_with_a_forfeit(table)
+    reports = [body(m) for m in table.mails(BILL) if m["X-PBEM-Kind"] == "report"]
+    first, second = reports
+    # The long names are shortened in the table, and said in full above it.
+    assert "In the table, Maximil. is Maximilian Alexander von Hohenzollern-Sigmaringen,\n" \
+           "and Barthol. is Bartholomew Featherstonehaugh-Cholmondeley." in first
+    assert re.search(r"^Hole Par  Maximil\.\s+Barthol\.\s+Won by\s+Match$", first, re.M), first
+    # Two specials on one hole: the card, both specials, then the score, set apart from the next cell.
+    assert re.search(r"^   2   4  4 BLUE\+1 RED-1 = 4  4 +halved +all square$", first, re.M), first
+    # A forfeit is marked and explained, and the running match names the leader.
+    assert re.search(r"^   4   3  3 BLUE-1 = 2  3 F +Maximil\.  Maximil\. 1 up$", second, re.M), second
+    assert "F: forfeit, no orders by the deadline: the hole is lost whatever the score." in second
+    assert "Note: Bartholomew Featherstonehaugh-Cholmondeley sent no orders by the" in second
+
+
+def test_reports_and_status_say_which_specials_are_owed_and_by_when(table):
+    long_named_match_with_a_forfeit(table)
+    report = [body(m) for m in table.mails(BILL) if m["X-PBEM-Kind"] == "report"][0]
+    flat = " ".join(report.split())
+    assert ("You still owe a RED special (RED+1) by the end of turn 3, and BLUE+1 and BLUE-1, in "
+            "two different turns, by the end of turn 6.") in flat
+    status = " ".join(body(next(m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "status")).split())
+    assert "You still owe a RED special (RED+1) by the end of turn 3" in status
+    mine = " ".join(body(table.mails(GEORGE)[0]).split())  # the welcome, before any special
+    assert ("You still owe two specials of one colour (both BLUE or both RED), in two different "
+            "turns, by the end of turn 3, and the two of the other colour by the end of turn 6.") in mine
+
+
+def test_an_error_cites_a_rule_of_the_welcome_and_suggests_an_order_that_is_accepted(table):
+    table.new_match()
+    table.order(GEORGE, "PLAY 4 4 5\nSPECIAL RED+1 HOLE 1")
+    table.order(BILL, "PLAY 4 4 5")
+    welcome = body(table.mails(GEORGE)[0])
+    errs = table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4")
+    assert kinds(errs) == ["error"]
+    text = body(errs[0])
+    assert "Rule: (c) never specials of two colours in turns 1-3" in text
+    assert "\n  (c) never specials of two colours in turns 1-3\n" in welcome
+    after = text.split("What would be right:", 1)[1]
+    suggestion = re.findall(r"^\s*((?:PLAY|SPECIAL) .*?)\s*$", after, re.M)
+    assert suggestion == ["PLAY 3 4 5", "SPECIAL RED-1 HOLE 4"]
+    assert kinds(table.order(GEORGE, "\n".join(suggestion))) == ["ack"]
+
+
+def test_an_unreadable_special_is_answered_with_the_turn_own_holes(table):
+    table.new_match()
+    table.order(GEORGE, "PLAY 4 4 5\nSPECIAL RED+1 HOLE 1")
+    table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1")
+    table.order(GEORGE, "PLAY 3 4 5")
+    table.order(BILL, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4")
+    errs = table.order(GEORGE, "PLAY 4 3 4\nSPECIAL red -1 hol 8")  # turn 3: holes 7-9
+    after = body(errs[0]).split("What would be right:", 1)[1]
+    suggestion = re.findall(r"^\s*((?:PLAY|SPECIAL) .*?)\s*$", after, re.M)[:2]
+    assert suggestion == ["PLAY 4 3 4", "SPECIAL RED-1 HOLE 8"]
+    assert kinds(table.order(GEORGE, "\n".join(suggestion))) == ["ack"]
+
+
+def test_the_gm_show_text_has_the_players_hole_table(table):
+    long_named_match_with_a_forfeit(table)
+    text = table.pbem("show", "m1")[1]
+    assert re.search(r"^  Hole Par  Maximil\.\s+Barthol\.\s+Won by\s+Match$", text, re.M), text
+    assert re.search(r"^     2   4  4 BLUE\+1 RED-1 = 4  4 +halved +all square$", text, re.M), text

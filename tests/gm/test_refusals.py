@@ -4,6 +4,8 @@ from __future__ import annotations
 import pytest
 from conftest import BILL, GEORGE, GM, body, kinds
 
+from pbem.games.matchplay import rule as cited
+
 
 def play_turn_one(table, george="PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1", bill="PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1"):
     table.order(GEORGE, george)
@@ -16,7 +18,8 @@ def refused(table, sender, text, *, line_no, line, rule, right=None, **kw):
     assert kinds(mails) == ["error"], kinds(mails)
     b = body(mails[0])
     assert f"Line {line_no}: {line}" in b, b
-    assert f"Rule: {rule}" in b, b
+    # A MatchPlay rule as the welcome labels it (one letter); a long one wraps in the mail.
+    assert f"Rule: {cited(rule) if len(rule) == 1 else rule}" in " ".join(b.split()), b
     assert "Nothing in it was applied" in b
     if right:
         assert "What would be right:" in b and right in b, b
@@ -29,53 +32,53 @@ def test_a_stroke_card_no_longer_held(table):
     table.new_match()
     play_turn_one(table, george="PLAY 5 5 5\nSPECIAL BLUE+1 HOLE 1")
     b = refused(table, GEORGE, "PLAY 5 5 4\nSPECIAL BLUE-1 HOLE 4", line_no=1, line="PLAY 5 5 4",
-                rule="each stroke card is played once")
+                rule="h")
     assert "your stroke cards are:" in b
 
 
 def test_two_specials_in_one_turn(table):
     table.new_match()
     refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1\nSPECIAL BLUE-1 HOLE 2", line_no=3,
-            line="SPECIAL BLUE-1 HOLE 2", rule="(a) one special card a turn")
+            line="SPECIAL BLUE-1 HOLE 2", rule="a")
 
 
 def test_a_special_on_a_hole_outside_the_turn(table):
     table.new_match()
     refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL RED+1 HOLE 7", line_no=2, line="SPECIAL RED+1 HOLE 7",
-            rule="a special card goes on one of the turn's holes")
+            rule="e")
 
 
 def test_a_special_already_played(table):
     table.new_match()
     play_turn_one(table)
     refused(table, GEORGE, "PLAY 3 4 5\nSPECIAL BLUE+1 HOLE 5", line_no=2, line="SPECIAL BLUE+1 HOLE 5",
-            rule="each special card is played once")
+            rule="f")
 
 
 def test_two_colours_in_turns_one_to_three(table):
     table.new_match()
     play_turn_one(table)
     refused(table, GEORGE, "PLAY 3 4 5\nSPECIAL RED-1 HOLE 5", line_no=2, line="SPECIAL RED-1 HOLE 5",
-            rule="(c) never specials of two colours in turns 1-3")
+            rule="c")
 
 
 def test_no_special_in_turns_one_and_two_is_refused_at_turn_two(table):
     table.new_match()
     play_turn_one(table, george="PLAY 4 4 5")
     refused(table, GEORGE, "PLAY 3 4 5", line_no=1, line="PLAY 3 4 5",
-            rule="(b) specials in two of the first three turns", right="SPECIAL")
+            rule="b", right="SPECIAL")
 
 
 @pytest.mark.parametrize("text", ["PLAY 4 4", "PLAY 4 4 5 3"])
 def test_the_wrong_number_of_cards(table, text):
     table.new_match()
-    refused(table, GEORGE, text, line_no=1, line=text, rule="one stroke card for each hole of the turn",
+    refused(table, GEORGE, text, line_no=1, line=text, rule="g",
             right="PLAY ")
 
 
 def test_a_card_that_does_not_exist(table):
     table.new_match()
-    refused(table, GEORGE, "PLAY 4 4 9", line_no=1, line="PLAY 4 4 9", rule="stroke cards are 3, 4 and 5")
+    refused(table, GEORGE, "PLAY 4 4 9", line_no=1, line="PLAY 4 4 9", rule="h")
 
 
 def test_a_stale_turn(table):
@@ -186,3 +189,81 @@ def test_cards_and_special_both_wrong_are_both_listed(table):
     b = body(mails[0])
     assert "Line 1: PLAY 4 4 9" in b and "Line 2: SPECIAL BLUE+1 HOLE 7" in b
     assert "What would be right: PLAY 4 4 5" in b
+
+
+# --- a message with nothing to do in it says why --------------------------------------------
+
+
+@pytest.mark.parametrize("text, why", [
+    ("", "the message was empty"),
+    ("Hi GM,\n\nOn Mon, 30 Nov 2026, Golf GM <gm@example.test> wrote:\n> PLAY 4 4 5\n> SPECIAL BLUE+1 HOLE 1\n",
+     "line 1 reads as a greeting, which I skip; everything after line 2 was quoted text, which I skip"),
+    ("-- \nGeorge\nPLAY 4 4 5\n", "reading stopped at the signature on line 1"),
+    ("Hi GM,\n\nEND\nPLAY 4 4 5\n", "line 1 reads as a greeting, which I skip; reading stopped at END on line 3"),
+])
+def test_a_message_without_commands_is_told_why(table, text, why):
+    table.new_match()
+    before = table.show()
+    mails = table.order(GEORGE, text)
+    assert kinds(mails) == ["error"]
+    flat = " ".join(body(mails[0]).split())
+    assert f"this message has no commands: {why}" in flat, body(mails[0])
+    assert "What would be right: HELP" in flat
+    assert table.show()["state"] == before["state"]
+
+
+def test_a_message_of_quotes_says_where_to_write(table):
+    table.new_match()
+    mails = table.order(GEORGE, "Golf GM wrote:\n> PLAY 4 4 5\n")
+    flat = " ".join(body(mails[0]).split())
+    assert "all of it was quoted text, which I skip" in flat
+    assert "write your commands above or below the quoted text, never inside it" in flat
+
+
+def test_a_message_of_game_and_password_only(table):
+    table.new_match()
+    table.send(GEORGE, f"GAME m1\nPASSWORD {table.secret(GEORGE)}\n\n-- \nGeorge\n", subject="hello")
+    table.pbem("process")
+    flat = " ".join(body(table.mails(GEORGE)[-1]).split())
+    assert ("this message has no commands: its only lines say which game it is for and who writes "
+            "(GAME, PASSWORD, TURN); reading stopped at the signature on line 4") in flat
+
+
+# --- the error mail fits 78 columns, whatever the player wrote --------------------------------
+
+
+def assert_fits(text: str) -> None:
+    wide = [line for line in text.splitlines() if len(line) > 78]
+    assert not wide, wide
+
+
+def test_an_error_mail_quotes_a_long_line_only_as_far_as_it_fits(table):
+    table.new_match()
+    long_line = "PLAY 4 4 5 " + "and then some more words " * 12
+    mails = table.order(GEORGE, f"{long_line}\nSPECIAL GREEN+1 HOLE {'9' * 70}\nSET TIMEZONE Mars/{'x' * 90}")
+    text = body(mails[0])
+    assert_fits(text)
+    lines = text.splitlines()
+    first = next(line for line in lines if line.startswith("Line 1: "))
+    assert len(first) == 78 and first.endswith("\u2026") and long_line.startswith(first[len("Line 1: "):-1])
+    assert "Line 2: SPECIAL GREEN+1 HOLE 999" in text
+    assert any(line.startswith("Line 3: SET TIMEZONE Mars/xxx") for line in lines)
+    # The preamble, once one line of 88 columns, is wrapped.
+    assert "I could not accept your message. Nothing in it was applied: game m1 is\nexactly as it was." in text
+
+
+def test_an_error_mail_to_a_player_with_a_long_name_fits(table):
+    name = "Georgina Alexandra Montgomery-Fairweather of the Royal and Ancient Golf Club"
+    table.pbem("new-game", "matchplay", "--player", f"{name} <{GEORGE}>", "--player", f"Bill <{BILL}>",
+               "--course", "445 345 434 543 434 454", "--id", "m1")
+    mails = table.order(GEORGE, "PLAY 4 4 9\nSPECIAL BLUE+1 HOLE 7\nDANCE " + "x" * 200)
+    assert kinds(mails) == ["error"]
+    assert_fits(body(mails[0]))
+    assert name in " ".join(body(mails[0]).split())
+
+
+def test_a_line_that_fits_is_quoted_whole(table):
+    table.new_match()
+    line = "PLAY 4 4 9 " + "x" * (78 - len("Line 1: PLAY 4 4 9 "))
+    mails = table.order(GEORGE, line)
+    assert f"Line 1: {line}\n" in body(mails[0])

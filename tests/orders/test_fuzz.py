@@ -20,7 +20,7 @@ from pbem.orders import GRAMMARS, cards, grammar_for, matchplay
 from pbem.orders.commands import Press, SetTimezone, UnknownCommand, read_body, read_heading
 from pbem.orders.numbers import MAX_DIGITS, read_number
 from pbem.orders.text import (MAX_LINE_CHARS, MAX_LINES, QUOTE_CHARS, LongLine, command_lines, is_stop_line,
-                              normalise_line, subject_game_id)
+                              normalise_line, read_lines, subject_game_id)
 
 FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=150,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -256,8 +256,33 @@ def test_a_long_line_in_press_text_is_refused_not_cut_short():
     assert [e.lineno for e in errors] == [3] and "5,000 characters" in errors[0].message
 
 
-def test_a_long_quoted_line_still_stops_reading():
-    assert command_lines("PLAY 4 4 5\n> " + "quoted " * 1_000 + "\nPLAY 3 3 3") == [(1, "PLAY 4 4 5")]
+def test_a_long_quoted_line_is_still_a_quote():
+    """However long, a quoted line is skipped, never refused as a long line; reading goes on."""
+    reading = read_lines("PLAY 4 4 5\n> " + "quoted " * 1_000 + "\nPLAY 3 3 3")
+    assert reading.lines == [(1, "PLAY 4 4 5"), (3, "PLAY 3 3 3")]
+    assert reading.breaks == {3: "quote"} and [(s.kind, s.first, s.last) for s in reading.skipped] == [
+        ("quote", 2, 2)]
+
+
+def test_a_million_quoted_lines_are_skipped_within_the_line_budget():
+    reading = read_lines("PLAY 4 4 5\n" + "> PLAY 3 3 3\n" * 1_000_000 + "STATUS\n")
+    assert reading.lines == [(1, "PLAY 4 4 5")]
+    assert reading.stop == ("limit", MAX_LINES + 1) and "after 2,000 lines" in reading.explain()
+
+
+def test_a_million_interleaved_quotes_and_replies():
+    reading = read_lines("> PLAY 3 3 3\nHELP\n" * 500_000)
+    assert len(reading.lines) == MAX_LINES // 2 and all(line == "HELP" for _, line in reading.lines)
+
+
+@pytest.mark.parametrize("line", ["Golf GM wrote:", "x " * 500_000 + "wrote:", "wrote " * 200_000 + ":",
+                                  "a écrit " * 200_000 + "a écrit :"])
+def test_attribution_lines_of_any_length(line):
+    """Only the end of a line is looked at to see whether it says who wrote the quote below."""
+    reading = read_lines(f"PLAY 4 4 5\n{line}\n> PLAY 3 3 3\nSTATUS")
+    long = len(line) > MAX_LINE_CHARS
+    assert [ln for _, ln in reading.lines][0] == "PLAY 4 4 5" and reading.lines[-1] == (4, "STATUS")
+    assert len(reading.lines) == (3 if long else 2)  # a long line is never an attribution: it is refused
 
 
 def test_exactly_spacing_and_invisible_characters_make_a_line_blank():
@@ -271,7 +296,8 @@ def test_exactly_spacing_and_invisible_characters_make_a_line_blank():
 
 
 @FUZZ
-@given(st.lists(st.sampled_from(["", " ", "\t", "\u00a0\u200b", "x", " y ", "\x0b", "\u2028"]), max_size=30),
+# Each line with text has a digit, so that none is taken for a greeting.
+@given(st.lists(st.sampled_from(["", " ", "\t", "\u00a0\u200b", "x1", " y 2 ", "\x0b3", "\u20284"]), max_size=30),
        st.sampled_from(["\n", "\r\n", "\r"]))
 def test_lines_keep_their_numbers_however_many_blank_lines_come_between(raw_lines, newline):
     expected = [(n, normalise_line(raw)) for n, raw in enumerate(raw_lines, start=1) if normalise_line(raw)]

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
-from pbem.games.matchplay import Play, Special
+from pbem.games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, make_suggestions
+from pbem.games.matchplay import Play, Special, rule
 from pbem.orders.commands import Help, Press, Status, read_body, read_heading
-from pbem.orders.matchplay import grammar
+from pbem.orders.matchplay import grammar, guess_special
 from pbem.orders.text import command_lines
 
 
@@ -66,7 +66,45 @@ def test_a_bare_signature_after_a_blank_line_is_not_an_order():
 
 
 def test_chatter_between_orders_is_still_refused():
-    for text in ("PLAY 3 5 4\nthanks!", "Hi GM\n\nPLAY 3 5 4", "PLAY 3 5 4\n\nGeorge\nSPECIAL BLUE+1 HOLE 2"):
+    for text in ("PLAY 3 5 4\nthanks!", "Hi GM\nPLAY 3 5 4", "PLAY 3 5 4\n\nGeorge\nSPECIAL BLUE+1 HOLE 2"):
         heading = read_heading(command_lines(text))
         _, errors = read_body(heading.body, grammar)
         assert errors, text
+
+
+@pytest.mark.parametrize("text,guess", [
+    ("RED -1 HOL 5", Special("RED-", 5)),
+    ("blue+1", Special("BLUE+", 0)),
+    ("+1 hole 13", Special("+", 13)),
+    ("GREEN+1 HOLE 2", Special("+", 2)),
+    ("red minus one hole #4", Special("RED", 4)),
+    ("", Special("", 0)),
+])
+def test_what_an_unreadable_special_line_shows(text, guess):
+    assert guess_special(text) == guess
+
+
+def test_every_error_of_a_message_leaves_one_suggestion_for_the_game_to_make():
+    """Without the game a hint shows only the form of an order; the game makes the real one
+    from all that the message shows (the cards of its PLAY, the special it was after)."""
+    _, _, errors = read("PLAY 3 4 5\nSPECIAL BLUE -1 HOL 2\nthanks")
+    assert len(errors) == 2 and errors[0].hint == "SPECIAL BLUE-1 HOLE 2"
+    assert errors[0].suggest is errors[1].suggest
+    seen = []
+
+    class Game:
+        def result(self):
+            return None
+
+        def nearest_orders(self, seat, cards, specials):
+            seen.append((seat, cards, specials))
+            return Play((4, 4, 5), (Special("BLUE-1", 2),))
+
+    make_suggestions(errors, Game(), 1)
+    assert seen[0] == (1, [3, 4, 5], [Special("BLUE-", 2)])
+    assert [e.hint for e in errors] == ["PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2"] * 2
+
+
+def test_error_texts_cite_the_welcome_rule_of_one_mail():
+    _, _, errors = read("SPECIAL BLUE+1 HOLE 2")
+    assert errors[0].rule == rule("i") == "(i) a turn's orders come in one mail: its PLAY line with any SPECIAL"
