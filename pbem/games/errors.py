@@ -14,6 +14,9 @@ Suggest = Callable[[Any, int], "str | None"]
 
 class OrderError(Exception):
     kind = "error"
+    # Whether `suggest` makes a set of orders (which the rest of the message's errors may share),
+    # or only the fix of its own line (a TURN line's number).
+    suggests_orders = True
 
     def __init__(self, message: str, *, line: str | None = None, lineno: int | None = None,
                  rule: str | None = None, hint: str | None = None, part: str | None = None,
@@ -63,7 +66,7 @@ def make_suggestions(errors: list[OrderError], state, seat: int) -> None:
     A game whose mail holds one set of orders (MatchPlay) leaves one `suggest` for the whole
     message; the errors its engine found in that set (those naming a `part` of it) take the
     same suggestion, so that one mail never offers two different corrections."""
-    whole = next((e.suggest for e in errors if e.suggest is not None), None)
+    whole = next((e.suggest for e in errors if e.suggest is not None and e.suggests_orders), None)
     for error in errors:
         make = error.suggest or (whole if error.part else None)
         if make is not None:

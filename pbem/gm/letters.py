@@ -24,19 +24,21 @@ class Postman:
     gm_address: str
     gm_name: str
     now: datetime
-    # The answers already written to each message, by kind: one message gets at most one answer
-    # of each kind, and a hushed message (its sender past the hourly limit) none at all.
+    # The answers already written to each message, by kind and topic (the template): one message
+    # gets at most one answer of each (a time zone set and orders played beside it are two), and a
+    # hushed message (its sender past the hourly limit) none at all.
     answered: set = field(default_factory=set)
     hushed: set = field(default_factory=set)
 
     def hush(self, msg: Inbound) -> None:
         self.hushed.add(msg.message_id)
 
-    def post(self, letter: Letter) -> None:
+    def post(self, letter: Letter, topic: str | None = None) -> None:
         if letter.in_reply_to is not None:
-            if letter.in_reply_to in self.hushed or (letter.in_reply_to, letter.kind) in self.answered:
+            key = (letter.in_reply_to, letter.kind, topic or letter.kind)
+            if letter.in_reply_to in self.hushed or key in self.answered:
                 return
-            self.answered.add((letter.in_reply_to, letter.kind))
+            self.answered.add(key)
         # Each of a player's mails carries a later Date than the one before, so that mail clients
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
         last = self.store.last_mail_at(letter.to_addr)
@@ -68,7 +70,7 @@ class Postman:
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
-                         references=answer.references if answer else ()))
+                         references=answer.references if answer else ()), topic=template or kind)
 
     def to_all(self, kind: str, table: Table, **extra) -> None:
         for seat in table.seats:
@@ -94,4 +96,5 @@ class Postman:
         self.post(Letter(kind=kind, to_addr=msg.sender, to_name=seat.name if seat else "",
                          game_id=table.id if table else None,
                          subject=prefix + subject, text=text, secret=seat.secret if seat else None,
-                         in_reply_to=msg.message_id, references=msg.references if seat else ()))
+                         in_reply_to=msg.message_id, references=msg.references if seat else ()),
+                  topic=template or kind)

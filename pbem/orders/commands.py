@@ -106,9 +106,12 @@ def read_heading(lines: list[Line]) -> Heading:
         elif word == "TURN":
             turn = read_number(rest)
             if turn is None:
-                h.errors.append(InvalidOrder(
+                error = InvalidOrder(
                     f"TURN takes the number of the turn, in the digits 0-9 (at most {MAX_DIGITS})",
-                    line=line, lineno=lineno, hint="TURN 2"))
+                    line=line, lineno=lineno, hint="TURN 2",
+                    suggest=lambda state, seat: f"TURN {state.turn}" if state.result() is None else None)
+                error.suggests_orders = False
+                h.errors.append(error)
             else:
                 _set_once(h, "turn", turn, lineno, line, "TURN <n>")
         else:

@@ -267,3 +267,26 @@ def test_a_line_that_fits_is_quoted_whole(table):
     line = "PLAY 4 4 9 " + "x" * (78 - len("Line 1: PLAY 4 4 9 "))
     mails = table.order(GEORGE, line)
     assert f"Line 1: {line}\n" in body(mails[0])
+
+
+def test_a_wrong_turn_line_suggests_the_turn_of_now_and_the_orders_keep_theirs(table):
+    table.new_match()
+    table.order(GEORGE, "PLAY 3 5 4")
+    table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3")
+    table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE+1 HOLE 4")
+    table.order(BILL, "PLAY 4 4 5")
+    assert table.show()["turn"] == 3
+    got = table.order(GEORGE, "TURN two\nPLAY 4 4 4\nSPECIAL GREEN+1 HOLE 8")
+    text = " ".join(body(got[-1]).split())
+    assert kinds(got) == ["error"]
+    assert "What would be right: TURN 3 " in text and "TURN 2" not in text
+    special = text.split("Line 3:")[1]
+    assert "What would be right: PLAY" in special and "TURN" not in special
+
+
+def test_time_zone_and_orders_in_one_mail_get_both_answers(table):
+    table.new_match()
+    got = table.order(GEORGE, "SET TIMEZONE Europe/Paris\nPLAY 3 5 4")
+    subjects = [m["Subject"] for m in got]
+    assert kinds(got) == ["ack", "ack"], subjects
+    assert any("PLAY 3 5 4" in body(m) for m in got) and any("Europe/Paris" in body(m) for m in got)

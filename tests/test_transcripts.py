@@ -1,0 +1,54 @@
+"""The golden transcripts: every kind of mail of each game, as the players read it.
+
+A failure here means some mail changed. If the change is meant, run `scripts/transcripts.py`,
+read `git diff tests/transcripts` as the players who get those mails, and commit it with the
+template.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from transcripts.scenarios import SCENARIOS, WIDTH, play
+
+HERE = Path(__file__).parent / "transcripts"
+EVERY_KIND = {"welcome", "ack", "error", "report", "reminder", "result", "status", "history", "help", "press"}
+
+
+@lru_cache(maxsize=None)
+def played(name):
+    return play(name)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_transcript_is_as_written(name):
+    stored = (HERE / f"{name}.txt").read_text()
+    assert played(name).text() == stored, f"run scripts/transcripts.py {name} and read the diff"
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_kind_of_mail_is_in_the_transcript(name):
+    kinds = {kind for _, kind, _, _ in played(name).mails}
+    assert EVERY_KIND <= kinds, EVERY_KIND - kinds
+    if name != "matchplay":
+        assert "turn" in kinds
+    texts = [text for *_, text, _ in played(name).mails]
+    assert any("no orders by the deadline" in " ".join(t.split()) for t in texts), "no NMR note"
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_line_of_every_mail_fits(name):
+    wide = [(to, kind, line) for to, kind, text, html in played(name).mails
+            for line in text.splitlines() if len(line) > WIDTH]
+    assert not wide, "\n".join(f"{to} {kind}: {len(line)}: {line}" for to, kind, line in wide[:20])
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_html_part_says_what_the_text_says(name):
+    for to, kind, text, html in played(name).mails:
+        if html is not None:
+            html_words = [w for w in re.findall(r"\S+", html) if w not in ("```", "[code]", "[/code]")]
+            assert html_words == re.findall(r"\S+", text), (to, kind)
