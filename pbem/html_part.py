@@ -16,9 +16,10 @@ import re
 _ALIGNED = re.compile(r"\S {2,}\S")
 # Lines that the eye reads by their position: indented orders and examples, grid rows.
 _INDENTED = re.compile(r"^ {2,}\S")
-# Prose is wrapped at this width: a line was broken by the wrapping only when the next line's
-# first word would not have fitted on it; any other break was made on purpose.
-_WRAP_WIDTH = 76
+# Prose is wrapped at 72-76 columns (list items narrower, for their indent): a line was broken
+# by the wrapping when the next line's first word would not have fitted within the narrowest of
+# those; any other break was made on purpose.
+_WRAP_WIDTH = 72
 # A list item begins a line of its own: "- ", "* ", "(a) ", "1. ".
 _ITEM = re.compile(r"^\s*(?:[-*] |\([a-z0-9]{1,2}\) |[0-9]{1,2}\. )")
 

@@ -24,7 +24,14 @@ def environment():
     )
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
+    env.filters["names"] = names
     return env
+
+
+def names(items) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy": a list of names as a sentence says it."""
+    items = [str(item) for item in items]
+    return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # Games whose mail looks alike share a folder of templates (a game's own folder still wins).
