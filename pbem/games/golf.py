@@ -67,13 +67,19 @@ OPTIONS = {
 }
 
 
-def _whole(options: dict, key: str, least: int) -> int:
+# A game of this many holes takes months by mail; a longer one is a mistake (or a flood of mail).
+MAX_HOLES = 99
+
+
+def _whole(options: dict, key: str, least: int, most: int | None = None) -> int:
     try:
         value = int(options[key])
     except (TypeError, ValueError):
         raise ValueError(f"option {key}: expected a whole number, got {options[key]!r}") from None
     if value < least:
         raise ValueError(f"option {key}: expected at least {least}, got {value}")
+    if most is not None and value > most:
+        raise ValueError(f"option {key}: at most {most}, got {value}")
     return value
 
 
@@ -144,7 +150,7 @@ class Golf(TurnByTurn):
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"Golf is a game for 2 to 8 players, not {len(names)}")
         opts = cls.options_with_defaults(options)
-        opts["holes"] = _whole(opts, "holes", 1)
+        opts["holes"] = _whole(opts, "holes", 1, MAX_HOLES)
         opts["target"] = _whole(opts, "target", 0)
         opts["spade_queen"] = opts["spade_queen"] in (True, 40)
         if opts["knock_bonus"] == "minus_players" and opts["knock_penalty"] != "none":

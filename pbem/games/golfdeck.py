@@ -106,6 +106,10 @@ def best_place(cards: Sequence[str], up: Sequence[bool], card: str) -> tuple[flo
     return gain, where
 
 
+# A game of this many holes takes months by mail; a longer one is a mistake (or a flood of mail).
+MAX_HOLES = 99
+
+
 def _positive(key: str, value) -> int:
     try:
         n = int(str(value).strip())
@@ -113,6 +117,8 @@ def _positive(key: str, value) -> int:
         raise ValueError(f"option {key}: expected a positive whole number, got {value!r}") from None
     if n < 1:
         raise ValueError(f"option {key}: expected a positive whole number, got {value!r}")
+    if key == "holes" and n > MAX_HOLES:
+        raise ValueError(f"option holes: at most {MAX_HOLES}, got {n}")
     return n
 
 

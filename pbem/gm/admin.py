@@ -192,7 +192,7 @@ class Admin:
         # Told before the turn's own mail, so the report reads as the outcome of what the GM did.
         self._tell_players(table, self._process_notice(table, owing), deadline=None, paused=False)
         first = len(self.store.events(table.id))
-        Turns(self.postman, table).missed_deadline(forced=True)
+        Turns(self.postman, table).missed_deadline(forced=True, by_gm=True)
         played: dict[int, list[str]] = {}
         for ev in self.store.events(table.id)[first:]:
             if ev["kind"] == "nmr":

@@ -21,6 +21,7 @@ class Turns:
         # Turn by turn: what the orders of one mail (or one deadline) did, not yet announced.
         self._pending: list[dict] = []
         self._before: set[int] | None = None  # who owed a move before them
+        self.when = "by the deadline"  # how a missed move came to be played, for the notes
         self._turn_before = 0
 
     @property
@@ -187,10 +188,10 @@ class Turns:
             rule = missed["policy"]
             if missed["seat"] == reader:
                 done = ". ".join([" / ".join(missed["orders"])] + missed["own"])
-                notes.append(f"You sent no orders by the deadline, so I played for you by the game's rule "
+                notes.append(f"You sent no orders {self.when}, so I played for you by the game's rule "
                              f"({rule}): {done}.")
             else:
-                notes.append(f"{missed['name']} sent no orders by the deadline, so I played for them ({rule}): "
+                notes.append(f"{missed['name']} sent no orders {self.when}, so I played for them ({rule}): "
                              + ". ".join(missed["text"]) + ".")
         return notes
 
@@ -246,10 +247,11 @@ class Turns:
                              readers=listed)
         return "press"
 
-    def missed_deadline(self, forced: bool = False) -> list[str]:
-        """The deadline has passed (or the GM says resolve now): play the NMR policy for everyone
-        who owes orders. Under `wait` only the GM forces a turn, and then the GM plays it."""
+    def missed_deadline(self, forced: bool = False, by_gm: bool = False) -> list[str]:
+        """The deadline has passed (or the GM says resolve now, `by_gm`): play the NMR policy for
+        everyone who owes orders. Under `wait` only a forced turn is played, by autoplay."""
         state = self.table.state
+        self.when = "before the GM closed the turn" if by_gm else "by the deadline"
         policy = self.table.row.options.get("nmr", "autoplay")
         if policy == "wait":
             if not forced:
@@ -264,7 +266,7 @@ class Turns:
             self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
                                  turn=state.turn)
             what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
-            notes.append(f"{self.table.seats[s].name} sent no orders by the deadline ({policy}): {what}: "
+            notes.append(f"{self.table.seats[s].name} sent no orders {self.when} ({policy}): {what}: "
                          + str(command).replace("\n", " / "))
         self.resolve_if_ready(notes)
         return notes
@@ -294,7 +296,7 @@ class Turns:
                         "own": [ev["own"] for ev in mine if ev.get("own")],
                         "text": [ev["text"] for ev in mine if ev["kind"] == "played"]})
         self.announce(actor=None, nmr=nmr)
-        return [f"{m['name']} sent no orders by the deadline ({policy}): the GM played " + " / ".join(m["orders"])
+        return [f"{m['name']} sent no orders {self.when} ({policy}): the GM played " + " / ".join(m["orders"])
                 for m in nmr]
 
     def remind(self) -> list[str]:

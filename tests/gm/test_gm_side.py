@@ -88,6 +88,17 @@ def test_process_before_a_deadline_says_the_policy_it_played(table):
     assert "missing orders were played as at a missed deadline (nmr=autoplay) for Bill" in out
     notice = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "status"][-1]
     assert "played as at a missed deadline (nmr=autoplay)" in " ".join(body(notice).split())
+    # No deadline passed: the report's note says what did happen.
+    report = " ".join(body([m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "report"][-1]).split())
+    assert "Bill sent no orders before the GM closed the turn" in report and "by the deadline" not in report
+
+
+def test_process_in_a_card_game_tells_the_silent_player_the_gm_closed_the_move(table):
+    table.pbem("new-game", "golf", "--id", "c1", "--seed", "4", "--player", f"Ann <{GEORGE}>",
+               "--player", f"Bob <{BILL}>", now=START)
+    table.pbem("gm", "PROCESS", "c1", now=START)
+    notes = [" ".join(body(m).split()) for m in table.mails(BILL) if "sent no orders" in body(m)]
+    assert notes and all("before the GM closed the turn" in n and "by the deadline" not in n for n in notes)
 
 
 # -- EXTEND and DEADLINE under nmr=wait -------------------------------------------------------
@@ -218,3 +229,22 @@ def test_every_cli_mistake_is_one_line_and_exit_2(table, argv, words):
     assert code == 2 and "Traceback" not in err and "usage:" not in err, err
     assert len(err.strip().splitlines()) == 1 and words in err, err
     assert games_listed(table) == ["m1"]
+
+
+def test_a_reminder_under_wait_names_what_the_deadline_will_play(table):
+    table.pbem("new-game", "golf", "--id", "c1", "--seed", "4", "--option", "nmr=wait",
+               "--player", f"Ann <{GEORGE}>", "--player", f"Bob <{BILL}>", now=START)
+    table.pbem("gm", "DEADLINE", "c1", "24h", now=START)
+    table.pbem("process", now="2026-12-02T07:00:00Z")
+    reminders = [m for m in table.mails(GEORGE) + table.mails(BILL) if m["X-PBEM-Kind"] == "reminder"]
+    assert len(reminders) == 1
+    text = " ".join(body(reminders[0]).split())
+    assert "by the game's rule (autoplay)" in text and "(wait)" not in text
+
+
+@pytest.mark.parametrize("game_type", ["golf", "golfdeck"])
+def test_a_game_of_more_holes_than_a_season_is_refused(table, game_type):
+    code, _, err = table.pbem("new-game", game_type, "--option", "holes=100000000", "--player", GEORGE,
+                              "--player", BILL, check=False)
+    assert code == 2 and "at most 99" in err and len(err.strip().splitlines()) == 1
+    assert "[]" in table.pbem("list", "--json")[1]
