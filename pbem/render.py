@@ -25,6 +25,7 @@ def environment():
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["names"] = names
+    env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
     return env
 
 

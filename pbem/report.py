@@ -24,7 +24,7 @@ def game_json(store: Store, game_id: str) -> dict | None:
         "created": iso(row.created),
         "history": store.events(game_id),
         "state": state.view(None),
-    } | _holes(table)
+    } | _holes(table) | _sheets(table)
 
 
 def _holes(table) -> dict:
@@ -36,6 +36,14 @@ def _holes(table) -> dict:
     return {"holes": [{"hole": h["hole"],
                        "grids": {address[i]: list(g) for i, g in enumerate(h["grids"])},
                        "scores": {address[i]: p for i, p in enumerate(h["scores"])}} for h in holes]}
+
+
+def _sheets(table) -> dict:
+    """Dice golf: every player's score sheet, by address (CONTRACT section 8)."""
+    sheets = getattr(table.state, "sheets", None)
+    if not callable(sheets):
+        return {}
+    return {"sheets": {table.seats[i].address: sheet for i, sheet in enumerate(sheets())}}
 
 
 def list_json(store: Store) -> list[dict]:
@@ -53,7 +61,12 @@ def game_text(data: dict) -> str:
     lines.append(f"Deadline: {data['deadline'] or '-'}")
     lines.append(f"To move: {', '.join(data['to_move']) or '-'}")
     state = data["state"]
-    lines += _card_lines(state, data) if "grids" in state else _match_lines(state)
+    if "grids" in state:
+        lines += _card_lines(state, data)
+    elif "sheets" in state:
+        lines += _sheet_lines(state)
+    else:
+        lines += _match_lines(state)
     if data["result"]:
         lines.append(data["result"])
     return "\n".join(lines)
@@ -84,3 +97,11 @@ def _card_lines(state: dict, data: dict) -> list[str]:
         scores = ", ".join(f"{address} {points}" for address, points in hole["scores"].items())
         lines.append(f"  hole {hole['hole']}: {scores}")
     return lines
+
+
+def _sheet_lines(state: dict) -> list[str]:
+    """Dice golf: the score sheets as the players get them."""
+    from .render import environment
+    sheets = environment().get_template("dicegolf/_sheet.txt").module.sheets(state)
+    flags = " ".join(map(str, state["flags"]))
+    return [f"Hole {state['hole']} of {state['holes']}, flags {flags}"] + [line.rstrip() for line in str(sheets).rstrip("\n").splitlines()]

@@ -36,7 +36,8 @@ def test_every_kind_of_mail_is_in_the_transcript(name):
     if name != "matchplay":
         assert "turn" in kinds
     texts = [text for *_, text, _ in played(name).mails]
-    assert any("no orders by the deadline" in " ".join(t.split()) for t in texts), "no NMR note"
+    flat = [" ".join(t.split()) for t in texts]
+    assert any(re.search(r"sent no (orders|answer) by the deadline", t) for t in flat), "no NMR note"
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

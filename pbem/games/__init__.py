@@ -12,6 +12,7 @@ from .base import GameState, Result, register, registry
 from . import matchplay  # noqa: F401,E402
 from . import golf  # noqa: F401,E402
 from . import golfdeck  # noqa: F401,E402
+from . import dicegolf  # noqa: F401,E402
 
 
 def game_type(name: str):

@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from . import dicegolf_best as best
-from .base import NMR_OPTION, GameState, Option, Resign, Result
+from .base import NMR_OPTION, GameState, Option, Resign, Result, register
 from .cards import share_the_win
 from .errors import IllegalOrder
 
@@ -121,6 +121,7 @@ def read_flags(value, course=None) -> list[int] | None:
     return flags
 
 
+@register
 class DiceGolf(GameState):
     TYPE = "dicegolf"
     TITLE = "Dice Golf"

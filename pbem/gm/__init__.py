@@ -66,6 +66,10 @@ class GM:
             if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
                 Turns(postman, table).announce(set())
                 games.save(self.store, table)
+            elif table.state.ready():  # dice golf: nobody had a choice on the first hole
+                table.state.drain_events()
+                Turns(postman, table).tosses.settle()
+                games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))
         return table.id
 

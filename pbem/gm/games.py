@@ -98,7 +98,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     table.next_deadline(now)
     store.add_game(row, seats)
     store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
-                    seed=seed, course=course.name, pars=list(course.pars))
+                    seed=seed, course=course.name, pars=list(course.pars), extras=dict(course.extras or {}))
     return table
 
 
@@ -118,7 +118,7 @@ def save(store: Store, table: Table) -> None:
 def course_of(store: Store, game_id: str) -> Course:
     """The course the game was created on (its creation event records it whole)."""
     created = store.events(game_id)[0]
-    return Course(created["course"], tuple(created["pars"]))
+    return Course(created["course"], tuple(created["pars"]), extras=created.get("extras") or {})
 
 
 def replay(store: Store, game_id: str) -> GameState:
@@ -135,6 +135,7 @@ def replay(store: Store, game_id: str) -> GameState:
             drain()
         elif ev["kind"] == "resolved":
             state.resolve()
+            drain()
         elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
             state.names[ev["seat"]] = ev["name"]
     return state

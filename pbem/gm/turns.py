@@ -7,6 +7,7 @@ from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, 
 from ..store import Seat
 from .games import Table
 from .letters import Postman
+from .tosses import Tosses, plays_by_toss
 
 
 # The most orders one move can take (two free looks, a draw, the drawn card's decision).
@@ -23,6 +24,14 @@ class Turns:
         self._before: set[int] | None = None  # who owed a move before them
         self.when = "by the deadline"  # how a missed move came to be played, for the notes
         self._turn_before = 0
+        self._tosses: Tosses | None = None
+
+    @property
+    def tosses(self) -> Tosses:
+        """Dice golf's side of the turns (one for all the orders of a mail)."""
+        if self._tosses is None:
+            self._tosses = Tosses(self)
+        return self._tosses
 
     @property
     def now(self):
@@ -56,6 +65,9 @@ class Turns:
         if isinstance(self.table.state, TurnByTurn):
             self._acknowledge_moves(seat, commands, msg)
             return
+        if plays_by_toss(self.table.state):
+            self.tosses.answer(seat, commands, msg)
+            return
         self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              turn=self.table.state.turn, replaced=False, waiting=[])
 
@@ -63,6 +75,8 @@ class Turns:
         state = self.table.state
         if isinstance(state, TurnByTurn):
             return self.play(seat, command, msg)
+        if plays_by_toss(state):
+            return self.tosses.play(seat, command, msg)
         turn = state.turn
         replaced = seat.seat not in state.to_move()
         state.apply(seat.seat, command)
@@ -229,6 +243,9 @@ class Turns:
             self.announce()
         elif state.result() is not None:
             self.finish()
+        elif plays_by_toss(state):
+            state.drain_events()
+            self.tosses.settle()
         else:
             self.resolve_if_ready()
         return "resigned"
@@ -259,6 +276,8 @@ class Turns:
             policy = "autoplay"
         if isinstance(state, TurnByTurn):
             return self._missed_moves(policy)
+        if plays_by_toss(state):
+            return self.tosses.missed(policy, self.when)
         notes = []
         for s in sorted(state.to_move()):
             command = state.nmr_orders(s, policy)

@@ -257,7 +257,38 @@ def golf(t: Transcript) -> None:
     t.send(BOB, "HISTORY", "g1")
 
 
-SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf}
+def dicegolf(t: Transcript) -> None:
+    """Two players: Ann answers by hand (a wrong entry, a reminder and a missed deadline among
+    it), Bob sets POLICY BEST in his first mail and plays no more."""
+    t.new_game("dicegolf", "dg1", [("Ann", ANN), ("Bob", BOB)], "--seed", "5", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(BOB, "POLICY BEST", "dg1")
+    t.send(ANN, "HELP", "dg1")
+    t.send(ANN, "ENTER 13", "dg1")
+    t.send(BOB, "PRESS Your dice, Ann: mine are on autopilot.", "dg1")
+    _answer(t, "dg1", ANN, lowest=True, times=3)
+    t.send(ANN, "STATUS", "dg1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    _answer(t, "dg1", ANN, lowest=False, times=40)
+    t.send(ANN, "ENTER SUM", "dg1")  # the game is over: refused, nothing changes
+    t.send(ANN, "HISTORY", "dg1")
+
+
+def _answer(t: Transcript, game_id: str, addr: str, lowest: bool, times: int) -> None:
+    """Answer the tosses that wait for seat 0 by hand: the lowest or the highest entry."""
+    for _ in range(times):
+        state = t.state(game_id)
+        if state.result() is not None or 0 not in state.to_move():
+            return
+        choices = state.choices(0)
+        t.wait(minutes=30)
+        t.send(addr, (choices[-1] if lowest else choices[0])["order"], game_id)
+
+
+SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf}
 
 
 def play(name: str) -> Transcript:

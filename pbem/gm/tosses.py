@@ -1,0 +1,135 @@
+"""Dice golf by mail: the tosses that need a choice go to their player, the holes close together.
+
+Every player plays the same hole at once. The engine rolls; a toss that leaves the player a real
+choice waits for an `ENTER` (or a standing `POLICY`), and the answer to that mail is the next
+toss that waits, or, when the player's hole is done, an acknowledgement. When every player has
+finished the hole, one report goes to everyone (one for all the holes closed in one pass, so a
+table of standing policies gets one mail, not seven) with the score sheets, the coaching for the
+tosses the reader answered by hand, and the reader's first toss of the next hole.
+"""
+from __future__ import annotations
+
+from ..games.dicegolf import DiceGolf
+from ..mail.inbound import Inbound
+from ..store import Seat
+
+__all__ = ["Tosses", "plays_by_toss"]
+
+
+def plays_by_toss(state) -> bool:
+    return isinstance(state, DiceGolf)
+
+
+def dice_text(dice) -> str:
+    return f"{dice[0]} and {dice[1]}"
+
+
+def signed(score: int) -> str:
+    return f"{score:+d}" if score else "0"
+
+
+def describe(ev: dict, names: list[str], reader: int) -> str | None:
+    """One line of what happened on a player's card, as that player reads it (None: not news)."""
+    who = "you" if ev.get("seat") == reader else names[ev["seat"]]
+    kind = ev["kind"]
+    if kind == "toss" and ev["entry"] is not None:
+        head = f"Hole {ev['hole']}, toss {ev['toss']}: {dice_text(ev['dice'])}"
+        if ev["entry"] == "X":
+            return f"{head}: nothing fits under the flag {ev['flag']}, X entered"
+        total = ev["total"] + ev["entry"]
+        if total == ev["flag"]:
+            return f"{head}: {ev['entry']} reaches the flag {ev['flag']}"
+        return f"{head}: {ev['entry']} entered, the only entry that fits (total {total})"
+    if kind == "entry":
+        head = f"Hole {ev['hole']}, toss {ev['toss']}: "
+        by = {"hand": f"{who} entered", "deadline": "BEST entered (the deadline)"}.get(
+            ev["by"], f"{'your' if who == 'you' else names[ev['seat']] + chr(39) + 's'} policy {ev['by']} entered")
+        return f"{head}{by} {ev['entry']} (total {ev['total']})"
+    if kind == "holed":
+        tosses = f"{ev['tosses']} toss{'es' if ev['tosses'] != 1 else ''}"
+        return f"Hole {ev['hole']} done in {tosses}: {signed(ev['score'])} (total {signed(ev['total'])})"
+    if kind == "forfeit":
+        return f"Hole {ev['hole']} given up at the deadline: +4"
+    if kind == "policy":
+        return f"Standing policy now {ev['policy']}"
+    return None
+
+
+class Tosses:
+    """The dice golf side of `Turns`: one per mail (or pass), holding what the orders did."""
+
+    def __init__(self, turns):
+        self.turns = turns
+        self.postman = turns.postman
+        self.store = turns.store
+        self.table = turns.table
+        self.pending: list[dict] = []
+
+    @property
+    def state(self) -> DiceGolf:
+        return self.table.state
+
+    def play(self, seat: Seat, command, msg: Inbound | None) -> str:
+        """One order; with `msg` answered at once, else by `answer` after the mail's last order."""
+        hole = self.state.turn
+        self.state.apply(seat.seat, command)
+        self.store.add_event(self.table.id, self.turns.now, "orders", seat.seat, orders=str(command), turn=hole)
+        self.pending += self.state.drain_events()
+        if msg is not None:
+            self.answer(seat, [command], msg)
+        return f"{command} (hole {hole})"
+
+    def answer(self, seat: Seat, commands: list, msg: Inbound) -> None:
+        """The answer to a player's mail: the next toss that waits for them, or an ack."""
+        state = self.state
+        done = [line for ev in self.pending if ev.get("seat") == seat.seat
+                if (line := describe(ev, state.names, seat.seat))]
+        self.pending = []
+        orders = "\n".join(map(str, commands))
+        if seat.seat in state.to_move():
+            self.postman.to_seat("turn", self.table, seat, answer=msg, orders=orders, done=done, notes=[])
+        else:
+            waiting = [self.table.seats[s].name for s in sorted(state.to_move())]
+            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=orders, done=done, waiting=waiting)
+        self.settle()
+
+    def settle(self, notes: list[str] | None = None) -> None:
+        """Close every hole that every player has finished, report them in one mail to each
+        player, and end the game after the seventh."""
+        state, ended = self.state, []
+        while state.ready():
+            hole = state.turn
+            ended += state.resolve()
+            self.store.add_event(self.table.id, self.turns.now, "resolved", turn=hole)
+        opened = [ev for ev in state.drain_events() if ev.get("kind") in ("toss", "entry", "holed", "ask")]
+        self.table.sync()
+        if ended and state.result() is None:
+            self.table.next_deadline(self.turns.now)
+            self.table.row.reminded_turn = None
+        if ended or notes:
+            for seat in self.table.seats:
+                news = [line for ev in opened if ev.get("seat") == seat.seat and ev["kind"] != "ask"
+                        if (line := describe(ev, state.names, seat.seat))]
+                self.postman.to_seat("report", self.table, seat, holes=ended, notes=notes or [], done=news)
+        if ended and state.result() is not None:
+            self.turns.finish()
+
+    def missed(self, policy: str, when: str) -> list[str]:
+        """The deadline: every toss still waiting is played, and the rest of its hole, by BEST
+        (or the hole is given up, under `forfeit`)."""
+        state, notes = self.state, []
+        for s in sorted(state.to_move()):
+            hole, toss = state.turn, state.position(s)[2]
+            command = state.nmr_orders(s, policy)
+            state.apply(s, command)
+            self.store.add_event(self.table.id, self.turns.now, "nmr", s, orders=str(command), policy=policy,
+                                 turn=hole)
+            name = self.table.seats[s].name
+            if policy == "forfeit":
+                notes.append(f"{name} sent no answer {when}: hole {hole} is given up at +4 (nmr=forfeit).")
+            else:
+                notes.append(f"{name} sent no answer {when}: I played toss {toss} and the rest of hole {hole} "
+                             f"by BEST ({policy}).")
+        self.pending += state.drain_events()
+        self.settle(notes)
+        return notes
