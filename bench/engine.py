@@ -9,7 +9,7 @@ import statistics
 import sys
 import time
 
-from pbem.games import golf, golfdeck
+from pbem.games import dicegolf, dicegolf_best, golf, golfdeck
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, random_orders
 
@@ -38,6 +38,29 @@ def card_holes(module, engine, options: dict, players: int = 4):
     return play
 
 
+def dice_game(players: int):
+    """One dice golf game of seven holes, every seat answering each toss at random."""
+    names = ["Ann", "Bob", "Cy", "Di"][:players]
+
+    def play(rng: random.Random) -> None:
+        game = dicegolf.DiceGolf.new(names, {}, rng.randrange(1 << 30), None)
+        while game.result() is None:
+            while game.to_move():
+                seat = min(game.to_move())
+                game.apply(seat, dicegolf.random_orders(game, seat, rng))
+            if game.ready():
+                game.resolve()
+            game.drain_events()
+    return play
+
+
+def best_table_cold(_rng: random.Random) -> None:
+    """The exact expected score of every flag 2-12 under BEST, from an empty cache."""
+    dicegolf_best.clear_cache()
+    for flag in range(2, 13):
+        dicegolf_best.expected(flag)
+
+
 def rate(play, seconds: float) -> float:
     rng = random.Random(2026)
     n = 0
@@ -63,6 +86,9 @@ def main() -> None:
     report("matchplay", "random full games", matchplay_game, rounds, seconds)
     report("golfdeck, 4 players", "random-player holes", card_holes(golfdeck, golfdeck.GolfDeck, {}), rounds, seconds)
     report("golf, 4 players", "random-player holes", card_holes(golf, golf.Golf, {}), rounds, seconds)
+    report("dicegolf, 1 player", "random-answer games", dice_game(1), rounds, seconds)
+    report("dicegolf, 4 players", "random-answer games", dice_game(4), rounds, seconds)
+    report("dicegolf BEST table, cold", "tables", best_table_cold, rounds, seconds)
 
 
 if __name__ == "__main__":

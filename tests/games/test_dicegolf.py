@@ -594,3 +594,11 @@ def test_whatever_arrives_check_refuses_with_an_order_error_or_apply_plays_it(se
         return
     g.apply(seat, command)
     json.dumps(g.to_dict())
+
+
+def test_the_readme_table_is_the_solvers_own():
+    from pathlib import Path
+
+    from pbem.games import dicegolf_best
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    assert dicegolf_best.best_table_text().rstrip("\n") in readme
