@@ -34,6 +34,7 @@ def course_deck(hazards: bool, pond: bool = True) -> list[tuple[str, int]]:
 
 
 # -- the distance deck -----------------------------------------------------------------------
+HAND = 5  # cards dealt to each player, and the most a hand holds at the end of a turn
 CLUBS = {"D": "Driver", "I": "Iron", "W": "Wedge", "P": "Putter"}
 CLUB_VALUES = {"D": (4, 5, 6, 7), "I": (2, 3, 4, 5), "W": (1, 2, 3), "P": (1, 2, 3, 4)}
 CLUB_COPIES = {"D": 4, "I": 4, "W": 4, "P": 3}

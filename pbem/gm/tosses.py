@@ -100,7 +100,9 @@ class Tosses:
         while state.ready():
             hole = state.turn
             ended += state.resolve()
-            self.store.add_event(self.table.id, self.turns.now, "resolved", turn=hole)
+            # The history keeps every roll of the hole, by player.
+            rolls = {seat.address: state.sheet(seat.seat, hole) for seat in self.table.seats}
+            self.store.add_event(self.table.id, self.turns.now, "resolved", turn=hole, sheets=rolls)
         opened = [ev for ev in state.drain_events() if ev.get("kind") in ("toss", "entry", "holed", "ask")]
         self.table.sync()
         if ended and state.result() is None:
