@@ -177,3 +177,17 @@ def test_the_game_replays_from_its_events(table):
         assert games.replay(store, "dg").to_dict() == games.load(store, "dg").state.to_dict()
     finally:
         store.close()
+
+
+def test_a_course_template_gives_the_flags_and_the_replay_keeps_them(table):
+    new_game(table, 1, "--seed", "9", "--course", "links")
+    welcome = " ".join(body(table.mails(PLAYERS[0])[0]).split())
+    assert "The flags of this game: 8 5 11 6 9 4 7." in welcome
+    table.order(PLAYERS[0], "POLICY BEST", game="dg")
+    shown = table.show("dg")
+    assert [hole["flag"] for hole in shown["sheets"][PLAYERS[0]]] == [8, 5, 11, 6, 9, 4, 7]
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        assert games.replay(store, "dg").to_dict() == games.load(store, "dg").state.to_dict()
+    finally:
+        store.close()
