@@ -121,7 +121,7 @@ _ATTRIBUTION_TAIL = 24
 COMMAND_WORDS = frozenset({
     "PLAY", "SPECIAL", "REVEAL", "DRAW", "KEEP", "DISCARD", "FLIP", "KNOCK", "PEEK", "IF",
     "HELP", "STATUS", "HISTORY", "RESIGN", "PRESS", "SET", "TIMEZONE", "ZONE", "TZ",
-    "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY",
+    "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY", "SHOT", "TRAP",
     "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON",
 })
 # Shorter words are only taken as they are: "Hi Ed" is no mistyped END.
