@@ -28,8 +28,8 @@ Decisions where the seed text and RULES.md leave room:
 - One action a turn: a skill shot or a trap is the turn's action, as a shot or a discard is.
   A turn with no legal SHOT and fewer than five cards may PASS even when a skill shot or trap
   card could be played: those are never forced.
-- The Pond cannot be carried by a club: it has three spaces and a Wedge goes three at most,
-  so every Wedge into it lands in it. Only a skill shot gets past. With `skill_shots=false`
+- The Pond cannot be carried by a club: it has three spaces and a Wedge carries three at most,
+  so a Wedge shot that reaches it lands in it. Only a skill shot gets past. With `skill_shots=false`
   the Pond is left out of the course deck, or a hole with it could never end.
 - Skill shots place the ball: no club rule, Target or Dog Leg applies to them, but the Pond
   and the handicap do where the ball comes to rest. POWER holes out from anywhere; FADE puts a
@@ -39,7 +39,9 @@ Decisions where the seed text and RULES.md leave room:
   behind the tee; into the Pond means back before it); WATERTRAP makes the victim lose their
   next turn (losses add up); RAINSTORM discards the victim's whole hand. A ball on The Green is
   safe from every trap, so such a trap is refused; so is a trap on oneself or on a player who
-  has resigned. A game of one has no traps in its deck (there is nobody to play them on).
+  has resigned. A game of one has no traps in its deck (there is nobody to play them on). A
+  trap names its victim by name (any case and spacing) or as `#<seat number>` (two players of
+  one name); the GM writes one of these in place of an address.
 - The handicap h of a player: a shot or skill shot that comes to rest within h spaces short of
   the hole holes out (0-4, so it is always on The Green). No shot may pass the hole, handicap
   or not. Option `handicap=<who>:<h>,...` where <who> is a seat number (from 1) or a player's
@@ -329,15 +331,15 @@ class OnPar(TurnByTurn):
         if card not in oc.TRAPS:
             raise IllegalOrder(f"{card} is no trap", rule=RULE_TRAP, hint=play.hint_for_card(self, seat, card))
         self._in_hand(seat, (card,), command)
-        wanted = _folded(command.player)
-        seats = [s for s, name in enumerate(self.names) if _folded(name) == wanted]
+        seats = play.seats_called(self.names, command.player)
         hint = play.trap_hint(self, seat, card)
         if not seats:
             raise IllegalOrder(f"there is no player called {command.player} in this game (the players: "
                                f"{_listed(self.names)})", rule=RULE_VICTIM, hint=hint)
         if len(seats) > 1:
             raise AmbiguousOrder(f"{len(seats)} players are called {command.player}: name the one you mean "
-                                 "by address", rule=RULE_VICTIM, hint=hint)
+                                 f"by address (or seat: {' or '.join(f'#{s + 1}' for s in seats)})",
+                                 rule=RULE_VICTIM, hint=hint)
         target = seats[0]
         if target == seat:
             raise IllegalOrder("a trap is played on another player's ball, not on your own", rule=RULE_VICTIM,
@@ -414,10 +416,8 @@ class OnPar(TurnByTurn):
             went = f"from {layout.where(start)} into the hole"
         else:
             went = f"from {layout.where(start)} to {layout.where(outcome.space)}"
-        note = f" ({outcome.note})" if outcome.note else ""
-        count = f"stroke {strokes}"
-        name = self.names[seat]
-        text, own = f"{name} played {what} {went}{note}, {count}", f"You played {what} {went}{note}, {count}"
+        done = f"{what} {went}, stroke {strokes}" + (f": {outcome.note}" if outcome.note else "")
+        text, own = f"{self.names[seat]} played {done}", f"You played {done}"
         if outcome.holed:
             self._turn += 1
             self._played(seat, text, own)
@@ -434,9 +434,11 @@ class OnPar(TurnByTurn):
             start = self.balls[target]
             outcome = layout.pushed_back(start, oc.PUSH_BACK[card])
             self.balls[target] = outcome.space
-            note = f" ({outcome.note})" if outcome.note else ""
+            note = f": {outcome.note}" if outcome.note else ""
             moved = f"from {layout.where(start)} to {layout.where(outcome.space)}{note}"
             effect, theirs = f"{name}'s ball went back {moved}", f"your ball went back {moved}"
+            if start == 0:
+                effect, theirs = f"{name}'s ball was on the tee: no harm done", "your ball was on the tee: no harm"
         elif card == "WATERTRAP":
             self.skips[target] += 1
             effect, theirs = f"{name} loses their next turn", "you lose your next turn"
@@ -580,10 +582,6 @@ def _holes(value) -> int:
     if not 1 <= n <= MAX_HOLES:
         raise ValueError(f"option holes: expected a whole number from 1 to {MAX_HOLES}, got {value!r}")
     return n
-
-
-def _folded(name: str) -> str:
-    return " ".join(str(name).split()).casefold()
 
 
 def _listed(names: Sequence[str]) -> str:

@@ -191,7 +191,7 @@ class Layout:
         note = ""
         for k, (name, _) in enumerate(self.cards):
             if name == DOG_LEG and start < self.last[k] < end:
-                end, note = self.last[k], f"it stopped at the Dog Leg's corner, space {self.last[k]}"
+                end, note = self.last[k], "it stopped at the Dog Leg's corner"
         return self._rest(end, handicap, note)
 
     def _clear_of_hazards(self, start: int, end: int, club_name: str) -> None:
@@ -201,7 +201,7 @@ class Layout:
         for space in range(start + 1, end + 1):
             k = self.hazard_at(space)
             if k is not None:
-                how = "end on" if space == end else "cross"
+                how = "end on" if self.hazard_at(end) == k else "cross"
                 raise Refusal(RULE_HAZARD, f"a {club_name} shot from space {start} to {end} would {how} "
                                            f"{self.described(k)}")
 
@@ -211,7 +211,7 @@ class Layout:
         k = self.card_at(space)
         if k is not None and self.cards[k][0] == POND:
             back = self.first[k] - 1
-            return Outcome(back, False, f"it landed in the Pond (space {space}) and went back to {self.where(back)}")
+            return Outcome(back, False, f"it landed in the Pond on space {space} and went back")
         if space >= self.hole - handicap:
             if space < self.hole:
                 note = (note + "; " if note else "") + f"space {space} is within the handicap of {handicap}"

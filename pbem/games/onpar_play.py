@@ -97,17 +97,34 @@ def legal_skills(state, seat: int) -> list[tuple[PlaySkill, oc.Outcome]]:
     return out
 
 
+def folded(name: str) -> str:
+    return " ".join(str(name).split()).casefold()
+
+
+def seats_called(names: Sequence[str], player: str) -> list[int]:
+    """The seats `player` names: a name (any case and spacing), or `#<seat number>`, which
+    tells apart two players of one name."""
+    text = str(player).strip()
+    if text[:1] == "#" and text[1:].isascii() and text[1:].isdigit() and 1 <= int(text[1:]) <= len(names):
+        return [int(text[1:]) - 1]
+    return [s for s, name in enumerate(names) if folded(name) == folded(text)]
+
+
+def called(names: Sequence[str], seat: int) -> str:
+    """How an order names `seat`: its name, or `#<n>` when another player has the same."""
+    return names[seat] if len(seats_called(names, names[seat])) == 1 else f"#{seat + 1}"
+
+
 def trap_victims(state, seat: int) -> list[int]:
     """The seats a trap from `seat` may fall on, the ball furthest on first."""
-    folded = [" ".join(n.split()).casefold() for n in state.names]
-    seats = [s for s in range(state.n) if s != seat and not state.resigned[s] and folded.count(folded[s]) == 1
+    seats = [s for s in range(state.n) if s != seat and not state.resigned[s]
              and not state.layout.on_green(state.balls[s])]
     return sorted(seats, key=lambda s: (-state.balls[s], s))
 
 
 def legal_traps(state, seat: int) -> list[Trap]:
     cards = [c for c in oc.TRAPS if c in state.hands[seat]]
-    return [Trap(card, state.names[s]) for card in cards for s in trap_victims(state, seat)]
+    return [Trap(card, called(state.names, s)) for card in cards for s in trap_victims(state, seat)]
 
 
 def may_pass(state, seat: int) -> bool:

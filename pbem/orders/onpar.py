@@ -5,9 +5,10 @@
 Any case and spacing. Cards may be split by commas or `+` (`SHOT D5, D4`), a club's letter may
 stand apart from its number (`D 5`), and skill shots and traps may be written as the rules name
 them (`PLAY HIGH FADE`, `TRAP SAND TRAP ON Bob`). `PLAY` also takes a shot's cards (`PLAY D5 D4`)
-or a trap with its victim, and `SHOT POWER` is the Power Shot. One order a message: the next
-turn's card is drawn only after it. Whether the cards are in hand and the shot is allowed is
-the engine's business; only a card that On Par has no such card is refused here.
+or a trap with its victim, and `SHOT POWER` is the Power Shot. A trap's victim is a name, or
+`#<seat number>`. One order a message: the next turn's card is drawn only after it. Whether
+the cards are in hand and the shot is allowed is the engine's business; only a word that is no
+card of On Par is refused here.
 """
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ _ALIASES = {
 }
 # Separators between cards; a club letter apart from its number is joined to it. The patterns
 # are linear: no two quantifiers compete for the same characters.
-_SEPARATORS = re.compile(r"\s*[,+]\s*|\s+(?:AND\s+)?", re.I)
-_LOOSE_CODE = re.compile(r"\b([DIWP])\s+([0-9])\b", re.I)
-_TRAP = re.compile(r"^(?:TRAP|PLAY)\s+(.+?)\s+ON\s+(\S.*)$", re.I)
+# Lines reach these patterns with single spaces only.
+_SEPARATORS = re.compile(r" ?[,+] ?| (?:AND )?", re.I)
+_LOOSE_CODE = re.compile(r"\b([DIWP]) ([0-9])\b", re.I)
+_TRAP = re.compile(r"^(?:TRAP|PLAY) (.+?) ON (\S.*)$", re.I)
 _WORDS = ("SHOT", "PLAY", "TRAP", "DISCARD", "PASS")
 EXAMPLES = {"SHOT": "SHOT D5 D4", "PLAY": "PLAY POWER", "TRAP": "TRAP SANDTRAP ON <player>",
             "DISCARD": "DISCARD I3", "PASS": "PASS"}
@@ -45,7 +47,7 @@ def card_code(word: str) -> str | None:
 
 def _cards(text: str) -> tuple[list[str], list[str]]:
     """(the codes of the cards in `text`, the words that are no card)."""
-    text = _LOOSE_CODE.sub(r"\1\2", text.strip())
+    text = _LOOSE_CODE.sub(r"\1\2", text)
     whole = card_code(text)
     if whole is not None:  # a skill shot or trap written in words: "HIGH FADE"
         return [whole], []
@@ -59,16 +61,19 @@ def _cards(text: str) -> tuple[list[str], list[str]]:
 
 def read(line: str):
     """The order on `line`, or an InvalidOrder saying what is wrong, or None (no order of ours)."""
+    line = " ".join(line.split())
     word, rest = first_word(line)
     if word == "PASS" and not rest:
         return Pass()
-    if word in ("TRAP", "PLAY") and (m := _TRAP.match(line.strip())):
+    if word in ("TRAP", "PLAY") and (m := _TRAP.match(line)):
         return _trap(m[1], m[2])
-    if word in ("SHOT", "PLAY", "DISCARD", "TRAP") and rest:
+    if word == "TRAP":
+        return InvalidOrder("a trap names the player it is played on: TRAP <trap> ON <player>")
+    if word in ("SHOT", "PLAY", "DISCARD") and rest:
         codes, wrong = _cards(rest)
         if wrong:
             return InvalidOrder(f"there is no card {wrong[0]!r} in On Par (the cards: {CARDS})")
-        if word == "TRAP" or (word == "PLAY" and len(codes) == 1 and codes[0] in oc.TRAPS):
+        if word == "PLAY" and len(codes) == 1 and codes[0] in oc.TRAPS:
             return InvalidOrder("a trap names the player it is played on: TRAP <trap> ON <player>")
         if word == "DISCARD":
             return DiscardCard(codes[0]) if len(codes) == 1 else InvalidOrder("DISCARD takes one card")
