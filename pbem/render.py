@@ -26,6 +26,8 @@ def environment():
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["names"] = names
     env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
+    from .pictures import course_picture
+    env.filters["course_picture"] = course_picture
     return env
 
 

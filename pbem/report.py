@@ -33,9 +33,25 @@ def _holes(table) -> dict:
         return {}
     holes = table.state.holes
     address = [s.address for s in table.seats]
+    if table.type == "onpar":
+        return _on_par(table, address)
     return {"holes": [{"hole": h["hole"],
                        "grids": {address[i]: list(g) for i, g in enumerate(h["grids"])},
                        "scores": {address[i]: p for i, p in enumerate(h["scores"])}} for h in holes]}
+
+
+def _on_par(table, address: list[str]) -> dict:
+    """On Par (CONTRACT section 9): the hole in play with every ball and hand, and every finished
+    hole with where each ball stopped, the shots played, the strokes scored and the winner."""
+    view = table.state.view(None)
+    by_address = lambda values: {address[i]: v for i, v in enumerate(values)}  # noqa: E731
+    holes = [{"hole": h["hole"], "par": h["par"], "course": h["course"], "finish": by_address(h["finish"]),
+              "shots": by_address(h["shots"]), "strokes": by_address(h["strokes"]),
+              "winner": address[h["winner"]] if h["winner"] is not None else None}
+             for h in table.state.holes]
+    return {"hole": view["hole"], "par": view["par"], "course": view["course"],
+            "balls": by_address([{"space": b["space"], "strokes": b["strokes"]} for b in view["balls"]]),
+            "hands": by_address([list(hand) for hand in view["hands"]]), "holes": holes}
 
 
 def _sheets(table) -> dict:
@@ -65,6 +81,11 @@ def game_text(data: dict) -> str:
         lines += _card_lines(state, data)
     elif "sheets" in state:
         lines += _sheet_lines(state)
+    elif "spans" in state:
+        from .pictures import course_picture
+        lines += [f"Hole {state['hole']} of {state['holes_total']}, par {state['par']}"]
+        lines += course_picture(state).splitlines()
+        lines += [f"  {name}: {' '.join(hand)}" for name, hand in zip(state["names"], state["hands"])]
     else:
         lines += _match_lines(state)
     if data["result"]:

@@ -13,6 +13,7 @@ from . import matchplay  # noqa: F401,E402
 from . import golf  # noqa: F401,E402
 from . import golfdeck  # noqa: F401,E402
 from . import dicegolf  # noqa: F401,E402
+from . import onpar  # noqa: F401,E402
 
 
 def game_type(name: str):

@@ -72,6 +72,12 @@ class GameState:
     OPTIONS: ClassVar[dict[str, Option]] = {"nmr": NMR_OPTION}
 
     @classmethod
+    def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
+        """The options with any that name players by address rewritten by seat (the engine
+        never sees an address)."""
+        return options
+
+    @classmethod
     def options_with_defaults(cls, given: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:

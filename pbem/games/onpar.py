@@ -65,7 +65,7 @@ from typing import Sequence
 
 from . import onpar_course as oc
 from . import onpar_play as play
-from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn
+from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
 from .cards import share_the_win
 from .course import EXAMPLE_PARS, Course
 from .errors import AmbiguousOrder, IllegalOrder
@@ -95,6 +95,7 @@ RULE_PASS_FULL = "with 5 or more cards in hand, PASS is no choice: discard or pl
 RULE_PASS_SHOT = "PASS only when no shot is legal"
 
 
+@register
 class OnPar(TurnByTurn):
     TYPE = "onpar"
     TITLE = "On Par"
@@ -140,6 +141,12 @@ class OnPar(TurnByTurn):
         self._result: Result | None = None
 
     # -- creation and storage -------------------------------------------------------------
+    @classmethod
+    def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
+        if not options.get("handicap"):
+            return options
+        return {**options, "handicap": play.handicap_option(options["handicap"], names, addresses)}
+
     @classmethod
     def new(cls, names, options, seed, course: Course | None = None) -> "OnPar":
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:

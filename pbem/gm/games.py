@@ -1,6 +1,7 @@
 """A game as the GM holds it: the stored row, its seats, and the live engine state."""
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 from dataclasses import dataclass
@@ -34,6 +35,18 @@ class Table:
         if not secret:
             return None
         return next((s for s in self.seats if s.secret.lower() == secret.lower()), None)
+
+    def by_name(self, command):
+        """An order that names a player by address (On Par's `TRAP ... ON bob@host`), as the
+        engine reads it: the seat's name, or `#<seat>` when two players share that name."""
+        who = getattr(command, "player", None)
+        if not isinstance(who, str) or "@" not in who:
+            return command
+        seat = self.seat_of(who.strip())
+        if seat is None:
+            return command
+        same = [s for s in self.seats if s.name.casefold() == seat.name.casefold()]
+        return dataclasses.replace(command, player=seat.name if len(same) == 1 else f"#{seat.seat + 1}")
 
     def sync(self) -> None:
         """Copy what the engine knows into the stored row."""
@@ -87,6 +100,8 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     if store.game_exists(game_id):
         raise ValueError(f"a game with id {game_id!r} exists already")
     names = [name or address.split("@")[0] for name, address in players]
+    # Options that name players by address (On Par's handicaps) reach the engine by seat.
+    options = engine.seat_options(options, names, addresses)
     state = engine.new(names, options, seed, course)
     if deadline is not None:
         parse_duration(deadline)

@@ -264,6 +264,8 @@ class Inbox:
         reading = read_lines(msg.text)
         orders, errors = read_body(heading.body, grammar_for(table.type), reading.breaks)
         orders = _collapse(orders)
+        for order in orders:  # a player named by address, as the engine reads players
+            order.command = table.by_name(order.command)
         errors = heading.errors + errors
         if heading.turn is not None and heading.turn != state.turn and not state.result():
             errors.append(IllegalOrder(

@@ -168,6 +168,10 @@ class Turns:
                                          notes=self._notes_for(seat.seat, nmr, told))
             elif ev["kind"] == "hole_start":
                 fresh_hole, hole = True, ev["hole"]
+            elif ev["kind"] == "trapped":  # On Par: the victim hears of a trap at once
+                victim = self.table.seats[ev["seat"]]
+                self.postman.to_seat("status", self.table, victim, template="trapped",
+                                     trap={**ev, "by_name": self.table.seats[ev["by"]].name})
         return fresh_hole
 
     def _set_deadline(self, new_move: bool, turn_before: int) -> None:

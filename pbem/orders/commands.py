@@ -101,7 +101,8 @@ def read_heading(lines: list[Line]) -> Heading:
         word, rest = ("", "") if isinstance(line, LongLine) else first_word(line)
         if word == "GAME":
             _set_once(h, "game_id", rest, lineno, line, "GAME <id>, e.g. GAME smoke")
-        elif word in ("PASSWORD", "PASS", "SECRET"):
+        # A bare PASS is On Par's order; PASS with a value is the password, as it always was.
+        elif word in ("PASSWORD", "SECRET") or (word == "PASS" and rest.strip()):
             _set_once(h, "password", rest, lineno, line, "PASSWORD <your secret>")
         elif word == "TURN":
             turn = read_number(rest)

@@ -288,7 +288,48 @@ def _answer(t: Transcript, game_id: str, addr: str, lowest: bool, times: int) ->
         t.send(addr, (choices[-1] if lowest else choices[0])["order"], game_id)
 
 
-SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf}
+def onpar(t: Transcript) -> None:
+    """Three players over two holes: an illegal shot, a trap (its victim told at once), a press,
+    a reminder and a missed deadline, then random legal play to the end."""
+    seats = [ANN, BOB, CY]
+    t.new_game("onpar", "op1", [("Ann", ANN), ("Bob", BOB), ("Cy", CY)],
+               "--seed", "7", "--option", "holes=1", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(ANN, "HELP", "op1")
+    t.send(ANN, "SHOT P4", "op1")  # a putter off The Green
+    _onpar_moves(t, seats, 2)
+    t.send(CY, "PRESS Fore!", "op1")
+    state = t.state("op1")
+    seat = min(state.to_move())
+    trap = next((c["order"] for c in state.view(seat)["choices"] if c["order"].startswith("TRAP")), None)
+    if trap:
+        t.send(seats[seat], trap, "op1")
+    t.send(BOB, "STATUS", "op1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    for _ in range(200):  # then everyone plays the longest legal shot, as the GM would
+        state = t.state("op1")
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        t.wait(minutes=30)
+        t.send(seats[seat], str(state.default_orders(seat)), "op1")
+    t.send(CY, "HISTORY", "op1")
+
+
+def _onpar_moves(t: Transcript, seats: list[str], moves: int) -> None:
+    module = __import__("pbem.games.onpar", fromlist=["random_orders"])
+    rng = random.Random(7)
+    for _ in range(moves):
+        state = t.state("op1")
+        seat = min(state.to_move())
+        t.wait(minutes=30)
+        t.send(seats[seat], str(module.random_orders(state, seat, rng)), "op1")
+
+
+SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar}
 
 
 def play(name: str) -> Transcript:
