@@ -9,7 +9,7 @@ import statistics
 import sys
 import time
 
-from pbem.games import dicegolf, dicegolf_best, golf, golfdeck
+from pbem.games import dicegolf, dicegolf_best, golf, golfdeck, onpar
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, random_orders
 
@@ -86,6 +86,7 @@ def main() -> None:
     report("matchplay", "random full games", matchplay_game, rounds, seconds)
     report("golfdeck, 4 players", "random-player holes", card_holes(golfdeck, golfdeck.GolfDeck, {}), rounds, seconds)
     report("golf, 4 players", "random-player holes", card_holes(golf, golf.Golf, {}), rounds, seconds)
+    report("onpar, 4 players", "random-player holes", card_holes(onpar, onpar.OnPar, {}), rounds, seconds)
     report("dicegolf, 1 player", "random-answer games", dice_game(1), rounds, seconds)
     report("dicegolf, 4 players", "random-answer games", dice_game(4), rounds, seconds)
     report("dicegolf BEST table, cold", "tables", best_table_cold, rounds, seconds)
