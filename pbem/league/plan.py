@@ -1,0 +1,522 @@
+"""The league file read and checked: the season's fixed facts as one frozen ``LeaguePlan``.
+
+Pure apart from reading the shipped course templates: no store, no mail, no clock. Every
+problem in the file is reported together, one line each naming the key and what would be
+right, as ``pbem.config`` does for the configuration.
+"""
+from __future__ import annotations
+
+import email.utils
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import yaml
+
+from pbem.clock import format_duration, parse_duration, parse_time
+from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.games import game_type, registry
+from pbem.mail.clean import base_address
+from pbem.schedule import canonical_zone
+
+LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+GAME_ID_LENGTH = 40          # what the GM accepts as a game id
+FORMATS = ("round-robin", "tables")
+WITHDRAWN = ("forfeit", "void")
+DEFAULT_ROUND_LENGTH = "7d"
+DEFAULT_ABSENCE_DAYS = 14
+DEFAULT_TABLE_SIZE = 4
+MOST_PLAYERS = 100           # past this a league file is a mistake, and pairing it is slow
+MOST_ROUNDS = 100
+KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start",
+        "round_length", "deadline", "format", "table_size", "rounds", "absence_days",
+        "withdrawn")
+PLAYER_KEYS = ("name", "address", "timezone")
+_EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+_EXAMPLE_START = "2026-12-07T18:00:00Z"
+
+
+class LeagueError(Exception):
+    """The league file cannot be used; ``problems`` has one line per problem."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class LeaguePlayer:
+    name: str
+    address: str
+    timezone: str | None = None
+
+    def spec(self) -> str:
+        """``Name <address>``, as ``--player`` and the league file write a player."""
+        return email.utils.formataddr((self.name, self.address))
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "address": self.address}
+        if self.timezone:
+            out["timezone"] = self.timezone
+        return out
+
+
+@dataclass(frozen=True)
+class LeaguePlan:
+    """What the league file fixes for the whole season. Times are aware UTC datetimes."""
+    name: str
+    game: str
+    players: tuple[LeaguePlayer, ...]
+    start: datetime
+    format: str
+    rounds: int
+    table_size: int
+    min_table: int               # the fewest players the game can be played by
+    id: str | None = None
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    courses: tuple[str, ...] = (DEFAULT_COURSE,)
+    round_length: timedelta = timedelta(days=7)
+    deadline: str | None = None  # a duration as written; None: the GM's configured default
+    absence_days: int = DEFAULT_ABSENCE_DAYS
+    withdrawn: str = "forfeit"
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        return tuple(p.address for p in self.players)
+
+    def player(self, address: str) -> LeaguePlayer | None:
+        wanted = address.strip().lower()
+        return next((p for p in self.players if p.address == wanted), None)
+
+    def opens(self, round_no: int) -> datetime:
+        """When round ``round_no`` (from 1) opens."""
+        return self.start + (round_no - 1) * self.round_length
+
+    def round_at(self, moment: datetime) -> int:
+        """The last round opened at ``moment`` (0 before the start, at most ``rounds``)."""
+        if moment < self.start:
+            return 0
+        return min(self.rounds, (moment - self.start) // self.round_length + 1)
+
+    def course_for(self, round_no: int) -> str:
+        """The course of round ``round_no``: the courses take turns, round by round."""
+        return self.courses[(round_no - 1) % len(self.courses)]
+
+    def to_dict(self) -> dict:
+        """The plan as a league file would write it; ``read_plan`` reads it back the same."""
+        out: dict[str, Any] = {} if self.id is None else {"id": self.id}
+        out |= {"name": self.name, "game": self.game, "options": dict(self.options)}
+        out |= {"course": self.courses[0]} if len(self.courses) == 1 else {"courses": list(self.courses)}
+        out["players"] = [p.to_dict() for p in self.players]
+        out |= {"start": self.start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "round_length": format_duration(self.round_length).replace(" ", ""),
+                "format": self.format, "table_size": self.table_size, "rounds": self.rounds,
+                "absence_days": self.absence_days, "withdrawn": self.withdrawn}
+        if self.deadline is not None:
+            out["deadline"] = self.deadline
+        return out
+
+
+def read_plan(source: str | Mapping, *, gm_address: str | None = None) -> LeaguePlan:
+    """The league file (YAML text, or what YAML gave) as a checked plan; LeagueError lists
+    every problem. ``gm_address``, when given, may not be a player's."""
+    data = _parse(source) if isinstance(source, str) else source
+    if not isinstance(data, Mapping):
+        raise LeagueError([f"top level: expected a mapping of keys ({', '.join(KEYS[:4])} ...), "
+                           f"got {_show(data)}"])
+    reader = _Reader({str(k).strip().lower(): v for k, v in data.items()}, gm_address)
+    plan = reader.plan()
+    if reader.problems or plan is None:
+        raise LeagueError(reader.problems)
+    return plan
+
+
+def _parse(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        what = getattr(err, "problem", None) or "cannot be parsed"
+        raise LeagueError([f"league file: YAML syntax error{where}: {what}"]) from None
+
+
+class _Reader:
+    """Reads one key at a time, keeping every problem; ``plan`` puts the pieces together."""
+
+    def __init__(self, data: dict, gm_address: str | None):
+        self.data = data
+        self.gm_address = gm_address
+        self.problems: list[str] = []
+
+    def problem(self, key: str, words: str) -> None:
+        self.problems.append(f"{key}: {words}")
+
+    def plan(self) -> LeaguePlan | None:
+        for key in self.data:
+            if key not in KEYS:
+                self.problem(key, f"unknown key; a league file knows {', '.join(KEYS)}")
+        engine = self.engine()
+        league_id, name = self.league_id(), self.text("name", required=True)
+        options = self.options(engine)
+        courses = self.courses()
+        players = self.players()
+        start = self.start()
+        round_length = self.duration("round_length", DEFAULT_ROUND_LENGTH)
+        deadline = self.duration("deadline", None)
+        absence = self.whole("absence_days", DEFAULT_ABSENCE_DAYS, 0, 366)
+        withdrawn = self.choice("withdrawn", WITHDRAWN, "forfeit")
+        if engine is None or players is None:
+            self.choice("format", FORMATS, None)
+            self.whole("table_size", None, 1, MOST_PLAYERS)
+            self.whole("rounds", None, 1, MOST_ROUNDS)
+            return None
+        fmt, size, rounds = self.shape(engine, len(players))
+        if fmt is not None and options is not None and courses is not None:
+            self.fits_course(engine, options, courses, size)
+        if self.problems:
+            return None
+        self.fits_game_ids(league_id, fmt, size, rounds, len(players))
+        if self.problems:
+            return None
+        return LeaguePlan(
+            id=league_id, name=name, game=engine.TYPE, options=MappingProxyType(options),
+            courses=courses, players=players, start=start, round_length=round_length,
+            deadline=deadline and self.data["deadline"].strip(), format=fmt, table_size=size,
+            rounds=rounds, min_table=engine.MIN_PLAYERS, absence_days=absence,
+            withdrawn=withdrawn)
+
+    # -- single keys -------------------------------------------------------------------------
+
+    def text(self, key: str, required: bool = False, default: str | None = None) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            if required:
+                self.problem(key, "required")
+            return default
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool) \
+                or not str(value).strip():
+            self.problem(key, f"expected text, got {_show(value)}")
+            return default
+        value = str(value).strip()
+        if any(ord(ch) < 32 for ch in value):
+            self.problem(key, "expected one line of text")
+            return default
+        return value
+
+    def league_id(self) -> str | None:
+        value = self.text("id")
+        if value is not None and not LEAGUE_ID.fullmatch(value):
+            self.problem("id", f"expected letters, digits, - and _ (at most 40), like winter, "
+                         f"got {_show(value)}; or leave id out to number the league")
+            return None
+        return value
+
+    def engine(self):
+        value = self.text("game", required=True)
+        if value is None:
+            return None
+        try:
+            return game_type(value)
+        except KeyError:
+            known = ", ".join(sorted(registry()))
+            self.problem("game", f"unknown game type {_show(value)}; expected one of {known}")
+            return None
+
+    def options(self, engine) -> dict | None:
+        value = self.data.get("options")
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            self.problem("options", f"expected a mapping of option: value, got {_show(value)}")
+            return None
+        given = {str(k).strip().lower(): v for k, v in value.items()}
+        if engine is None:
+            return None
+        start = len(self.problems)
+        for key, option in given.items():   # one at a time, so that every wrong one is named
+            if key not in engine.OPTIONS:
+                known = ", ".join(sorted(engine.OPTIONS))
+                self.problem(f"options.{key}", f"unknown option for {engine.TYPE}; known: {known}")
+                continue
+            try:
+                engine.check_options({key: option})
+                # Some engines check a value only when a game starts: start one, on paper.
+                engine.new(_stand_ins(engine.MIN_PLAYERS), {key: option}, 0,
+                           load_course(DEFAULT_COURSE))
+            except ValueError as err:
+                if f"option {key}" in str(err):
+                    self.problems.append(_option_problem(str(err)))
+        if len(self.problems) > start:
+            return None
+        try:
+            engine.check_options(given)
+        except ValueError as err:
+            self.problems.append(_option_problem(str(err)))
+            return None
+        every = engine.options_with_defaults(given)
+        return {key: every[key] for key in given}
+
+    def courses(self) -> tuple[str, ...] | None:
+        one, many = self.data.get("course"), self.data.get("courses")
+        if one is not None and many is not None:
+            self.problem("courses", "give course (one for every round) or courses (a rotation), "
+                         "not both")
+            return None
+        if many is None:
+            spec = self.text("course", default=DEFAULT_COURSE)
+            return self.course("course", spec) if spec is not None else None
+        if not isinstance(many, list) or not many:
+            self.problem("courses", f"expected a list of course names like [parkland, links], "
+                         f"got {_show(many)}")
+            return None
+        specs = [self.course(f"courses[{i}]", str(spec)) for i, spec in enumerate(many)]
+        return None if None in specs else tuple(s[0] for s in specs)
+
+    def course(self, key: str, spec: str) -> tuple[str] | None:
+        try:
+            load_course(spec)
+        except ValueError as err:
+            self.problem(key, str(err))
+            return None
+        return (spec.strip(),)
+
+    def players(self) -> tuple[LeaguePlayer, ...] | None:
+        value = self.data.get("players")
+        if not isinstance(value, list) or not value:
+            self.problem("players", f"expected a list of players like - George <george@example.test>, "
+                         f"got {_show(value)}")
+            return None
+        if len(value) > MOST_PLAYERS:
+            self.problem("players", f"at most {MOST_PLAYERS} players, got {len(value)}")
+            return None
+        start = len(self.problems)
+        found = [_player(self, f"players[{i}]", item) for i, item in enumerate(value)]
+        self.unique(found)
+        return tuple(found) if len(self.problems) == start else None
+
+    def unique(self, players: list[LeaguePlayer | None]) -> None:
+        seen: dict[str, int] = {}
+        gm = base_address(self.gm_address) if self.gm_address else None
+        for i, player in enumerate(players):
+            if player is None:
+                continue
+            mailbox = base_address(player.address)
+            if mailbox == gm:
+                self.problem(f"players[{i}].address",
+                             f"{player.address} is the GM's own address: a player needs their own")
+            elif mailbox in seen:
+                self.problem(f"players[{i}].address",
+                             f"{player.address} is the mailbox of players[{seen[mailbox]}] already: "
+                             "each player needs an address of their own")
+            seen.setdefault(mailbox, i)
+
+    def start(self) -> datetime | None:
+        value = self.data.get("start")
+        if value is None:
+            self.problem("start", f"required: when round 1 opens, like {_EXAMPLE_START}")
+            return None
+        if isinstance(value, datetime):
+            return _utc(value)
+        if isinstance(value, date):
+            return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+        try:
+            return parse_time(str(value))
+        except ValueError:
+            self.problem("start", f"expected an ISO 8601 time like {_EXAMPLE_START}, got {_show(value)}")
+            return None
+
+    def duration(self, key: str, default: str | None) -> timedelta | None:
+        value = self.data.get(key)
+        if value is None:
+            return None if default is None else parse_duration(default)
+        try:
+            return parse_duration(value if isinstance(value, str) else "")
+        except ValueError:
+            self.problem(key, f"expected a duration like 7d, 48h or 90m, got {_show(value)}")
+            return None
+
+    def whole(self, key: str, default: int | None, low: int, high: int) -> int | None:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.problem(key, f"expected a whole number from {low} to {high}, got {_show(value)}")
+            return None
+        return value
+
+    def choice(self, key: str, names: tuple[str, ...], default: str | None) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        folded = value.strip().lower() if isinstance(value, str) else value
+        if folded not in names:
+            self.problem(key, f"expected one of {', '.join(names)}, got {_show(value)}")
+            return None
+        return folded
+
+    # -- keys that depend on each other ------------------------------------------------------
+
+    def shape(self, engine, count: int) -> tuple[str | None, int, int]:
+        """The format, the table size and the number of rounds, checked against the game and
+        the number of players."""
+        default = "round-robin" if engine.MIN_PLAYERS <= 2 <= engine.MAX_PLAYERS == 2 else "tables"
+        fmt = self.choice("format", FORMATS, default)
+        if fmt == "round-robin":
+            return self.round_robin(engine, count)
+        if fmt == "tables":
+            return self.tables(engine, count)
+        return None, 0, 0
+
+    def round_robin(self, engine, count: int) -> tuple[str | None, int, int]:
+        if engine.MAX_PLAYERS != 2 or engine.MIN_PLAYERS > 2:
+            self.problem("format", f"round-robin is for two-player games such as matchplay; "
+                         f"{engine.TYPE} is played in tables (format: tables)")
+            return None, 0, 0
+        rounds = count - 1 if count % 2 == 0 else count
+        if count < 2:
+            self.problem("players", f"a round robin needs at least 2 players, got {count}")
+        size = self.whole("table_size", 2, 1, GAME_ID_LENGTH)
+        if size is not None and size != 2:
+            self.problem("table_size", "a round robin plays matches of 2; leave table_size out")
+        given = self.whole("rounds", rounds, 1, MOST_ROUNDS)
+        if given is not None and given != rounds:
+            self.problem("rounds", f"a round robin of {count} players has {rounds} rounds; "
+                         "leave rounds out")
+        return "round-robin", 2, rounds
+
+    def tables(self, engine, count: int) -> tuple[str | None, int, int]:
+        low, high = engine.MIN_PLAYERS, engine.MAX_PLAYERS
+        size = self.whole("table_size", min(DEFAULT_TABLE_SIZE, high), 1, MOST_PLAYERS)
+        if size is not None and not low <= size <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            self.problem("table_size", f"{engine.TITLE or engine.TYPE} is played by {span} "
+                         f"players; expected table_size from {low} to {high}, got {size}")
+        if count < low:
+            self.problem("players", f"{engine.TITLE or engine.TYPE} needs at least {low} players, "
+                         f"got {count}")
+        rounds = self.whole("rounds", None, 1, MOST_ROUNDS)
+        if rounds is None and "rounds" not in self.data:
+            self.problem("rounds", f"required with format tables: how many rounds the season has "
+                         f"(a whole number from 1 to {MOST_ROUNDS})")
+        return "tables", size or 0, rounds or 0
+
+    def fits_course(self, engine, options: dict, courses: tuple[str, ...], size: int) -> None:
+        """Each course is tried on a game of a table's size, so a course the game refuses (a
+        nine-hole course for an 18-hole game) is found now rather than in round 3."""
+        names = _stand_ins(max(size, engine.MIN_PLAYERS))
+        many = "courses" in self.data
+        for i, spec in enumerate(courses):
+            try:
+                engine.new(names, dict(options), 0, load_course(spec))
+            except ValueError as err:
+                if str(err).startswith("option"):
+                    self.problems.append(_option_problem(str(err)))
+                    return
+                self.problem(f"courses[{i}]" if many else "course", str(err))
+
+    def fits_game_ids(self, league_id: str | None, fmt: str, size: int, rounds: int,
+                      count: int) -> None:
+        if league_id is None:
+            return
+        games = count // 2 if fmt == "round-robin" else -(-count // size)
+        longest = f"{league_id}-r{rounds}-{games}"
+        if len(longest) > GAME_ID_LENGTH:
+            room = len(league_id) - (len(longest) - GAME_ID_LENGTH)
+            self.problem("id", f"at most {room} characters here, so that game ids like "
+                         f"{longest} fit in {GAME_ID_LENGTH}")
+
+
+def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
+    if isinstance(item, str):
+        return _player_spec(reader, key, item)
+    if not isinstance(item, Mapping):
+        reader.problem(key, f'expected "Name <address>" or a mapping with name, address and '
+                       f"timezone, got {_show(item)}")
+        return None
+    item = {str(k).strip().lower(): v for k, v in item.items()}
+    for extra in (k for k in item if k not in PLAYER_KEYS):
+        reader.problem(f"{key}.{extra}", f"unknown key; a player has {', '.join(PLAYER_KEYS)}")
+    address = _address(reader, f"{key}.address", item.get("address"))
+    name = item.get("name")
+    if name is not None and (not isinstance(name, (str, int)) or isinstance(name, bool)
+                             or not str(name).strip() or any(ord(c) < 32 for c in str(name))):
+        reader.problem(f"{key}.name", f"expected one line of text, got {_show(name)}")
+        return None
+    zone = _zone(reader, f"{key}.timezone", item.get("timezone"))
+    if address is None or zone is False:
+        return None
+    shown = str(name).strip() if name is not None else address.split("@")[0]
+    return LeaguePlayer(shown, address, zone or None)
+
+
+def _player_spec(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
+    if len(email.utils.getaddresses([spec])) > 1:
+        reader.problem(key, f"one player a line, got {_show(spec)}")
+        return None
+    name, address = email.utils.parseaddr(spec)
+    address = _address(reader, key, address or spec, shown=spec)
+    if address is None:
+        return None
+    return LeaguePlayer(name.strip() or address.split("@")[0], address)
+
+
+def _address(reader: _Reader, key: str, value: Any, shown: Any = None) -> str | None:
+    if not isinstance(value, str) or not _EMAIL.match(value.strip()):
+        wanted = ('"Name <address>" like "George <george@example.test>"' if shown is not None
+                  else "an address like george@example.test")
+        reader.problem(key, f"expected {wanted}, got {_show(shown if shown is not None else value)}")
+        return None
+    return value.strip().lower()
+
+
+def _zone(reader: _Reader, key: str, value: Any) -> str | None | bool:
+    """The tz database name; None when not given; False after a problem."""
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        return canonical_zone(value.strip())
+    except ValueError:
+        reader.problem(key, f"unknown time zone {_show(value)}: use a name like Europe/Paris, "
+                       "America/New_York or UTC")
+        return False
+
+
+def _stand_ins(count: int) -> list[str]:
+    return [f"Player {i + 1}" for i in range(count)]
+
+
+def _option_problem(message: str) -> str:
+    """``option holes: expected ...`` from an engine as ``options.holes: expected ...``."""
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith("option ") and " " not in head[7:]:
+        return f"options.{head[7:]}: {rest}"
+    return f"options: {message}"
+
+
+def _utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def _show(value: Any) -> str:
+    """A value from the file as the GM wrote it, for 'got ...'."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        return '"' + shown.replace('"', '\\"') + '"'
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return str(value)
