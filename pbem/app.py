@@ -166,11 +166,17 @@ class App:
                      inbound, outbox, days)
 
     def tick(self) -> list[str]:
-        """Deadlines and reminders, when any is due."""
+        """Deadlines and reminders, when any is due; then the leagues' rounds and standings."""
         now = clock.now()
+        done = []
         if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta):
-            return self.gm.tick()
-        return []
+            done += self.gm.tick()
+        if self.store.leagues("active"):
+            from .league.season import Season
+            season = Season(self.gm)
+            if season.due(now):
+                done += season.tick(now)
+        return done
 
     def _fetch_local(self) -> int:
         transport = self.local()

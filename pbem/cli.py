@@ -81,6 +81,15 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                                     "RESUME <game> | PROCESS <game> | REPLACE <game> <old address> <new spec> | "
                                     "ABANDON <game>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
+    lg = add("league", help="leagues: `league create FILE`, `league show LEAGUE`, `league standings LEAGUE`, "
+                            "`league list`",
+             description="create FILE: create a league from its YAML file (prints its id) | show LEAGUE "
+                         "[--json]: rounds, games, standings | standings LEAGUE [--html FILE] [--json]: the "
+                         "standings as text, a self-contained web page, or JSON | list: every league")
+    lg.add_argument("action", choices=["create", "show", "standings", "list"], help="what to do")
+    lg.add_argument("target", nargs="?", metavar="FILE|LEAGUE", help="the league file (create) or the league id")
+    lg.add_argument("--json", action="store_true", help="JSON")
+    lg.add_argument("--html", metavar="FILE", help="standings: write a self-contained web page to FILE")
     return p
 
 
@@ -389,7 +398,23 @@ def cmd_demo(args) -> int:
     return run_demo(print, keep=args.keep)
 
 
-COMMANDS = {"new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
+def cmd_league(args) -> int:
+    from .league.commands import league_command
+    if args.action != "list" and not args.target:
+        raise UsageError(f"league {args.action} needs {'a league file' if args.action == 'create' else 'a league id'}")
+    with _app(args) as app:
+        try:
+            out = league_command(app, args.action, args.target, as_json=args.json, html=args.html)
+        except (KeyError, ValueError, OSError) as e:
+            raise UsageError(str(e).strip('"'))
+        if args.action == "create":
+            _send_or_warn(app, "league create")
+    if out:
+        print(out)
+    return 0
+
+
+COMMANDS = {"league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
             "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox,
             "check": cmd_check, "outbox": cmd_outbox}
 

@@ -7,6 +7,7 @@ events and the mail it causes are written in one transaction.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -27,6 +28,14 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS inbound_handled ON inbound (handled)",
     "CREATE INDEX IF NOT EXISTS outbox_message_id ON outbox (message_id)",
     "CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox (recipient, id)",
+    # Leagues: the plan as its file gave it (checked), how many rounds are open and how many
+    # have had their standings mailed; and what happens in a season besides its games
+    # (absences, replacements, withdrawals, observers), in order.
+    "CREATE TABLE IF NOT EXISTS leagues (id TEXT PRIMARY KEY, name TEXT, plan TEXT, created TEXT, "
+    "status TEXT, opened INTEGER, reported INTEGER)",
+    "CREATE TABLE IF NOT EXISTS league_events (id INTEGER PRIMARY KEY, league_id TEXT, at TEXT, kind TEXT, "
+    "data TEXT)",
+    "CREATE INDEX IF NOT EXISTS league_events_league ON league_events (league_id, id)",
 )
 
 
@@ -268,6 +277,42 @@ class Store:
             out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"])})
         return out
 
+    # -- leagues --------------------------------------------------------------------------
+    def add_league(self, league_id: str, name: str, plan: dict, now: datetime) -> None:
+        self.conn.execute("INSERT INTO leagues (id, name, plan, created, status, opened, reported) "
+                          "VALUES (?, ?, ?, ?, 'active', 0, 0)", [league_id, name, json.dumps(plan), iso(now)])
+
+    def league(self, league_id: str) -> dict | None:
+        row = self.conn.execute("SELECT id, name, plan, created, status, opened, reported FROM leagues "
+                                "WHERE id = ?", [league_id]).fetchone()
+        return _league(row) if row else None
+
+    def leagues(self, status: str | None = None) -> list[dict]:
+        rows = self.conn.execute("SELECT id, name, plan, created, status, opened, reported FROM leagues "
+                                 "WHERE ? IS NULL OR status = ? ORDER BY created, id", [status, status])
+        return [_league(row) for row in rows]
+
+    def update_league(self, league_id: str, **values) -> None:
+        for key, value in values.items():
+            if key not in ("status", "opened", "reported"):
+                raise ValueError(f"no league column {key}")
+            self.conn.execute(f"UPDATE leagues SET {key} = ? WHERE id = ?", [value, league_id])
+
+    def add_league_event(self, league_id: str, now: datetime, kind: str, **data) -> None:
+        self.conn.execute("INSERT INTO league_events (league_id, at, kind, data) VALUES (?, ?, ?, ?)",
+                          [league_id, iso(now), kind, json.dumps(data)])
+
+    def league_events(self, league_id: str) -> list[dict]:
+        rows = self.conn.execute("SELECT at, kind, data FROM league_events WHERE league_id = ? ORDER BY id",
+                                 [league_id])
+        return [{"at": at, "kind": kind, **json.loads(data)} for at, kind, data in rows]
+
+    def league_games(self, league_id: str) -> list[GameRow]:
+        pattern = league_id.replace("_", "\\_") + "-r%"
+        exact = re.compile(re.escape(league_id) + r"-r[0-9]+-[0-9]+")
+        return [self._game_row(r) for r in self.db["games"].rows_where(
+            "id LIKE ? ESCAPE '\\'", [pattern], order_by="created, id") if exact.fullmatch(r["id"])]
+
     # -- inbound mail ---------------------------------------------------------------------
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",
                      message_id: str | None = None) -> bool:
@@ -437,3 +482,9 @@ class Store:
         """Every mail the GM wrote, oldest first (tests read these)."""
         where, args = ("game_id = ?", [game_id]) if game_id else (None, None)
         return list(self.db["outbox"].rows_where(where, args, order_by="id"))
+
+
+def _league(row) -> dict:
+    league_id, name, plan, created, status, opened, reported = row
+    return {"id": league_id, "name": name, "plan": json.loads(plan), "created": created, "status": status,
+            "opened": opened or 0, "reported": reported or 0}

@@ -15,4 +15,13 @@ if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then
   [ -x /usr/sbin/dovecot ] || command -v dovecot >/dev/null 2>&1 || { echo "test.sh: could not install dovecot" >&2; exit 1; }
 fi
 
+# The league standings page is checked as a real browser renders it (headless Chromium).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    chromium || true
+  [ -x /usr/bin/chromium ] || { echo "test.sh: could not install chromium" >&2; exit 1; }
+fi
+
 exec .venv/bin/python -m pytest "$@"

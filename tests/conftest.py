@@ -106,6 +106,11 @@ class LocalTable:
     def reply_to(self, addr: str) -> str:
         return email.utils.parseaddr(self.mails(addr)[0]["Reply-To"])[1]
 
+    def reply_to_game(self, addr: str, game_id: str) -> str:
+        """The reply address (with the seat's secret) of `addr`'s mail about `game_id`."""
+        mail = next(m for m in self.mails(addr) if m["X-PBEM-Game"] == game_id)
+        return email.utils.parseaddr(mail["Reply-To"])[1]
+
     def order(self, sender: str, body: str, game: str = "m1", now: str | None = None) -> list[EmailMessage]:
         """Send orders the way a mail client's Reply does, run one pass, return the sender's new mail."""
         self.new_mails(sender)

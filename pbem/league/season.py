@@ -1,0 +1,225 @@
+"""A league's season as the GM runs it: kept in the store, its rounds opened when their time
+comes (the games created through the GM, like `pbem new-game`), its standings derived each time
+from the games' own stored results, and mailed to every player when a round has ended.
+
+The pure parts (the plan, the pairings, the standings) are the other modules of this package;
+this one reads and writes the store and the mail, so `pbem process` and `pbem run` drive a
+whole season with nothing else from the GM.
+"""
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime
+
+from ..mail.outbound import Letter
+from ..render import render
+from ..store import from_iso
+from .pairings import fixtures, schedule
+from .plan import LeaguePlan, read_plan
+from .records import GameRecord, Orders, Replacement, Withdrawal
+from .standings import columns, standings
+
+log = logging.getLogger("pbem")
+
+ENDED = ("finished", "abandoned")
+
+
+class Season:
+    def __init__(self, gm):
+        self.gm = gm
+        self.store = gm.store
+
+    # -- creating ---------------------------------------------------------------------------
+    def create(self, text: str) -> str:
+        """Check the league file, keep the league, and mail every player the schedule."""
+        plan = read_plan(text, gm_address=self.gm.gm_address)
+        league_id = plan.id or self._next_id()
+        if self.store.league(league_id):
+            raise ValueError(f"a league with id {league_id!r} exists already")
+        taken = [g.id for g in self.store.league_games(league_id)]
+        if taken:
+            raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")
+        postman = self.gm.postman()
+        with self.store.transaction():
+            self.store.add_league(league_id, plan.name, plan.to_dict(), postman.now)
+            for player in plan.players:
+                self._mail(postman, league_id, plan, "welcome", player.address, player.name,
+                           fixtures=fixtures(plan, player.address))
+        log.info("league %s created: %s, %d players, %d rounds", league_id, plan.game, len(plan.players),
+                 plan.rounds)
+        return league_id
+
+    def _next_id(self) -> str:
+        n = 1
+        while self.store.league(f"league-{n}"):
+            n += 1
+        return f"league-{n}"
+
+    # -- the clock --------------------------------------------------------------------------
+    def due(self, now: datetime) -> bool:
+        return any(self._work(league, now) for league in self.store.leagues("active"))
+
+    def _work(self, league: dict, now: datetime) -> bool:
+        plan = self.plan(league["id"])
+        return plan.round_at(now) > league["opened"] or league["reported"] < league["opened"]
+
+    def tick(self, now: datetime) -> list[str]:
+        """Open the rounds whose time has come; mail the standings of every round that has ended."""
+        done = []
+        for league in self.store.leagues("active"):
+            try:
+                done += self._open_rounds(league, now)
+                done += self._report(league["id"], now)
+            except Exception as e:  # one league's trouble never stops the pass
+                log.error("league %s: %s: %s", league["id"], type(e).__name__, e)
+        return done
+
+    def _open_rounds(self, league: dict, now: datetime) -> list[str]:
+        plan = self.plan(league["id"])
+        done = []
+        rounds = schedule(plan)
+        for number in range(league["opened"] + 1, plan.round_at(now) + 1):
+            course = _course(plan.course_for(number))
+            for pairing in rounds[number - 1].games:
+                players = [(self._name(league["id"], plan, a), self._address(league["id"], a))
+                           for a in pairing.players]
+                game_id = pairing.game_id(league["id"])
+                self.gm.new_game(plan.game, players, course, options=dict(plan.options),
+                                 seed=random.SystemRandom().randrange(2**31), game_id=game_id,
+                                 deadline=plan.deadline)
+                done.append(f"league {league['id']}: opened {game_id}")
+            with self.store.transaction():
+                self.store.update_league(league["id"], opened=number)
+            log.info("league %s: round %d opened (%d games)", league["id"], number, len(rounds[number - 1].games))
+        return done
+
+    def _report(self, league_id: str, now: datetime) -> list[str]:
+        """The standings of each round whose games have all ended, once, to every player."""
+        league = self.store.league(league_id)
+        plan = self.plan(league_id)
+        games = self.store.league_games(league_id)
+        done = []
+        for number in range(league["reported"] + 1, league["opened"] + 1):
+            of_round = [g for g in games if _round_of(league_id, g.id) == number]
+            if any(g.status not in ENDED for g in of_round):
+                break
+            postman = self.gm.postman()
+            with self.store.transaction():
+                data = self.standings_data(league_id, now)
+                finished = number >= plan.rounds
+                for player in plan.players:
+                    address = self._address(league_id, player.address)
+                    self._mail(postman, league_id, plan, "standings", address,
+                               self._name(league_id, plan, player.address), round=number, finished=finished,
+                               rows=data["standings"], columns=columns(plan))
+                self.store.update_league(league_id, reported=number, **({"status": "finished"} if finished else {}))
+            done.append(f"league {league_id}: standings after round {number}")
+        return done
+
+    # -- reading -----------------------------------------------------------------------------
+    def plan(self, league_id: str) -> LeaguePlan:
+        league = self.store.league(league_id)
+        if league is None:
+            raise KeyError(league_id)
+        return read_plan(dict(league["plan"], id=league_id))
+
+    def records(self, league_id: str) -> list[GameRecord]:
+        from ..gm import games as table_games
+        out = []
+        for row in self.store.league_games(league_id):
+            table = table_games.load(self.store, row.id)
+            result = table.state.result()
+            events = self.store.events(row.id)
+            ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == "finished"), None)
+            out.append(GameRecord(
+                id=row.id, round=_round_of(league_id, row.id), type=row.type,
+                players=tuple(s.address for s in table.seats), status=row.status, result=row.result,
+                winners=tuple(result.winners) if result else (), scores=tuple(table.state.scores()),
+                ended=ended, orders=_orders(table.seats, events)))
+        return out
+
+    def changes(self, league_id: str) -> tuple[list[Replacement], list[Withdrawal]]:
+        replaced, withdrawn = [], []
+        for ev in self.store.league_events(league_id):
+            if ev["kind"] == "replace":
+                replaced.append(Replacement(ev["old"], ev["new"], ev["name"], from_iso(ev["at"])))
+            elif ev["kind"] == "withdraw":
+                withdrawn.append(Withdrawal(ev["address"], from_iso(ev["at"])))
+        return replaced, withdrawn
+
+    def standings_data(self, league_id: str, now: datetime) -> dict:
+        plan = self.plan(league_id)
+        records = self.records(league_id)
+        replaced, withdrawn = self.changes(league_id)
+        rows = standings(plan, records, now=now, replacements=replaced, withdrawals=withdrawn)
+        return {"standings": [row.to_dict() for row in rows], "records": records}
+
+    def show(self, league_id: str, now: datetime) -> dict:
+        """`pbem league show --json` (CONTRACT section 10)."""
+        league = self.store.league(league_id)
+        plan = self.plan(league_id)
+        games = {g.id: g for g in self.store.league_games(league_id)}
+        seats = {gid: [s.address for s in self.store.seats(gid)] for gid in games}
+        rounds = []
+        for one in schedule(plan):
+            ids = [p.game_id(league_id) for p in one.games]
+            made = [games[i] for i in ids if i in games]
+            status = ("waiting" if one.number > league["opened"]
+                      else "closed" if made and all(g.status in ENDED for g in made) else "open")
+            rounds.append({
+                "round": one.number, "opens": plan.opens(one.number).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "status": status,
+                "games": [{"id": gid, "players": seats.get(gid, [self._address(league_id, a) for a in p.players]),
+                           "status": games[gid].status if gid in games else "waiting",
+                           "result": games[gid].result if gid in games else None}
+                          for gid, p in zip(ids, one.games)],
+                "byes": [self._address(league_id, a) for a in one.byes]})
+        return {"id": league_id, "name": plan.name, "game": plan.game, "status": league["status"],
+                "rounds": rounds, "standings": self.standings_data(league_id, now)["standings"]}
+
+    # -- who plays a league row now ------------------------------------------------------------
+    def _address(self, league_id: str, address: str) -> str:
+        for ev in self.store.league_events(league_id):
+            if ev["kind"] == "replace" and ev["old"] == address:
+                address = ev["new"]
+        return address
+
+    def _name(self, league_id: str, plan: LeaguePlan, address: str) -> str:
+        name = plan.player(address).name if plan.player(address) else address.split("@")[0]
+        for ev in self.store.league_events(league_id):
+            if ev["kind"] == "replace" and ev["old"] in (address, self._address(league_id, address)):
+                name = ev["name"]
+        return name
+
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str, **extra) -> None:
+        ctx = postman.context(None, None)
+        from ..games import game_type
+        ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
+                   **extra)
+        subject, text = render(kind, "league", **ctx)
+        postman.post(Letter(kind=kind, to_addr=address, to_name=name, subject=f"[{league_id}] {subject}",
+                            text=text, extra_headers={"X-PBEM-League": league_id}))
+
+
+def _course(name: str):
+    from ..courses import load_course
+    return load_course(name)
+
+
+def _round_of(league_id: str, game_id: str) -> int:
+    return int(game_id[len(league_id) + 2:].split("-")[0])
+
+
+def _orders(seats, events: list[dict]) -> dict[str, Orders]:
+    """Each player's orders owed and sent in time: a turn (or move) they sent orders for counts
+    as owed and in time; one the GM had to play for them, as owed only."""
+    sent: dict[int, set] = {s.seat: set() for s in seats}
+    missed: dict[int, int] = {s.seat: 0 for s in seats}
+    for ev in events:
+        if ev["kind"] == "orders" and ev.get("seat") is not None:
+            sent[ev["seat"]].add((ev.get("turn"), len(sent[ev["seat"]]) if ev.get("turn") is None else 0))
+        elif ev["kind"] == "nmr" and ev.get("seat") is not None:
+            missed[ev["seat"]] += 1
+    return {s.address: Orders(owed=len(sent[s.seat]) + missed[s.seat], on_time=len(sent[s.seat]))
+            for s in seats}

@@ -1,0 +1,142 @@
+"""Whole league seasons run by `pbem process` over the Maildir transport, time moved by PBEM_NOW."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from datetime import datetime, timedelta, timezone
+
+from conftest import body
+
+from pbem.gm import games
+from pbem.store import Store
+
+NAMES = ["Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid"]
+ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
+START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def league_file(table, game="matchplay", fmt="round-robin", players=6, extra=""):
+    lines = [f"id: cup", "name: Winter Cup", f"game: {game}", "course: parkland", "players:"]
+    lines += [f"  - {NAMES[i]} <{ADDRESSES[i]}>" for i in range(players)]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", f"format: {fmt}"]
+    path = table.root / "league.yaml"
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
+
+
+def state_of(table, game_id):
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        return games.load(store, game_id)
+    finally:
+        store.close()
+
+
+def league_json(table, *args):
+    return json.loads(table.pbem("league", *args, "cup", "--json")[1])
+
+
+def play_season(table, silent: set[str], rng, now: datetime) -> datetime:
+    """Every player but the silent ones answers every turn of every game they are in, whichever
+    round it belongs to (a silent player's match outlasts its week, so rounds overlap); when
+    nobody can move, time jumps past the next deadline, which plays for the silent."""
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    for _ in range(400):
+        table.pbem("process", now=iso(now))
+        league = league_json(table, "show")
+        if league["status"] == "finished":
+            return now
+        live = [state_of(table, g["id"]) for r in league["rounds"] for g in r["games"] if g["status"] == "active"]
+        sent = False
+        for t in live:
+            for seat in sorted(t.state.to_move()):
+                address = t.seats[seat].address
+                if address not in silent:
+                    table.send(address, str(module.random_orders(t.state, seat, rng)),
+                               subject=f"Re: [{t.id}] orders", to=table.reply_to_game(address, t.id))
+                    sent = True
+        if not sent:
+            now += timedelta(hours=25)
+    raise AssertionError("the season did not end")
+
+
+def expected_standings(table, league):
+    """The standings worked out here from the games' result lines alone."""
+    rows = {a: {"played": 0, "won": 0, "halved": 0, "lost": 0, "points": 0.0, "holes_diff": 0} for a in ADDRESSES}
+    for r in league["rounds"]:
+        for g in r["games"]:
+            a, b = g["players"]
+            line = g["result"][len("Result: "):]
+            rows[a]["played"] += 1
+            rows[b]["played"] += 1
+            if line == "Match halved":
+                for x in (a, b):
+                    rows[x]["halved"] += 1
+                    rows[x]["points"] += 0.5
+                continue
+            winner_name = line.split(" wins ")[0]
+            winner = ADDRESSES[NAMES.index(winner_name)]
+            loser = b if winner == a else a
+            found = re.search(r"wins (\d+) (and \d+|up)$", line)
+            margin = int(found.group(1))
+            rows[winner]["won"] += 1
+            rows[winner]["points"] += 1
+            rows[winner]["holes_diff"] += margin
+            rows[loser]["lost"] += 1
+            rows[loser]["holes_diff"] -= margin
+    return rows
+
+
+def test_a_six_player_matchplay_season_runs_by_itself_and_tallies_right(table):
+    path = league_file(table)
+    code, out, _ = table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    assert out.strip() == "cup"
+    welcome = [m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-League"] == "cup"]
+    assert len(welcome) == 1 and welcome[0]["X-PBEM-Kind"] == "welcome"
+    assert "Round 5" in body(welcome[0]) and "against" in body(welcome[0])
+    rng = random.Random(12)
+    silent = {ADDRESSES[5]}  # Farid never sends an order
+    play_season(table, silent, rng, START - timedelta(days=1))
+    standings_mail = [m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-Kind"] == "standings"]
+    assert [" ".join(body(m).split()).count("every game of round") for m in standings_mail] == [1] * 5
+    assert ["after round " + str(r) in m["Subject"] for r, m in enumerate(standings_mail, start=1)] == [True] * 5
+    league = league_json(table, "show")
+    assert [r["status"] for r in league["rounds"]] == ["closed"] * 5
+    pairs = [frozenset(g["players"]) for r in league["rounds"] for g in r["games"]]
+    assert len(pairs) == 15 and len(set(pairs)) == 15  # every pair met exactly once
+    expected = expected_standings(table, league)
+    rows = league_json(table, "standings")
+    assert len(rows) == 6
+    for row in rows:
+        want = expected[row["address"]]
+        assert {k: row[k] for k in want} == want, row
+    # Ranked by points, then holes won, as the contract orders them.
+    keys = [(-r["points"], -r["holes_diff"]) for r in rows]
+    assert keys == sorted(keys)
+    farid = next(r for r in rows if r["address"] == ADDRESSES[5])
+    assert farid["on_time"] == 0 and all(r["on_time"] == 1 for r in rows if r is not farid), [(r["name"], r["on_time"]) for r in rows]
+    last = [m for m in table.mails(ADDRESSES[1]) if m["X-PBEM-Kind"] == "standings"][-1]
+    assert "final standings" in " ".join(body(last).split()) and last["X-PBEM-League"] == "cup"
+    assert all(len(line) <= 78 for line in body(last).splitlines())
+
+
+def test_the_standings_page_of_a_season_shows_what_json_says_in_a_browser(table, tmp_path):
+    from test_page import assert_self_contained, assert_standings, rendered
+    path = league_file(table, players=4)
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
+    play_season(table, {ADDRESSES[3]}, random.Random(3), START)
+    rows = league_json(table, "standings")
+    page_path = table.root / "cup.html"
+    code, out, err = table.pbem("league", "standings", "cup", "--html", str(page_path))
+    page = page_path.read_text(encoding="utf-8")
+    assert_self_contained(page)
+    dom = rendered(page, tmp_path)
+    keys = [c.attrs.get("data-key") for c in dom.tables["standings"].head[0]]
+    assert {"rank", "name", "points", "holes_diff", "on_time"} <= set(keys)
+    assert_standings(dom.tables["standings"], rows, keys)
+    assert "example.test" not in page  # names only: the page may be published
