@@ -140,3 +140,41 @@ def test_the_standings_page_of_a_season_shows_what_json_says_in_a_browser(table,
     assert {"rank", "name", "points", "holes_diff", "on_time"} <= set(keys)
     assert_standings(dom.tables["standings"], rows, keys)
     assert "example.test" not in page  # names only: the page may be published
+
+
+def test_a_five_player_dice_golf_tables_league_seats_everyone_and_adds_up(table):
+    path = league_file(table, game="dicegolf", fmt="tables", players=5, extra="table_size: 4\nrounds: 3\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
+    told: set[tuple[str, str]] = set()
+    now = START
+    for _ in range(60):
+        table.pbem("process", now=iso(now))
+        league = league_json(table, "show")
+        if league["status"] == "finished":
+            break
+        for r in league["rounds"]:
+            for g in r["games"]:
+                if g["status"] != "active":
+                    continue
+                for address in g["players"]:
+                    if (g["id"], address) not in told:  # one mail a player, the whole game long
+                        told.add((g["id"], address))
+                        table.send(address, "POLICY BEST", subject=f"Re: [{g['id']}] orders",
+                                   to=table.reply_to_game(address, g["id"]))
+        now += timedelta(days=1)
+    assert league_json(table, "show")["status"] == "finished"
+    league = league_json(table, "show")
+    for r in league["rounds"]:
+        seated = [a for g in r["games"] for a in g["players"]]
+        assert sorted(seated) == sorted(ADDRESSES[:5]), r  # everyone at one table a round
+        sizes = [len(g["players"]) for g in r["games"]]
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= 4
+    totals = {a: 0 for a in ADDRESSES[:5]}
+    for r in league["rounds"]:
+        for g in r["games"]:
+            shown = table.show(g["id"])
+            for p in shown["players"]:
+                totals[p["address"]] += p["score"]
+    rows = league_json(table, "standings")
+    assert {row["address"]: row["total"] for row in rows} == totals
+    assert [row["total"] for row in rows] == sorted(row["total"] for row in rows)
