@@ -6,6 +6,8 @@
     PROCESS <game>                  resolve the turn now, missing orders by the NMR policy
     REPLACE <game> <old address> <new spec>   a new player takes a seat (and gets a welcome)
     ABANDON <game>                  end the game without a result
+    REPLACE <league> <old address> <new spec>   in a league: every game in play and the rounds to come
+    WITHDRAW <league> <address>     a player leaves a league (games left scored as the league says)
 """
 from __future__ import annotations
 
@@ -25,11 +27,12 @@ from .letters import Postman
 from .turns import Turns
 
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
-VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "ABANDON": 0}
+VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "ABANDON": 0,
+         "WITHDRAW": 1}
 EXAMPLES = {"EXTEND": "EXTEND cup1 24h", "DEADLINE": "DEADLINE cup1 48h",
             "PAUSE": "PAUSE cup1", "RESUME": "RESUME cup1", "PROCESS": "PROCESS cup1",
             "REPLACE": 'REPLACE cup1 bill@example.test "William <will@example.test>"',
-            "ABANDON": "ABANDON cup1"}
+            "ABANDON": "ABANDON cup1", "WITHDRAW": "WITHDRAW winter bill@example.test"}
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,12 @@ class Admin:
 
     def run(self, command: GMCommand) -> str:
         """Carry out one command (inside the caller's transaction); returns what was done."""
+        if command.verb in ("REPLACE", "WITHDRAW") and self.store.league(command.game_id):
+            from ..league import changes
+            return getattr(changes, command.verb.lower())(self, command.game_id, *command.args)
+        if command.verb == "WITHDRAW":
+            raise InvalidOrder(f"WITHDRAW takes a league id; there is no league {command.game_id!r}",
+                               line=str(command), hint=EXAMPLES["WITHDRAW"])
         table = games.load(self.store, command.game_id)
         if table is None:
             active = [row.id for row in self.store.games() if row.status == "active"]

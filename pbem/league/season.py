@@ -81,9 +81,12 @@ class Season:
         rounds = schedule(plan)
         for number in range(league["opened"] + 1, plan.round_at(now) + 1):
             course = _course(plan.course_for(number))
+            gone = withdrawn(self.store, league["id"])
             for pairing in rounds[number - 1].games:
                 players = [(self._name(league["id"], plan, a), self._address(league["id"], a))
-                           for a in pairing.players]
+                           for a in pairing.players if self._address(league["id"], a) not in gone]
+                if len(players) < max(plan.min_table, 2 if plan.format == "round-robin" else 1):
+                    continue  # a withdrawn player's match is scored from the schedule
                 game_id = pairing.game_id(league["id"])
                 self.gm.new_game(plan.game, players, course, options=dict(plan.options),
                                  seed=random.SystemRandom().randrange(2**31), game_id=game_id,
@@ -223,3 +226,20 @@ def _orders(seats, events: list[dict]) -> dict[str, Orders]:
             missed[ev["seat"]] += 1
     return {s.address: Orders(owed=len(sent[s.seat]) + missed[s.seat], on_time=len(sent[s.seat]))
             for s in seats}
+
+
+def current_addresses(store, league_id: str) -> set[str]:
+    """The addresses that play a row of the league now (after replacements and withdrawals)."""
+    league = store.league(league_id)
+    plan = read_plan(dict(league["plan"], id=league_id))
+    current = set(plan.addresses)
+    for ev in store.league_events(league_id):
+        if ev["kind"] == "replace" and ev["old"] in current:
+            current = (current - {ev["old"]}) | {ev["new"]}
+        elif ev["kind"] == "withdraw":
+            current.discard(ev["address"])
+    return current
+
+
+def withdrawn(store, league_id: str) -> set[str]:
+    return {ev["address"] for ev in store.league_events(league_id) if ev["kind"] == "withdraw"}

@@ -178,3 +178,30 @@ def test_a_five_player_dice_golf_tables_league_seats_everyone_and_adds_up(table)
     rows = league_json(table, "standings")
     assert {row["address"]: row["total"] for row in rows} == totals
     assert [row["total"] for row in rows] == sorted(row["total"] for row in rows)
+
+
+def test_a_replacement_takes_the_seat_and_the_row_and_a_withdrawal_forfeits_what_is_left(table):
+    path = league_file(table, players=4)
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1 opens
+    newcomer = "zoe@example.test"
+    _, out, _ = table.pbem("gm", "REPLACE", "cup", ADDRESSES[0], f"Zoe <{newcomer}>",
+                           now=iso(START + timedelta(hours=1)))
+    assert "replaced by zoe@example.test in league cup (1 game(s) in play)" in out
+    r1 = league_json(table, "show")["rounds"][0]
+    assert any(newcomer in g["players"] for g in r1["games"])
+    assert any(m["X-PBEM-Kind"] == "welcome" for m in table.mails(newcomer))
+    _, out, _ = table.pbem("gm", "WITHDRAW", "cup", ADDRESSES[1], now=iso(START + timedelta(hours=2)))
+    assert "withdrawn from league cup" in out
+    play_season(table, set(), random.Random(4), START + timedelta(hours=3))
+    league = league_json(table, "show")
+    # Bruno's later matches are never made; Zoe plays Alice's row from round 1 on.
+    later = [g for r in league["rounds"][1:] for g in r["games"]]
+    assert all(ADDRESSES[1] not in g["players"] for g in later if g["status"] != "waiting")
+    assert all(ADDRESSES[0] not in g["players"] for r in league["rounds"] for g in r["games"])
+    rows = {row["address"]: row for row in league_json(table, "standings")}
+    assert newcomer in rows and ADDRESSES[0] not in rows
+    assert "took over from Alice" in rows[newcomer]["note"]
+    bruno = rows[ADDRESSES[1]]
+    assert bruno["played"] == 3 and bruno["won"] == 0 and bruno["lost"] == 3  # forfeits, by default
+    assert "withdrew" in bruno["note"]
