@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -36,6 +36,9 @@ _INDEXES = (
     "CREATE TABLE IF NOT EXISTS league_events (id INTEGER PRIMARY KEY, league_id TEXT, at TEXT, kind TEXT, "
     "data TEXT)",
     "CREATE INDEX IF NOT EXISTS league_events_league ON league_events (league_id, id)",
+    # Spectators: who watches a game or a whole league (`target` is its id), since when.
+    "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
+    "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",
 )
 
 
@@ -312,6 +315,37 @@ class Store:
         exact = re.compile(re.escape(league_id) + r"-r[0-9]+-[0-9]+")
         return [self._game_row(r) for r in self.db["games"].rows_where(
             "id LIKE ? ESCAPE '\\'", [pattern], order_by="created, id") if exact.fullmatch(r["id"])]
+
+    # -- observers (spectators of a game or a league) -----------------------------------------
+    def add_observer(self, target: str, address: str, now: datetime) -> bool:
+        """`address` watches `target` from now on; False when it did already."""
+        return self.conn.execute("INSERT OR IGNORE INTO observers (target, address, since) VALUES (?, ?, ?)",
+                                 [target, address.lower(), iso(now)]).rowcount == 1
+
+    def remove_observer(self, target: str, address: str) -> bool:
+        """`address` watches `target` no more; False when it did not."""
+        return self.conn.execute("DELETE FROM observers WHERE target = ? AND address = ?",
+                                 [target, address.lower()]).rowcount == 1
+
+    def observers(self, targets: list[str]) -> list[dict]:
+        """Who watches any of `targets`: {target, address, since}, by address, then target."""
+        if not targets:
+            return []
+        marks = ",".join("?" * len(targets))
+        rows = self.conn.execute(f"SELECT target, address, since FROM observers WHERE target IN ({marks})"
+                                 " ORDER BY address, target", list(targets))
+        return [{"target": t, "address": a, "since": s} for t, a, s in rows]
+
+    def ids_but_for_case(self, target: str) -> list[str]:
+        """The ids of games and leagues that are `target` but for its case."""
+        rows = self.conn.execute("SELECT id FROM games WHERE lower(id) = lower(?) UNION "
+                                 "SELECT id FROM leagues WHERE lower(id) = lower(?) ORDER BY id", [target, target])
+        return [row[0] for row in rows]
+
+    def observed_by(self, address: str) -> list[str]:
+        """The ids that `address` watches."""
+        rows = self.conn.execute("SELECT target FROM observers WHERE address = ? ORDER BY target", [address.lower()])
+        return [row[0] for row in rows]
 
     # -- inbound mail ---------------------------------------------------------------------
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",

@@ -136,6 +136,20 @@ class GameState:
         """What `seat` may see; None is the GM, who sees everything."""
         raise NotImplementedError
 
+    # The keys of `view` whose values every player sees alike and which give away nobody's
+    # secret. A spectator's view is made of these alone, so a key added to `view` later stays
+    # out of a spectator's mail until it is named here.
+    PUBLIC_VIEW: ClassVar[tuple[str, ...]] = ()
+
+    def spectator_view(self) -> dict:
+        """What every player may know, and nothing else: no hand, no face-down card, no drawn
+        card, no order of a turn still open, no standing policy. `seat` is None: nobody's.
+        A game whose public part must be worked out (cards shown face down) adds it."""
+        everything = self.view(None)
+        public = {key: everything[key] for key in self.PUBLIC_VIEW}
+        public["seat"] = None
+        return public
+
     def default_orders(self, seat: int):
         raise NotImplementedError
 

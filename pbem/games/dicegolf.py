@@ -134,6 +134,10 @@ class DiceGolf(GameState):
         "lenient_first": Option(False, (False, True), "true: on the first toss one die equal to the "
                                                       "flag is a hole-in-one too"),
     }
+    # Every sheet and every waiting toss is on the table; a standing policy and the coaching are
+    # their player's own.
+    PUBLIC_VIEW = ("game", "names", "hole", "holes", "flags", "flag", "turn", "lenient_first", "to_move",
+                   "sheets", "totals", "resigned", "finished", "waiting", "result")
 
     def __init__(self, names: Sequence[str], options: dict, flags: Sequence[int], rng: random.Random):
         self.names = list(names)

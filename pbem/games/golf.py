@@ -90,6 +90,10 @@ class Golf(TurnByTurn):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 8
     OPTIONS = OPTIONS
+    # `grids` is public as every player's view shows it (face-down cards hidden); the GM's is not.
+    PUBLIC_VIEW = ("type", "names", "options", "hole", "holes", "target", "dealer", "current", "to_move", "phase",
+                   "turn", "knocker", "finished", "final_turns", "last_round", "stock", "discard", "totals",
+                   "face_up", "peeks_paid", "drawing", "resigned", "result")
 
     @classmethod
     def contradiction(cls, options: dict, given: set[str]) -> str | None:
@@ -575,6 +579,11 @@ class Golf(TurnByTurn):
         v["drawn"] = self.drawn if seat == self.current else None
         v["replaceable"] = self.replaceable(seat)
         v["peekable"] = self.peekable(seat) if seat == self.current and self.drawn is None else []
+        return v
+
+    def spectator_view(self) -> dict:
+        v = super().spectator_view()
+        v["grids"] = [[c if u else HIDDEN for c, u in zip(g, up)] for g, up in zip(self.grids, self.up)]
         return v
 
     def _seen(self, seat: int) -> dict[int, str]:

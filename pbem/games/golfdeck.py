@@ -134,6 +134,10 @@ class GolfDeck(TurnByTurn):
         "game": Option(1, (), "the game's number in a series: game g, hole h is dealt by seat g+h-2 "
                               "(counting round the table)"),
     }
+    # The layouts are public only as far as they lie face up (`spectator_view` adds them so).
+    PUBLIC_VIEW = ("game", "names", "hole", "holes", "game_number", "dealer", "starter", "phase", "turn",
+                   "to_move", "current", "discard", "stock", "revealed", "final_turns_from", "totals",
+                   "finished", "resigned", "result")
 
     def __init__(self, names: Sequence[str], options: dict, rng: random.Random):
         self.names = list(names)
@@ -296,6 +300,11 @@ class GolfDeck(TurnByTurn):
             grids.append(Grid(self.grid[s], 3, list(self.up[s])).shown(seen))
         v["grids"] = grids
         v["drawn"] = self.drawn if not over and seat == self.current and not self.revealing else None
+        return v
+
+    def spectator_view(self) -> dict:
+        v = super().spectator_view()
+        v["grids"] = [Grid(self.grid[s], 3, list(self.up[s])).shown(()) for s in range(self.n)]
         return v
 
     def default_orders(self, seat: int):

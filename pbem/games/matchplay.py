@@ -130,6 +130,9 @@ class MatchPlay(GameState):
     MIN_PLAYERS = 2
     MAX_PLAYERS = 2
     OPTIONS = {"nmr": NMR_OPTION}
+    # Who has sent orders is public; what they are (`seats`: hands, orders) is not until resolved.
+    PUBLIC_VIEW = ("names", "pars", "turn", "turn_holes", "turn_pars", "holes", "match", "table_names",
+                   "result", "ordered")
 
     def __init__(self, names: Sequence[str], pars: Sequence[int], options: dict | None = None):
         self.names = list(names)

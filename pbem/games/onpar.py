@@ -111,6 +111,11 @@ class OnPar(TurnByTurn):
     }
     # The turn's draw goes straight into the hand: no drawn card ever waits for a decision.
     drawn = None
+    # Balls, the course and every card played are on the table; hands only by their size.
+    PUBLIC_VIEW = ("game", "names", "hole", "holes_total", "pars", "par", "course", "spans", "green",
+                   "hole_space", "balls", "ahead", "hand_sizes", "turn", "to_move", "current", "starter",
+                   "draw_pile", "discards", "played", "skips", "handicaps", "totals", "holes", "resigned",
+                   "options", "result")
 
     def __init__(self, names: Sequence[str], options: dict, pars: Sequence[int], rng: random.Random):
         self.names = list(names)

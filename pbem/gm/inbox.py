@@ -12,10 +12,11 @@ from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggesti
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
 from ..orders import GRAMMARS, grammar_for
-from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, UnknownCommand, read_body, read_heading
+from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimezone, Status, UnknownCommand,
+                               read_body, read_heading)
 from ..orders.text import Reading, command_lines, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games
+from . import admin, games, observers
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -77,6 +78,9 @@ class Inbox:
             return self._unproven(msg, note="GM command from a non-admin", problem=(
                 "GM commands are taken only from the GM's admin addresses."), hint=(
                 "Players send orders to their own game; the GM lists admin addresses in gm.admins."))
+        request = observers.read_request(self.store, heading, msg.subject)
+        if request is not None:
+            return self._spectator(msg, request)
         secret = heading.password or self._secret_in_address(msg)
         game_id = heading.game_id or subject_game_id(msg.subject)
         if game_id is None and secret:
@@ -145,18 +149,49 @@ class Inbox:
                   status: str = "refused") -> Outcome:
         """One short answer to mail that did not prove a seat, never quoting its text, and
         silence once the hour's answers to such mail are used up."""
-        since = self.postman.now - HOUR
-        if self.store.strangers_answered(since) >= self.policy.strangers_per_hour:
-            return Outcome("ignored", f"{note}; not answered: {self.policy.strangers_per_hour} answers to "
-                                      "unproven mail in the last hour")
-        flood = self._sender_flood(msg, since)
-        if flood:
-            return flood
+        silenced = self._unanswerable(msg, note)
+        if silenced:
+            return silenced
         if kind == "error":
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], problem=problem, hint=hint)
         else:
             self.postman.to_sender(kind, msg)
         return Outcome(status, note, table.id if table else None)
+
+    def _unanswerable(self, msg: Inbound, note: str) -> Outcome | None:
+        """Why mail that proved no seat gets no answer now (the hour's answers to such mail are
+        used up, or its sender's), or None when it may have one."""
+        since = self.postman.now - HOUR
+        if self.store.strangers_answered(since) >= self.policy.strangers_per_hour:
+            return Outcome("ignored", f"{note}; not answered: {self.policy.strangers_per_hour} answers to "
+                                      "unproven mail in the last hour")
+        return self._sender_flood(msg, since)
+
+    # -- spectators -----------------------------------------------------------------------
+    def _spectator(self, msg: Inbound, request: observers.Request) -> Outcome:
+        """OBSERVE / UNOBSERVE from anyone, players too: no secret is asked, so the request is
+        answered as unproven mail is, and one that gets no answer changes nothing (forged
+        requests cannot sign up more addresses than the hour's answers)."""
+        spectator = observers.Spectator(self.store, msg.sender, self.postman.now)
+        steps, errors = spectator.check(request)
+        asked = ", ".join(str(o.command) for o in request.orders)
+        if errors:
+            # The problems in the GM's own words: an answer to a From that may be forged quotes
+            # none of the message's text.
+            problems = "\n".join((f"Line {e.lineno}: " if e.lineno else "") + e.message + "." for e in errors)
+            hints = [e.hint for e in errors if e.hint]
+            hint = problems + "\n\n" + ("What would be right: " + "; ".join(hints) + ". " if hints else "") + (
+                "OBSERVE <id> gets the reports and results of a game or of every game of a league; "
+                "UNOBSERVE <id> stops them. The id is the one in brackets in the subject of the game's mail.")
+            return self._unproven(msg, note=f"spectator request refused: {asked}",
+                                  problem="Nothing in this spectator request was applied.", hint=hint)
+        silenced = self._unanswerable(msg, f"spectator request: {asked}")
+        if silenced:
+            return silenced
+        done = spectator.apply(steps)
+        self.postman.to_sender("ack", msg, template="observing", done=done)
+        games_named = {d["id"] for d in done if d["kind"] == "game"}
+        return Outcome("handled", f"spectator: {asked}", next(iter(games_named)) if len(games_named) == 1 else None)
 
     def _sender_flood(self, msg: Inbound, since) -> Outcome | None:
         """Past the hourly limit of unproven mail from one address: one warning, then silence
@@ -299,6 +334,12 @@ class Inbox:
                 for problem in (e, *e.also):
                     errors.append(problem.at(*_swap(order.line_for(problem.part))))
                 break  # later orders depend on this one
+        for order in orders:
+            if isinstance(order.command, SetAbsence):
+                from ..league import absence  # a league player's days away, checked before anything applies
+                wrong = absence.check(self.store, table.id, seat.address, order.command, self.postman.now,
+                                      order.lines[0])
+                errors += [wrong] if wrong else []
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             make_suggestions(errors, state, seat.seat)
@@ -369,7 +410,7 @@ def _collapse(orders: list[Order]) -> list[Order]:
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press, SetTimezone))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetAbsence))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

@@ -1,7 +1,8 @@
 """The mail the GM writes about a game, each from its template, queued in the outbox.
 
 Every letter to a player is rendered from that player's own view of the game
-(`state.view(seat)`), so nothing a player may not know can reach a template.
+(`state.view(seat)`), so nothing a player may not know can reach a template; a spectator's copy
+of a report or result from `state.spectator_view()` (see `observers`).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..html_part import html_part
 from ..render import render
 from ..store import Seat, Store
 from .games import Table
+from .observers import SPECTATOR_KINDS, copy_to_spectators
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Postman:
     # hushed message (its sender past the hourly limit) none at all.
     answered: set = field(default_factory=set)
     hushed: set = field(default_factory=set)
+    spectated: set = field(default_factory=set)  # the reports already copied to spectators
 
     def hush(self, msg: Inbound) -> None:
         self.hushed.add(msg.message_id)
@@ -71,6 +74,8 @@ class Postman:
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
                          references=answer.references if answer else ()), topic=template or kind)
+        if kind in SPECTATOR_KINDS:  # reports go seat by seat; their spectators get one copy
+            copy_to_spectators(self, kind, table, template, extra)
 
     def to_all(self, kind: str, table: Table, **extra) -> None:
         for seat in table.seats:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..games.base import Resign, TurnByTurn
 from ..mail.inbound import Inbound
-from ..orders.commands import Help, History, Order, Press, SetTimezone, Status, drop_sign_off
+from ..orders.commands import Help, History, Order, Press, SetAbsence, SetTimezone, Status, drop_sign_off
 from ..store import Seat
 from .games import Table
 from .letters import Postman
@@ -51,6 +51,9 @@ class Turns:
             return "history"
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
+        if isinstance(command, SetAbsence):
+            from ..league import absence  # league mail: the league layer moves its games' deadlines
+            return absence.take(self.store, self.postman, self.table, seat, command)
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)

@@ -58,7 +58,11 @@ class Season:
 
     # -- the clock --------------------------------------------------------------------------
     def due(self, now: datetime) -> bool:
-        return any(self._work(league, now) for league in self.store.leagues("active"))
+        return any(self._work(league, now) or self._away(league["id"], now) for league in self.store.leagues("active"))
+
+    def _away(self, league_id: str, now: datetime) -> bool:
+        from .absence import absences
+        return any(end > now for _, _, end in absences(self.store, league_id))
 
     def _work(self, league: dict, now: datetime) -> bool:
         plan = self.plan(league["id"])
@@ -70,6 +74,7 @@ class Season:
         for league in self.store.leagues("active"):
             try:
                 done += self._open_rounds(league, now)
+                done += self._keep_absences(league["id"], now)
                 done += self._report(league["id"], now)
             except Exception as e:  # one league's trouble never stops the pass
                 log.error("league %s: %s: %s", league["id"], type(e).__name__, e)
@@ -95,6 +100,28 @@ class Season:
             with self.store.transaction():
                 self.store.update_league(league["id"], opened=number)
             log.info("league %s: round %d opened (%d games)", league["id"], number, len(rounds[number - 1].games))
+        return done
+
+    def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
+        """A deadline set while a player is away (a new turn, a new round) moves to the end of
+        the absence; the pass after it was set does it, long before it could fall due."""
+        from ..gm import games as table_games
+        from .absence import absences, later
+        away = [(a, start, end) for a, start, end in absences(self.store, league_id) if end > now]
+        if not away:
+            return []
+        done = []
+        with self.store.transaction():
+            for row in self.store.league_games(league_id):
+                if row.status != "active" or row.deadline is None:
+                    continue
+                seated = {s.address for s in self.store.seats(row.id)}
+                moved = later(row.deadline, [(start, end) for a, start, end in away if a in seated])
+                if moved != row.deadline:
+                    table = table_games.load(self.store, row.id)
+                    table.row.deadline, table.row.reminded_turn = moved, None
+                    table_games.save(self.store, table)
+                    done.append(f"league {league_id}: {row.id} deadline moved to {moved:%Y-%m-%d %H:%M} (absence)")
         return done
 
     def _report(self, league_id: str, now: datetime) -> list[str]:

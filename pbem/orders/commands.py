@@ -7,6 +7,7 @@ Parsing only parses; whether an order is allowed is the engine's business.
 from __future__ import annotations
 
 import re
+from datetime import date
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -50,6 +51,39 @@ class Press:
 
 
 @dataclass(frozen=True)
+class SetAbsence:
+    """A league player's days away (the first and the last): their deadlines inside move after."""
+    first: date
+    last: date
+
+    def __str__(self) -> str:
+        return f"SET ABSENCE {self.first.isoformat()} TO {self.last.isoformat()}"
+
+
+@dataclass(frozen=True)
+class Observe:
+    """A spectator's request to get a game's or a league's public mail (`target` None: the game
+    the message names)."""
+    target: str | None
+
+    def __str__(self) -> str:
+        return f"OBSERVE {self.target}" if self.target else "OBSERVE"
+
+
+@dataclass(frozen=True)
+class Unobserve:
+    target: str | None
+
+    def __str__(self) -> str:
+        return f"UNOBSERVE {self.target}" if self.target else "UNOBSERVE"
+
+
+SPECTATOR_COMMANDS = (Observe, Unobserve)
+# A game's or a league's id, as the GM accepts them; a copy of the subject's "[id]" is read too.
+_WATCHED = re.compile(r"\[?([A-Za-z0-9_-]{1,40})\]?")
+
+
+@dataclass(frozen=True)
 class SetTimezone:
     zone: str
 
@@ -82,6 +116,9 @@ class Heading:
 
 
 # The colon and the spaces around it never compete for the same characters (linear).
+# ISO dates only: an absence names days, and only one spelling of a day is unambiguous.
+_ABSENCE = re.compile(r"^SET\s+ABSENCE\s+(\S+)\s+TO\s+(\S+)$", re.I)
+ABSENCE_EXAMPLE = "SET ABSENCE 2026-12-20 TO 2026-12-27"
 _TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
 TIMEZONE_EXAMPLE = "SET TIMEZONE Europe/Paris"
 
@@ -158,6 +195,19 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 errors += wrong
                 i = end
                 continue
+        elif word == "SET" and arg.upper().startswith("ABSENCE"):
+            found = _ABSENCE.match(line)
+            try:
+                first, last = (date.fromisoformat(found.group(1)), date.fromisoformat(found.group(2))) if found \
+                    else (None, None)
+            except ValueError:
+                first = last = None
+            if first is None or last < first:
+                errors.append(InvalidOrder("SET ABSENCE takes two ISO dates, the first day away and the last, "
+                                           "the second not before the first", line=line, lineno=lineno,
+                                           hint=ABSENCE_EXAMPLE))
+            else:
+                orders.append(Order(SetAbsence(first, last), [(lineno, line)]))
         elif m_zone := _TIMEZONE.match(line):
             zone = m_zone.group(1)
             try:
@@ -166,6 +216,10 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 shown = zone if len(zone) <= QUOTE_CHARS else zone[:QUOTE_CHARS] + "\u2026"
                 errors.append(InvalidOrder(f"unknown time zone {shown!r}: use a name like {ZONE_EXAMPLES}",
                                            line=line, lineno=lineno, hint=TIMEZONE_EXAMPLE))
+        elif word in ("OBSERVE", "UNOBSERVE"):
+            order, wrong = _spectator_line(word, arg, lineno, line)
+            orders += [order] if order else []
+            errors += [wrong] if wrong else []
         elif word in ("HELP", "STATUS", "HISTORY", "RESIGN") and not arg:
             command = {"HELP": Help, "STATUS": Status, "HISTORY": History, "RESIGN": Resign}[word]()
             orders.append(Order(command, [(lineno, line)]))
@@ -173,6 +227,16 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
             rest.append((lineno, line))
         i += 1
     return orders, rest, errors
+
+
+def _spectator_line(word: str, arg: str, lineno: int, line: str) -> tuple[Order | None, OrderError | None]:
+    """OBSERVE or UNOBSERVE, with the id of a game or a league, or bare (the message's game)."""
+    command = Observe if word == "OBSERVE" else Unobserve
+    found = _WATCHED.fullmatch(arg) if arg else None
+    if arg and not found:
+        return None, InvalidOrder(f"{word} takes the id of one game or league (letters, digits, - and _, at most "
+                                  "40), as the subject of its mail shows it in brackets", line=line, lineno=lineno)
+    return Order(command(found.group(1) if found else None), [(lineno, line)]), None
 
 
 def _press_end(body: list[Line], start: int, breaks: dict[int, str]) -> int:
@@ -251,5 +315,12 @@ def read_body(body: list[Line], grammar: Grammar | None, breaks: dict[int, str] 
         no, ln = next(o.lines[0] for o in orders if isinstance(o.command, Resign))
         errors.append(AmbiguousOrder("RESIGN cannot share a message with other commands", line=ln, lineno=no,
                                      hint="send RESIGN alone, once you are sure"))
+    watching = [o for o in orders if isinstance(o.command, SPECTATOR_COMMANDS)]
+    if watching and len(watching) < len(orders):
+        for order in watching:  # a spectator's request is answered apart, without a seat's secret
+            no, ln = order.lines[0]
+            errors.append(AmbiguousOrder(f"{str(order.command).split()[0]} goes in a mail of its own, with no "
+                                         "other command beside it", line=ln, lineno=no,
+                                         hint=str(order.command) if order.command.target else None))
     errors.sort(key=lambda e: e.lineno or 0)
     return orders, errors

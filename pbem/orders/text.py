@@ -122,7 +122,8 @@ COMMAND_WORDS = frozenset({
     "PLAY", "SPECIAL", "REVEAL", "DRAW", "KEEP", "DISCARD", "FLIP", "KNOCK", "PEEK", "IF",
     "HELP", "STATUS", "HISTORY", "RESIGN", "PRESS", "SET", "TIMEZONE", "ZONE", "TZ",
     "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY", "SHOT", "TRAP",
-    "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON",
+    "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON", "WITHDRAW", "ABSENCE",
+    "OBSERVE", "UNOBSERVE",
 })
 # Shorter words are only taken as they are: "Hi Ed" is no mistyped END.
 _LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS if len(word) >= 4)

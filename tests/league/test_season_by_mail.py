@@ -205,3 +205,41 @@ def test_a_replacement_takes_the_seat_and_the_row_and_a_withdrawal_forfeits_what
     bruno = rows[ADDRESSES[1]]
     assert bruno["played"] == 3 and bruno["won"] == 0 and bruno["lost"] == 3  # forfeits, by default
     assert "withdrew" in bruno["note"]
+
+
+def test_an_absence_moves_the_right_deadlines_and_no_further_than_the_limit(table):
+    path = league_file(table, players=4, extra="absence_days: 10\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    league = league_json(table, "show")
+    mine = next(g["id"] for g in league["rounds"][0]["games"] if ADDRESSES[0] in g["players"])
+    other = next(g["id"] for g in league["rounds"][0]["games"] if ADDRESSES[0] not in g["players"])
+    before_other = table.show(other)["deadline"]
+    assert table.show(mine)["deadline"] == "2026-12-09T18:00:01Z"
+    away = "SET ABSENCE 2026-12-08 TO 2026-12-12"
+    table.send(ADDRESSES[0], away, subject=f"Re: [{mine}] away", to=table.reply_to_game(ADDRESSES[0], mine))
+    table.pbem("process", now=iso(START + timedelta(hours=1)))
+    assert table.show(mine)["deadline"] == "2026-12-13T00:00:00Z"  # the end of the last day away
+    assert table.show(other)["deadline"] == before_other  # a game without the absent player
+    ack = [m for m in table.mails(ADDRESSES[0]) if "Absence noted" in m["Subject"]]
+    assert len(ack) == 1 and "5 days of absence left" in " ".join(body(ack[0]).split())
+    # A new turn's deadline set while away moves too (the next pass does it).
+    rng = random.Random(1)
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    t = state_of(table, mine)
+    for seat in (0, 1):
+        a = t.seats[seat].address
+        table.send(a, str(module.random_orders(t.state, seat, rng)), subject=f"Re: [{mine}] o",
+                   to=table.reply_to_game(a, mine))
+    table.pbem("process", now=iso(START + timedelta(hours=2)))
+    assert table.show(mine)["turn"] == 2
+    table.pbem("process", now=iso(START + timedelta(hours=3)))
+    assert table.show(mine)["deadline"] == "2026-12-13T00:00:00Z"
+    # Past the limit: refused, nothing changes, and the right length is suggested.
+    too_long = "SET ABSENCE 2026-12-20 TO 2026-12-29"
+    table.send(ADDRESSES[0], too_long, subject=f"Re: [{mine}] away", to=table.reply_to_game(ADDRESSES[0], mine))
+    table.pbem("process", now=iso(START + timedelta(hours=4)))
+    error = [m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-Kind"] == "error"][-1]
+    text = " ".join(body(error).split())
+    assert "you have 5 days of absence left" in text and "SET ABSENCE 2026-12-20 TO 2026-12-24" in text
+    assert table.show(mine)["deadline"] == "2026-12-13T00:00:00Z"

@@ -1,0 +1,395 @@
+"""Spectators: OBSERVE / UNOBSERVE from any address, and the public copies of reports and results."""
+from __future__ import annotations
+
+import email.utils
+import importlib
+import random
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from conftest import BILL, GEORGE, body, kinds
+
+from pbem.games import game_type
+from pbem.games.cards import GOLF_DECK_TYPES, HIDDEN
+from pbem.games.course import Course
+from pbem.gm import games
+from pbem.store import Store
+
+FAN, CRITIC = "fan@example.test", "critic@example.test"
+START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def load(table, game_id):
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        return games.load(store, game_id)
+    finally:
+        store.close()
+
+
+def ask(table, who, text, subject="watching", now=None):
+    """A spectator's request, one pass, and the answers to it."""
+    table.new_mails(who)
+    table.send(who, text, subject=subject)
+    table.pbem("process", now=now)
+    return table.new_mails(who)
+
+
+def configure(table, **sections):
+    text = (table.root / "pbem.yaml").read_text()
+    for section, values in sections.items():
+        text += f"{section}:\n" + "".join(f"  {k}: {v}\n" for k, v in values.items())
+    (table.root / "pbem.yaml").write_text(text)
+
+
+def assert_spectator_copy(m, game_id: str, watched: str) -> str:
+    """What every copy a spectator gets must be: a report or result of the game, with its
+    header, no secret to reply with, the way to stop, and lines that fit 78 columns."""
+    text = body(m)
+    assert m["X-PBEM-Kind"] in ("report", "result"), (m["X-PBEM-Kind"], m["Subject"])
+    assert m["X-PBEM-Game"] == game_id and m["Subject"].startswith(f"[{game_id}] ")
+    assert m["Reply-To"] is None and "+" not in email.utils.parseaddr(m["From"])[1]
+    assert text.startswith("Hello,\n") and "as a spectator of" in " ".join(text.split())
+    if m["X-PBEM-Kind"] == "report" or watched != game_id:
+        assert f"    UNOBSERVE {watched}\n" in text
+    assert all(len(line) <= 78 for line in text.splitlines()), text
+    for private in ("Your remaining stroke cards", "Reply to this mail", "Your secret", "(you)",
+                    "Your own choices", "Your tosses", "your move", "You drew"):
+        assert private not in text, (private, text)
+    return text
+
+
+def play_match(table, game_id, rng, after_each=None, limit=40):
+    """Both players answer every turn with random legal orders; `after_each(orders_sent)` runs
+    after each player's mail is handled."""
+    module = importlib.import_module("pbem.games.matchplay")
+    for _ in range(limit):
+        t = load(table, game_id)
+        if t.state.result() is not None:
+            return
+        for s in sorted(t.state.to_move()):
+            orders, address = str(module.random_orders(t.state, s, rng)), t.seats[s].address
+            table.send(address, orders, subject=f"Re: [{game_id}] orders", to=table.reply_to_game(address, game_id))
+            table.pbem("process")
+            if after_each:
+                after_each(t.state.turn, t.seats[s].address, orders)
+    raise AssertionError("the match did not end")
+
+
+# -- asking ------------------------------------------------------------------------------------
+def test_a_stranger_watches_a_match_turn_by_turn_and_never_sees_an_open_turns_orders(table):
+    table.new_match()
+    answer = ask(table, FAN, "OBSERVE m1")
+    assert kinds(answer) == ["ack"] and answer[0]["Subject"] == "[m1] Watching game m1"
+    assert answer[0]["In-Reply-To"] and answer[0]["Reply-To"] is None
+    text = body(answer[0])
+    assert "You now watch game m1 (MatchPlay Golf: George v Bill) as a spectator." in text
+    assert "    UNOBSERVE m1\n" in text and all(len(line) <= 78 for line in text.splitlines())
+    assert kinds(ask(table, CRITIC, "observe m1")) == ["ack"]
+
+    copies: list = []
+
+    def watch(turn, address, orders):
+        fresh = table.new_mails(FAN)
+        t = load(table, "m1")
+        if t.state.turn == turn and t.state.result() is None:
+            # One player's orders are in and the turn is open: a spectator hears nothing of it.
+            assert fresh == [], [m["Subject"] for m in fresh]
+            return
+        assert kinds(fresh) == (["report"] if t.state.result() is None else ["report", "result"])
+        for m in fresh:
+            text = assert_spectator_copy(m, "m1", "m1")
+            if m["X-PBEM-Kind"] == "report" and t.state.result() is None:
+                assert f"Turn {turn} is played." in text
+                # The turn that opens has no orders yet, and the report shows none of its holes.
+                nxt = t.state.view(None)["turn_holes"]
+                rows = {int(row.split()[0]) for row in text.splitlines() if re.match(r"^\s+\d+\s+\d\s", row)}
+                assert rows and not rows & set(nxt), (rows, nxt)
+                assert f"Next: turn {t.state.turn}" in text
+        copies.extend(fresh)
+
+    play_match(table, "m1", random.Random(5), watch)
+    result = copies[-1]
+    assert result["X-PBEM-Kind"] == "result"
+    shown = table.show("m1")
+    assert shown["result"] in body(result) and "Thank you for watching." in body(result)
+    assert "That was the last mail of this game to its spectators." in body(result)
+    assert kinds(table.mails(CRITIC))[1:] == kinds(copies)
+    # The players' own mail is as it was: no spectator lines in it.
+    assert not any("spectator" in body(m) for m in table.mails(GEORGE) + table.mails(BILL))
+
+
+def test_unobserve_stops_the_mail_and_says_so(table):
+    table.new_match()
+    ask(table, FAN, "OBSERVE m1")
+    ask(table, CRITIC, "OBSERVE m1")
+    rng = random.Random(2)
+    module = importlib.import_module("pbem.games.matchplay")
+    t = load(table, "m1")
+    for s in (0, 1):
+        table.order(t.seats[s].address, str(module.random_orders(t.state, s, rng)))
+    assert kinds(table.new_mails(FAN)) == ["report"]
+    # A reply to the report, as a mail client writes it: the subject keeps [m1].
+    stop = ask(table, FAN, "UNOBSERVE", subject="Re: [m1] Turn 1 report")
+    assert kinds(stop) == ["ack"] and stop[0]["Subject"] == "[m1] No longer watching game m1"
+    assert "You no longer watch game m1" in body(stop[0])
+    again = ask(table, FAN, "UNOBSERVE m1")
+    assert "You were not watching game m1" in " ".join(body(again[0]).split())
+    play_match(table, "m1", rng)
+    assert table.new_mails(FAN) == []
+    assert "result" in kinds(table.mails(CRITIC))
+
+
+def test_observe_of_an_unknown_id_is_refused_and_changes_nothing(table):
+    table.new_match()
+    refused = ask(table, FAN, "OBSERVE nosuch\nOBSERVE m1")
+    assert kinds(refused) == ["error"]
+    text = " ".join(body(refused[0]).split())
+    assert "Line 1: there is no game or league nosuch here." in text
+    assert refused[0]["Subject"] == "Not accepted: Nothing in this spectator request was applied."
+    case = ask(table, FAN, "OBSERVE M1")
+    assert "What would be right: OBSERVE m1." in " ".join(body(case[0]).split())
+    # No line of the mail is quoted back: the From may be forged.
+    spam = ask(table, CRITIC, "OBSERVE m1\nBuy cheap watches at spam.example")
+    assert kinds(spam) == ["error"] and "spam.example" not in body(spam[0])
+    assert "Line 2: not a command" in " ".join(body(spam[0]).split())
+    bare = ask(table, CRITIC, "OBSERVE")
+    assert "OBSERVE needs the id of a game or a league" in " ".join(body(bare[0]).split())
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        assert store.observers(["m1", "nosuch", "M1"]) == []
+    finally:
+        store.close()
+
+
+def test_a_finished_game_has_nothing_left_to_watch(table):
+    table.new_match()
+    play_match(table, "m1", random.Random(8))
+    refused = ask(table, FAN, "OBSERVE m1")
+    assert kinds(refused) == ["error"]
+    assert "there is nothing more to watch" in " ".join(body(refused[0]).split())
+
+
+def test_a_player_may_watch_another_game_but_not_in_a_mail_of_orders(table):
+    table.new_match()
+    table.new_match("m2")  # the same two players, another match
+    got = table.order(GEORGE, "OBSERVE m2\nPLAY 4 4 5")
+    assert kinds(got) == ["error"]
+    text = " ".join(body(got[0]).split())
+    assert "OBSERVE goes in a mail of its own" in text and "OBSERVE m2" in text
+    assert load(table, "m1").state.to_move() == {0, 1}  # the PLAY was not applied either
+    assert kinds(ask(table, GEORGE, "OBSERVE m2")) == ["ack"]
+
+
+def test_a_flood_of_requests_gets_no_more_answers_than_the_limit_and_signs_up_no_more(table):
+    configure(table, limits={"strangers_per_hour": 3})
+    table.new_match()
+    crowd = [f"s{i}@crowd.test" for i in range(6)]
+    for who in crowd:
+        table.send(who, "OBSERVE m1", subject=f"watch {who}")
+    table.pbem("process")
+    answered = [who for who in crowd if table.mails(who)]
+    assert len(answered) == 3
+    t = load(table, "m1")
+    module = importlib.import_module("pbem.games.matchplay")
+    rng = random.Random(1)
+    for s in (0, 1):
+        table.order(t.seats[s].address, str(module.random_orders(t.state, s, rng)))
+    # Only those whose request was answered were signed up: the rest get no report either.
+    assert [who for who in crowd if "report" in kinds(table.mails(who))] == answered
+
+
+# -- leagues -----------------------------------------------------------------------------------
+NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
+ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
+
+
+def test_a_league_is_watched_game_by_game_until_unobserve(table):
+    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES, ADDRESSES)]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    answer = ask(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
+    assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1 opens: two matches
+    rng = random.Random(3)
+    first = ["cup-r1-1", "cup-r1-2"]
+    for game_id in first:
+        table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))
+        play_match(table, game_id, rng)
+    copies = table.new_mails(FAN)
+    for game_id in first:
+        mine = [m for m in copies if m["X-PBEM-Game"] == game_id]
+        turns = len(load(table, game_id).state.view(None)["holes"]) // 3 + 1
+        assert kinds(mine).count("result") == 1 and 1 <= kinds(mine).count("report") <= turns
+        for m in mine:
+            assert_spectator_copy(m, game_id, "cup")
+            assert "    UNOBSERVE cup\n" in body(m)  # a league's result still says how to stop
+    assert {m["X-PBEM-Kind"] for m in copies} == {"report", "result"}  # no welcome, turn or standings
+    stop = ask(table, FAN, "UNOBSERVE cup-r1-1")  # a game watched through its league
+    assert "UNOBSERVE cup stops that" in " ".join(body(stop[0]).split())
+    stop = ask(table, FAN, "UNOBSERVE cup")
+    assert "You no longer watch league cup" in body(stop[0])
+    table.pbem("process", now=iso(START + timedelta(days=7, seconds=1)))  # round 2 opens
+    table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(days=7, hours=1)))
+    play_match(table, "cup-r2-1", rng)
+    assert table.new_mails(FAN) == []
+
+
+# -- nothing secret in a spectator's mail -------------------------------------------------------
+STANDARD = re.compile(r"(?<![\w+-])(?:10|[2-9AJQK])[SHDC](?![\w])|JOKER")
+
+
+def card_names(text: str, type_name: str) -> set[str]:
+    if type_name == "golf":
+        return set(STANDARD.findall(text))
+    return {name for name in GOLF_DECK_TYPES if name in text}
+
+
+def hidden_and_shown(state, type_name: str) -> tuple[set[str], set[str]]:
+    """The cards nobody but their holder (or nobody at all) may know now, and those on show."""
+    grids = state.grids if type_name == "golf" else state.grid
+    hidden = {c for g, up in zip(grids, state.up) for c, u in zip(g, up) if not u}
+    hidden |= set(state.stock) | ({state.drawn} if state.drawn else set())
+    shown = {c for g, up in zip(grids, state.up) for c, u in zip(g, up) if u} | set(state.discard)
+    shown |= {c for h in state.holes for g in h["grids"] for c in g}
+    return hidden, shown
+
+
+@pytest.mark.parametrize("type_name, n, seed", [("golf", 3, 4), ("golf", 2, 9), ("golfdeck", 3, 5)])
+def test_no_spectator_mail_of_a_card_game_names_a_card_face_down(table, type_name, n, seed):
+    players = [f"p{i}@example.test" for i in range(n)]
+    args = ["new-game", type_name, "--id", "c1", "--seed", str(seed), "--option", "holes=2"]
+    for i, a in enumerate(players):
+        args += ["--player", f"P{i} <{a}>"]
+    table.pbem(*args)
+    ask(table, FAN, "OBSERVE c1")
+    module = importlib.import_module(f"pbem.games.{type_name}")
+    rng = random.Random(seed)
+    ever_shown: set[str] = set()
+    got = []
+    for _ in range(3000):
+        state = load(table, "c1").state
+        ever_shown |= hidden_and_shown(state, type_name)[1]
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        table.order(players[seat], str(module.random_orders(state, seat, rng)), game="c1")
+        after = load(table, "c1").state
+        hidden, shown = hidden_and_shown(after, type_name)
+        ever_shown |= shown
+        for m in table.new_mails(FAN):
+            text = assert_spectator_copy(m, "c1", "c1")
+            leaked = (card_names(text, type_name) & hidden) - ever_shown
+            assert not leaked, (leaked, m["Subject"], text)
+            got.append(m)
+    assert kinds(got) == ["report", "report", "result"]
+    assert table.show("c1")["result"] in body(got[-1])
+
+
+def test_no_spectator_mail_of_on_par_names_a_card_in_a_hand(table):
+    from test_onpar_by_mail import CARD, EXAMPLES
+    players = ["ann@example.test", "bob@example.test", "cy@example.test"]
+    args = ["new-game", "onpar", "--id", "op", "--seed", "6", "--option", "holes=2"]
+    for name, a in zip(["Ann", "Bob", "Cy"], players):
+        args += ["--player", f"{name} <{a}>"]
+    table.pbem(*args)
+    ask(table, FAN, "OBSERVE op")
+    module = importlib.import_module("pbem.games.onpar")
+    rng = random.Random(6)
+    got = []
+    for _ in range(3000):
+        state = load(table, "op").state
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        table.order(players[seat], str(module.random_orders(state, seat, rng)), game="op")
+        after = load(table, "op").state
+        in_hands = {c for hand in after.hands for c in hand}
+        played = {c for ev in table.show("op")["history"] if ev["kind"] == "move" for c in CARD.findall(ev["text"])}
+        for m in table.new_mails(FAN):
+            text = assert_spectator_copy(m, "op", "op")
+            leaked = (set(CARD.findall(text)) & in_hands) - played - EXAMPLES
+            assert not leaked, (leaked, m["Subject"], text)
+            got.append(m)
+    assert kinds(got) == ["report", "report", "result"]
+
+
+def test_a_dice_golf_spectator_gets_the_sheets_but_no_ones_policy(table):
+    players = ["ann@example.test", "bob@example.test"]
+    table.pbem("new-game", "dicegolf", "--id", "d1", "--seed", "3", *[
+        x for i, a in enumerate(players) for x in ("--player", f"P{i} <{a}>")])
+    ask(table, FAN, "OBSERVE d1")
+    for a in players:
+        table.order(a, "POLICY BEST", game="d1")
+    got = table.new_mails(FAN)
+    assert "result" in kinds(got) and set(kinds(got)) <= {"report", "result"}
+    for m in got:
+        text = assert_spectator_copy(m, "d1", "d1")
+        assert "BEST" not in text and "policy" not in text.lower()
+        assert "Hole-in-one" in text  # the score sheets are on the table
+
+
+# -- the engines' spectator view ---------------------------------------------------------------
+# Every key of every view is either public (PUBLIC_VIEW) or named here as private: a key added to
+# a view later fails this test until someone decides which it is. (`seat`, whose view it is, is
+# None in a spectator's.)
+PRIVATE = {
+    "matchplay": {"seats"},
+    "golfdeck": {"grids", "drawn", "face_up", "reveals"},
+    "golf": {"grids", "seen", "drawn", "replaceable", "peekable", "stock_cards", "discard_pile"},
+    "dicegolf": {"policies", "coaching"},
+    "onpar": {"hand", "hands", "drawn", "choices"},
+}
+PLAYERS = {"matchplay": 2, "golfdeck": 3, "golf": 3, "dicegolf": 3, "onpar": 3}
+
+
+def random_states(type_name: str, seed: int):
+    """Each state of a whole random game, as the engine alone plays it."""
+    cls = game_type(type_name)
+    module = importlib.import_module(cls.__module__)
+    random_orders = getattr(module, "random_orders", None) or importlib.import_module(
+        "pbem.games.onpar_play").random_orders
+    course = Course("test", (4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 3, 5, 4, 4, 5, 3, 4, 4))
+    options = cls.options_with_defaults({"holes": 2} if "holes" in cls.OPTIONS else {})
+    state = cls.new([f"P{i}" for i in range(PLAYERS[type_name])], options, seed, course)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        yield state
+        if state.result() is not None:
+            return
+        if not isinstance(state, importlib.import_module("pbem.games.base").TurnByTurn) and state.ready():
+            state.resolve()
+            continue
+        seat = min(state.to_move())
+        state.apply(seat, random_orders(state, seat, rng))
+        getattr(state, "drain_events", lambda: None)()
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("type_name", sorted(PRIVATE))
+def test_the_spectator_view_is_what_every_player_sees_alike(type_name):
+    cls = game_type(type_name)
+    for state in random_states(type_name, seed=7):
+        public = state.spectator_view()
+        keys = set(state.view(None)) | set(state.view(0))
+        assert keys <= set(cls.PUBLIC_VIEW) | PRIVATE[type_name] | {"seat"}, keys - set(cls.PUBLIC_VIEW)
+        assert not set(cls.PUBLIC_VIEW) & PRIVATE[type_name]
+        assert public["seat"] is None and not set(public) & (PRIVATE[type_name] - {"grids"})
+        for seat in range(len(state.names)):
+            seen = state.view(seat)
+            for key, value in public.items():
+                if key == "grids":
+                    # A card is shown to a spectator only where every player sees it face up.
+                    for mine, theirs in zip(value, seen["grids"]):
+                        assert all(c == HIDDEN or c == t for c, t in zip(mine, theirs)), (mine, theirs)
+                    up = state.up
+                    assert [[c != HIDDEN for c in g] for g in value] == [list(u) for u in up]
+                elif key != "seat":
+                    assert seen[key] == value, (type_name, key)
