@@ -1,0 +1,282 @@
+"""The one random generator every engine draws from: public, exact, and checkable after a game.
+
+A game's chance is fixed by one secret seed (bytes). Everything below is a published contract
+(README, "Provable fairness"): anyone can rebuild every shuffle and roll of a finished game from
+its seed in any language with SHA-256 and these few rules. Python's `random` module is not used:
+its algorithms are not promised across versions.
+
+- Seed: at least 16 bytes. `new_seed()` takes 16 from the system's secure source;
+  `seed_from_int(N)` (the games made with `--seed N`) is N as 16 bytes, big-endian,
+  0 <= N < 2**128. `commitment(seed)` is the SHA-256 digest of the seed bytes, 64 hex digits.
+- Stream: block k (k = 0, 1, 2 ...) is SHA-256(seed || k as 8 bytes big-endian), 32 bytes; the
+  stream is block 0, then block 1, and so on. It is read 8 bytes at a time: a word is the next
+  8 bytes read as an unsigned big-endian integer, so each block gives four words, in order.
+- `below(n)`, 1 <= n <= 2**64: limit = 2**64 - (2**64 mod n); take words until one is
+  < limit, return that word mod n. Every call takes at least one word (below(1) too).
+- `die()` = below(6) + 1. `between(lo, hi)` = lo + below(hi - lo + 1). `bits(k)` =
+  below(2**k). `chance(k, n)` = below(n) < k. `choice(seq)` = seq[below(len(seq))].
+- `shuffle(items)`, in place: for i = len - 1 down to 1: j = below(i + 1), swap items i and j.
+- `sample(seq, k)`: a copy of seq; for i = 0 up to k - 1: j = i + below(len - i), swap i and j;
+  the first k of the copy, in that order.
+
+Nothing here uses floats. The state (`state()`) is the seed and the number of words taken, so an
+engine stores it in its `to_dict` and `Generator.restore` continues exactly where it stopped.
+The state holds the secret seed: it belongs in storage, never in a view, a mail or a log.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+from operator import lt, mod
+from typing import MutableSequence, Sequence, TypeVar
+
+__all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "new_seed", "seed_from_int", "stream"]
+
+T = TypeVar("T")
+
+MIN_SEED_BYTES = 16
+SEED_INT_BYTES = 16  # `--seed N`: N as this many bytes, so 0 <= N < 2**128
+WORD_BYTES = 8
+BLOCK_WORDS = 4  # a SHA-256 digest is 32 bytes: four words
+TWO64 = 1 << 64
+
+_block_words = struct.Struct(">4Q").unpack
+_counter = struct.Struct(">Q").pack
+
+
+def new_seed() -> bytes:
+    """A fresh secret seed: 16 bytes from the system's secure random source."""
+    return secrets.token_bytes(MIN_SEED_BYTES)
+
+
+def seed_from_int(n: int) -> bytes:
+    """The seed of a game made with `--seed N`: N as 16 bytes, big-endian."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"a seed number is a whole number, got {n!r}")
+    if not 0 <= n < 1 << (8 * SEED_INT_BYTES):
+        raise ValueError(f"a seed number is from 0 to 2**128 - 1, got {n}")
+    return n.to_bytes(SEED_INT_BYTES, "big")
+
+
+def commitment(seed: bytes) -> str:
+    """SHA-256 of the seed bytes as 64 lower-case hex digits: published before play."""
+    return hashlib.sha256(_checked(seed)).hexdigest()
+
+
+def stream(seed: bytes, count: int) -> bytes:
+    """The first `count` bytes of the seed's stream (for checkers and test vectors)."""
+    seed = _checked(seed)
+    blocks = -(-count // 32)
+    return b"".join(_block(seed, k) for k in range(blocks))[:count]
+
+
+def _checked(seed) -> bytes:
+    seed = bytes(seed)
+    if len(seed) < MIN_SEED_BYTES:
+        raise ValueError(f"a seed is at least {MIN_SEED_BYTES} bytes, got {len(seed)}")
+    return seed
+
+
+def _block(seed: bytes, k: int) -> bytes:
+    return hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
+
+
+class Generator:
+    """Draws from one seed's stream. `record`, when a list, receives every value `below`
+    returns (shuffles, dice and choices included), in order, so that a replay can be compared
+    draw by draw; it is None by default and then costs one test per draw."""
+
+    __slots__ = ("_seed", "_hasher", "_next_block", "_words", "_used", "record")
+
+    def __init__(self, seed: bytes, record: list[int] | None = None):
+        self._seed = _checked(seed)
+        # SHA-256(seed || counter) is this hash of the seed continued by the counter: a copy
+        # of it per block gives the same digest without hashing the seed again
+        self._hasher = hashlib.sha256(self._seed)
+        self._next_block = 0  # the counter of the next block to hash
+        self._words: tuple[int, ...] = ()  # the current block's four words
+        self._used = BLOCK_WORDS  # how many of them are taken
+        self.record = record
+
+    # -- state ----------------------------------------------------------------------------
+    @property
+    def words(self) -> int:
+        """How many 8-byte words have been taken from the stream so far."""
+        return (self._next_block - 1) * BLOCK_WORDS + self._used
+
+    def state(self) -> dict:
+        """Everything needed to continue exactly: the seed (secret!) and the words taken."""
+        return {"seed": self._seed.hex(), "words": self.words}
+
+    @classmethod
+    def restore(cls, state: dict, record: list[int] | None = None) -> "Generator":
+        words = state["words"]
+        if words.__class__ is not int or words < 0:
+            raise ValueError(f"the words taken are a count, got {words!r}")
+        g = cls(bytes.fromhex(state["seed"]), record)
+        block, used = divmod(words, BLOCK_WORDS)
+        if used:
+            g._load(block)
+            g._used = used
+        else:
+            g._next_block = block
+        return g
+
+    def commitment(self) -> str:
+        return commitment(self._seed)
+
+    def __repr__(self) -> str:  # never the seed: a repr can end up in a log
+        return f"<Generator {self.commitment()[:12]}... words={self.words}>"
+
+    def __deepcopy__(self, memo) -> "Generator":
+        return Generator.restore(self.state(), None if self.record is None else list(self.record))
+
+    def __reduce__(self):
+        return (_restored, (self.state(), self.record))
+
+    # -- the stream -----------------------------------------------------------------------
+    def _load(self, k: int) -> None:
+        h = self._hasher.copy()
+        h.update(_counter(k))
+        self._words = _block_words(h.digest())
+        self._next_block = k + 1
+        self._used = 0
+
+    def _word(self) -> int:
+        if self._used == BLOCK_WORDS:
+            self._load(self._next_block)
+        used = self._used
+        self._used = used + 1
+        return self._words[used]
+
+    def _take(self, m: int) -> list[int]:
+        """The next m words in stream order (a shuffle takes all it needs at once)."""
+        used = self._used
+        words = list(self._words[used:used + m])
+        rest = m - len(words)
+        if rest <= 0:
+            self._used = used + m
+            return words
+        fork, k = self._hasher.copy, self._next_block
+        while True:
+            h = fork()
+            h.update(_counter(k))
+            k += 1
+            block = _block_words(h.digest())
+            if rest <= BLOCK_WORDS:
+                break
+            words.extend(block)
+            rest -= BLOCK_WORDS
+        words.extend(block[:rest])
+        self._words, self._next_block, self._used = block, k, rest
+        return words
+
+    # -- draws ----------------------------------------------------------------------------
+    def below(self, n: int) -> int:
+        """A whole number from 0 to n - 1, each equally likely (rejection, no modulo bias)."""
+        limit = _limit(n)
+        word = self._word()
+        while word >= limit:
+            word = self._word()
+        value = word % n
+        if self.record is not None:
+            self.record.append(value)
+        return value
+
+    def die(self) -> int:
+        """One six-sided die: 1 to 6."""
+        return self.below(6) + 1
+
+    def dice(self, k: int) -> list[int]:
+        """k dice, one after the other."""
+        return [self.below(6) + 1 for _ in range(k)]
+
+    def between(self, lo: int, hi: int) -> int:
+        """A whole number from lo to hi, both included."""
+        if hi < lo:
+            raise ValueError(f"between({lo}, {hi}): the range is empty")
+        return lo + self.below(hi - lo + 1)
+
+    def bits(self, k: int) -> int:
+        """A whole number of k random bits (0 <= k <= 64), e.g. a salt."""
+        if not 0 <= k <= 64:
+            raise ValueError(f"bits({k}): from 0 to 64 bits")
+        return self.below(1 << k)
+
+    def chance(self, k: int, n: int) -> bool:
+        """True with probability exactly k/n (0 <= k <= n)."""
+        if not 0 <= k <= n:
+            raise ValueError(f"chance({k}, {n}): k is from 0 to n")
+        return self.below(n) < k
+
+    def choice(self, seq: Sequence[T]) -> T:
+        if not seq:
+            raise IndexError("choice from an empty sequence")
+        return seq[self.below(len(seq))]
+
+    def shuffle(self, items: MutableSequence) -> None:
+        """Fisher-Yates in place: for i from the last index down to 1, swap i with below(i + 1)."""
+        n = len(items)
+        if n < 2:
+            return
+        words = self._take(n - 1)
+        sizes = range(n, 1, -1)
+        limits = _LIMITS[n:1:-1] if n < len(_LIMITS) else map(_limit, sizes)
+        if all(map(lt, words, limits)):
+            picks = list(map(mod, words, sizes))
+        else:  # a word was rejected (odds below n / 2**64 a draw): draw on in order
+            picks = self._redraw(words, sizes)
+        if self.record is not None:
+            self.record.extend(picks)
+        for i, j in zip(range(n - 1, 0, -1), picks):
+            items[i], items[j] = items[j], items[i]
+
+    def _redraw(self, words: list[int], sizes: range) -> list[int]:
+        """The picks of `sizes`, taking `words` first and then the stream, skipping rejects."""
+        pending = iter(words)
+        picks = []
+        for size in sizes:
+            limit = _limit(size)
+            word = next(pending, None)
+            word = self._word() if word is None else word
+            while word >= limit:
+                word = next(pending, None)
+                word = self._word() if word is None else word
+            picks.append(word % size)
+        return picks
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        deck = list(items)
+        self.shuffle(deck)
+        return deck
+
+    def sample(self, seq: Sequence[T], k: int) -> list[T]:
+        """k different members of seq in the order drawn: the first k steps of a Fisher-Yates
+        from the front (for i = 0 to k - 1, swap i with i + below(len - i))."""
+        pool = list(seq)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"sample of {k} from {len(pool)}")
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
+
+def _limits(sizes: range) -> list:
+    return [None] + [TWO64 - TWO64 % n for n in sizes]
+
+
+# The first word `below(n)` rejects, the largest multiple of n not above 2**64, for the sizes
+# of every deck and die (index n); larger n are worked out when asked.
+_LIMITS = _limits(range(1, 1025))
+
+
+def _limit(n: int) -> int:
+    if n.__class__ is int and 0 < n <= TWO64:
+        return _LIMITS[n] if n < len(_LIMITS) else TWO64 - TWO64 % n
+    raise ValueError(f"below(n) needs a whole n from 1 to 2**64, got {n!r}")
+
+
+def _restored(state: dict, record) -> Generator:
+    return Generator.restore(state, record)

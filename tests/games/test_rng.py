@@ -1,0 +1,401 @@
+"""The game generator: the README's description, its test vectors, and the module agree.
+
+The reference functions at the top are a second implementation written from the README's
+"Provable fairness" section with nothing but `hashlib`: they never call pbem's code.
+"""
+import copy
+import hashlib
+import json
+import pickle
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from pbem.games import rng
+from pbem.games.rng import Generator, commitment, new_seed, seed_from_int, stream
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+TWO64 = 2**64
+
+
+# -- the reference: the README's words, hashlib only --------------------------------------------
+def ref_words(seed: bytes):
+    """The stream's words: block k = SHA-256(seed || k as 8 bytes big-endian), 8 bytes a word."""
+    k = 0
+    while True:
+        block = hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
+        for at in range(0, 32, 8):
+            yield int.from_bytes(block[at:at + 8], "big")
+        k += 1
+
+
+def ref_bytes(seed: bytes, count: int) -> bytes:
+    out = b""
+    k = 0
+    while len(out) < count:
+        out += hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
+        k += 1
+    return out[:count]
+
+
+class Ref:
+    """The draws as the README defines them; `cap` is 2**64 except where a test shrinks it
+    to make rejections common."""
+
+    def __init__(self, seed: bytes, cap: int = TWO64):
+        self.words = ref_words(seed)
+        self.cap = cap
+        self.taken = 0
+
+    def below(self, n: int) -> int:
+        limit = self.cap - self.cap % n
+        while True:
+            word = next(self.words)
+            self.taken += 1
+            if word < limit:
+                return word % n
+
+    def die(self) -> int:
+        return self.below(6) + 1
+
+    def shuffle(self, items: list) -> list:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        return items
+
+    def sample(self, items: list, k: int) -> list:
+        pool = list(items)
+        for i in range(k):
+            j = i + self.below(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        return pool[:k]
+
+
+PACK = [r + s for s in "SHDC" for r in ["A", *map(str, range(2, 11)), "J", "Q", "K"]]
+SEED_1 = (1).to_bytes(16, "big")  # `--seed 1` as the README writes it
+SEED_0_15 = bytes(range(16))
+
+
+def ref_vectors(seed: bytes) -> dict:
+    big = Ref(seed)
+    draws = [big.below(2**63 + 1) for _ in range(4)]
+    return {
+        "seed": seed.hex(),
+        "commitment": hashlib.sha256(seed).hexdigest(),
+        "first bytes": ref_bytes(seed, 16).hex(),
+        "dice": _ten_dice(seed),
+        "below 2^63+1": draws,
+        "words taken": big.taken,
+        "shuffle": Ref(seed).shuffle(list(PACK)),
+    }
+
+
+def _ten_dice(seed: bytes) -> list[int]:
+    ref = Ref(seed)
+    return [ref.die() for _ in range(10)]
+
+
+def module_vectors(seed: bytes) -> dict:
+    big = Generator(seed)
+    draws = [big.below(2**63 + 1) for _ in range(4)]
+    first = Generator(seed)
+    return {
+        "seed": seed.hex(),
+        "commitment": commitment(seed),
+        "first bytes": stream(seed, 16).hex(),
+        "dice": Generator(seed).dice(10),
+        "below 2^63+1": draws,
+        "words taken": big.words,
+        "shuffle": Generator(seed).shuffled(PACK),
+        "first words": [first.bits(64), first.bits(64)],
+    }
+
+
+def readme_vectors() -> list[dict]:
+    """The vectors of the README's code block: a 14-column label, then values (a line with no
+    label goes on with the one before); a blank line between seeds."""
+    text = README.read_text()
+    section = text.split("## Provable fairness", 1)[1].split("\n## ", 1)[0]
+    block = next(b for b in re.findall(r"```\n(.*?)```", section, re.S) if b.startswith("seed "))
+    tables = []
+    for chunk in block.strip().split("\n\n"):
+        table: dict[str, list[str]] = {}
+        label = None
+        for line in chunk.splitlines():
+            label = line[:14].strip() or label
+            table.setdefault(label, []).extend(line[14:].split())
+        tables.append(table)
+    return [_typed(t) for t in tables]
+
+
+def _typed(table: dict[str, list[str]]) -> dict:
+    one = {key: table[key][0] for key in ("seed", "commitment", "first bytes")}
+    return {**one, "dice": [int(x) for x in table["dice"]],
+            "below 2^63+1": [int(x) for x in table["below 2^63+1"]],
+            "words taken": int(table["words taken"][0]), "shuffle": table["shuffle"]}
+
+
+# -- the vectors -------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [SEED_1, SEED_0_15], ids=["seed-1", "bytes-0-15"])
+def test_readme_vectors_are_the_reference_and_the_module(seed):
+    written = {v["seed"]: v for v in readme_vectors()}
+    assert set(written) == {SEED_1.hex(), SEED_0_15.hex()}
+    expected = ref_vectors(seed)
+    assert written[seed.hex()] == expected
+    got = module_vectors(seed)
+    assert got.pop("first words") == [int.from_bytes(ref_bytes(seed, 16)[i:i + 8], "big") for i in (0, 8)]
+    assert got == expected
+
+
+def test_the_vectors_exercise_rejection_and_every_card():
+    for v in readme_vectors():
+        assert v["words taken"] > len(v["below 2^63+1"])  # at least one word was rejected
+        assert sorted(v["shuffle"]) == sorted(PACK) and v["shuffle"] != PACK
+        assert all(1 <= d <= 6 for d in v["dice"]) and len(v["dice"]) == 10
+
+
+def test_seed_from_int_is_sixteen_bytes_big_endian():
+    assert seed_from_int(1) == SEED_1
+    assert seed_from_int(0) == bytes(16)
+    assert seed_from_int(2**128 - 1) == b"\xff" * 16
+    assert seed_from_int(0x0102) == bytes(14) + b"\x01\x02"
+
+
+@pytest.mark.parametrize("bad", [-1, 2**128, 2**200])
+def test_seed_from_int_refuses_numbers_out_of_range(bad):
+    with pytest.raises(ValueError, match="from 0 to 2\\*\\*128 - 1"):
+        seed_from_int(bad)
+
+
+@pytest.mark.parametrize("bad", [1.0, "1", True, None])
+def test_seed_from_int_refuses_what_is_not_a_whole_number(bad):
+    with pytest.raises(TypeError):
+        seed_from_int(bad)
+
+
+def test_a_seed_is_at_least_sixteen_bytes():
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        Generator(bytes(15))
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        commitment(b"")
+    assert Generator(bytes(17)).below(10) in range(10)
+
+
+def test_new_seeds_are_sixteen_fresh_bytes():
+    seeds = {new_seed() for _ in range(20)}
+    assert len(seeds) == 20 and all(len(s) == 16 for s in seeds)
+
+
+def test_commitment_is_the_sha256_of_the_seed_bytes():
+    seed = new_seed()
+    assert commitment(seed) == hashlib.sha256(seed).hexdigest()
+    assert re.fullmatch(r"[0-9a-f]{64}", Generator(seed).commitment())
+
+
+@pytest.mark.parametrize("count", [0, 1, 16, 31, 32, 33, 100])
+def test_stream_is_the_concatenated_blocks(count):
+    assert stream(SEED_0_15, count) == ref_bytes(SEED_0_15, count)
+
+
+# -- below ---------------------------------------------------------------------------------------
+SIZES = [1, 2, 3, 6, 52, 1023, 1024, 1025, 2**32 + 1, 2**63 + 1, 2**64]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_below_stays_in_range_and_follows_the_reference(n):
+    g, ref = Generator(SEED_1), Ref(SEED_1)
+    values = [g.below(n) for _ in range(500)]
+    assert values == [ref.below(n) for _ in range(500)]
+    assert all(0 <= v < n for v in values)
+    assert g.words == ref.taken
+
+
+def test_below_one_is_zero_and_still_takes_a_word():
+    g = Generator(SEED_1)
+    assert [g.below(1) for _ in range(5)] == [0] * 5
+    assert g.words == 5
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_rejection_limit_is_the_largest_multiple_of_n(n):
+    limit = rng._limit(n)
+    assert limit % n == 0 and limit <= TWO64 and TWO64 - limit < n
+
+
+@pytest.mark.parametrize("cap", [2**8, 2**10])
+def test_the_limit_rule_is_exactly_uniform_over_every_word(cap):
+    # The same rule on words of a few bits, where every word can be counted: each answer gets
+    # the same number of accepted words.
+    for n in range(1, cap + 1):
+        limit = cap - cap % n
+        counts = Counter(w % n for w in range(cap) if w < limit)
+        assert set(counts) == set(range(n)) and len(set(counts.values())) == 1
+
+
+class Fed(Generator):
+    """A generator whose words are given by the test, to put a word exactly on the limit."""
+    __slots__ = ("feed",)
+
+    def _word(self) -> int:
+        return self.feed.pop(0)
+
+
+def test_below_rejects_the_limit_and_above_and_accepts_just_under():
+    g = Fed(SEED_1)
+    limit = TWO64 - 4  # a die's: 2**64 mod 6 is 4
+    g.feed = [limit, TWO64 - 1, limit - 1, 7]
+    assert g.below(6) == (limit - 1) % 6 and g.feed == [7]
+    big = 2**63 + 1
+    g.feed = [big, big + 5, TWO64 - 1, big - 1]
+    assert g.below(big) == big - 1 and g.feed == []
+    g.feed = [TWO64 - 1]
+    assert g.below(TWO64) == TWO64 - 1  # n = 2**64 takes every word
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2**64 + 1, 6.0, "6", None])
+def test_below_refuses_sizes_without_an_answer(bad):
+    with pytest.raises(ValueError, match="from 1 to 2\\*\\*64"):
+        Generator(SEED_1).below(bad)
+
+
+def test_dice_are_fair_over_many_rolls():
+    counts = Counter(Generator(SEED_0_15).dice(60_000))
+    assert sorted(counts) == [1, 2, 3, 4, 5, 6]
+    assert all(9_500 < c < 10_500 for c in counts.values())
+
+
+# -- shuffles and the other draws ------------------------------------------------------------------
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 5, 52, 108, 1024, 1500])
+def test_shuffle_is_fisher_yates_from_the_end(size):
+    for s in range(5):
+        seed = seed_from_int(s)
+        g, ref = Generator(seed), Ref(seed)
+        g.below(7)  # start mid-block: the shuffle's words straddle blocks
+        ref.below(7)
+        items = list(range(size))
+        g.shuffle(items)
+        assert items == ref.shuffle(list(range(size)))
+        assert g.words == ref.taken and g.below(1000) == ref.below(1000)
+
+
+def test_shuffle_draws_in_order_when_words_are_rejected(monkeypatch):
+    # Shrink every limit to under 2**63 so that about half the words are rejected: the
+    # shuffle's rare path must still take words strictly in order, like `below` one by one.
+    cap = 2**63
+    monkeypatch.setattr(rng, "_LIMITS", [None] + [cap - cap % n for n in range(1, 1025)])
+    for s in range(10):
+        seed = seed_from_int(s)
+        g, ref = Generator(seed), Ref(seed, cap)
+        items = list(range(52))
+        g.shuffle(items)
+        assert items == ref.shuffle(list(range(52)))
+        assert g.words == ref.taken > 51
+        assert g.die() == ref.die()
+
+
+def test_choice_between_bits_chance_and_sample_are_built_from_below():
+    g, ref = Generator(SEED_0_15), Ref(SEED_0_15)
+    for _ in range(200):
+        assert g.choice(PACK) == PACK[ref.below(52)]
+        assert g.between(-3, 9) == -3 + ref.below(13)
+        assert g.bits(32) == ref.below(2**32)
+        assert g.chance(1, 10) == (ref.below(10) < 1)
+        assert g.sample(range(1, 7), 2) == ref.sample(list(range(1, 7)), 2)
+    assert g.words == ref.taken
+
+
+def test_sample_gives_different_items_in_the_order_drawn():
+    picks = Generator(SEED_1).sample(PACK, 52)
+    assert sorted(picks) == sorted(PACK)
+    assert Generator(SEED_1).sample(PACK, 5) == picks[:5]
+    assert Generator(SEED_1).sample(PACK, 0) == []
+
+
+def test_draws_refuse_what_has_no_answer():
+    g = Generator(SEED_1)
+    with pytest.raises(IndexError):
+        g.choice([])
+    with pytest.raises(ValueError):
+        g.sample([1, 2], 3)
+    with pytest.raises(ValueError):
+        g.between(3, 2)
+    with pytest.raises(ValueError):
+        g.bits(65)
+    with pytest.raises(ValueError):
+        g.chance(3, 2)
+
+
+def test_different_seeds_give_different_streams():
+    seeds = [seed_from_int(n) for n in range(50)] + [SEED_0_15, SEED_0_15 + b"\x00"]
+    firsts = {tuple(Generator(s).dice(40)) for s in seeds}
+    assert len(firsts) == len(seeds)
+    assert stream(seed_from_int(1), 64) != stream(seed_from_int(2), 64)
+
+
+# -- state ---------------------------------------------------------------------------------------
+def _play(g: Generator) -> list:
+    out = [g.die() for _ in range(3)]
+    out.append(g.shuffled(PACK))
+    out.append(g.below(2**63 + 1))
+    return out
+
+
+@pytest.mark.parametrize("before", [0, 1, 3, 4, 5, 8, 51, 60])
+def test_state_round_trips_mid_stream(before):
+    g = Generator(SEED_1)
+    for _ in range(before):
+        g.below(52)
+    saved = json.loads(json.dumps(g.state()))
+    assert saved == {"seed": SEED_1.hex(), "words": before}
+    assert _play(Generator.restore(saved)) == _play(g)
+
+
+def test_state_round_trips_after_a_shuffle_and_rejections():
+    g = Generator(SEED_0_15)
+    g.shuffle(list(PACK))
+    [g.below(2**63 + 1) for _ in range(7)]
+    again = Generator.restore(g.state())
+    assert again.words == g.words and _play(again) == _play(g)
+
+
+@pytest.mark.parametrize("bad", [{"seed": SEED_1.hex(), "words": -1},
+                                 {"seed": SEED_1.hex(), "words": 1.5},
+                                 {"seed": "00ff", "words": 0}])
+def test_restore_refuses_a_broken_state(bad):
+    with pytest.raises(ValueError):
+        Generator.restore(bad)
+
+
+def test_copies_and_pickles_continue_the_same_and_repr_hides_the_seed():
+    g = Generator(SEED_1, record=[])
+    g.dice(5)
+    twins = [copy.deepcopy(g), pickle.loads(pickle.dumps(g))]
+    assert all(t.record == g.record and t.record is not g.record for t in twins)
+    expected = _play(g)
+    assert all(_play(t) == expected for t in twins)
+    assert SEED_1.hex() not in repr(g) and commitment(SEED_1)[:12] in repr(g)
+
+
+# -- the record ----------------------------------------------------------------------------------
+def test_the_record_is_off_unless_asked():
+    g = Generator(SEED_1)
+    assert g.record is None
+    g.shuffle(list(PACK))
+    assert g.record is None
+
+
+def test_the_record_holds_every_value_below_returns_in_order():
+    g, ref = Generator(SEED_0_15, record=[]), Ref(SEED_0_15)
+    g.die()
+    g.shuffle(list(PACK))
+    g.choice(PACK)
+    g.below(2**63 + 1)
+    expected = [ref.below(6)] + [ref.below(i + 1) for i in range(51, 0, -1)]
+    expected += [ref.below(52), ref.below(2**63 + 1)]
+    assert g.record == expected
+    restored = Generator.restore(g.state(), record=[])
+    restored.dice(2)
+    assert restored.record == [ref.below(6), ref.below(6)]
