@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from ..clock import format_utc
+from ..games import game_type
 from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.outbound import Letter
@@ -75,7 +76,6 @@ def watched(store: Store, target_id: str) -> list[Watched]:
     out = []
     row = store.game(target_id)
     if row is not None:
-        from ..games import game_type
         names = [seat.name for seat in store.seats(target_id)]
         cast = " v ".join(names) if len(names) == 2 else ", ".join(names)
         over = f"game {target_id} is {row.status}" + (f" ({row.result})" if row.result else "")
@@ -196,8 +196,11 @@ def copy_to_spectators(postman, kind: str, table, template: str | None, extra: d
     rows = store.observers([table.id] + ([league] if league else []))
     if not rows:
         return
+    players = {seat.address for seat in table.seats}  # they have their own copy already
     watchers: dict[str, list[dict]] = {}
     for row in rows:
+        if row["address"] in players:
+            continue
         watchers.setdefault(row["address"], []).append(
             {"id": row["target"], "kind": "game" if row["target"] == table.id else "league"})
     for address, targets in watchers.items():

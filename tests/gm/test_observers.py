@@ -32,10 +32,10 @@ def load(table, game_id):
         store.close()
 
 
-def ask(table, who, text, subject="watching", now=None):
+def ask(table, who, text, subject="watching", now=None, headers=None):
     """A spectator's request, one pass, and the answers to it."""
     table.new_mails(who)
-    table.send(who, text, subject=subject)
+    table.send(who, text, subject=subject, headers=headers)
     table.pbem("process", now=now)
     return table.new_mails(who)
 
@@ -133,9 +133,12 @@ def test_unobserve_stops_the_mail_and_says_so(table):
     t = load(table, "m1")
     for s in (0, 1):
         table.order(t.seats[s].address, str(module.random_orders(t.state, s, rng)))
-    assert kinds(table.new_mails(FAN)) == ["report"]
-    # A reply to the report, as a mail client writes it: the subject keeps [m1].
-    stop = ask(table, FAN, "UNOBSERVE", subject="Re: [m1] Turn 1 report")
+    report = table.new_mails(FAN)
+    assert kinds(report) == ["report"]
+    # A reply to the report, as a mail client writes it: the subject keeps [m1], and it answers
+    # the GM's own mail (not taken for an auto-responder's echo: it holds a command).
+    stop = ask(table, FAN, "UNOBSERVE", subject="Re: [m1] Turn 1 report",
+               headers={"In-Reply-To": report[0]["Message-ID"]})
     assert kinds(stop) == ["ack"] and stop[0]["Subject"] == "[m1] No longer watching game m1"
     assert "You no longer watch game m1" in body(stop[0])
     again = ask(table, FAN, "UNOBSERVE m1")
@@ -217,6 +220,8 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
     answer = ask(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
     assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
+    # A player of the league may watch it too, and then gets copies of the games of others only.
+    assert kinds(ask(table, ADDRESSES[0], "OBSERVE cup", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1 opens: two matches
     rng = random.Random(3)
     first = ["cup-r1-1", "cup-r1-2"]
@@ -232,6 +237,13 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
             assert_spectator_copy(m, game_id, "cup")
             assert "    UNOBSERVE cup\n" in body(m)  # a league's result still says how to stop
     assert {m["X-PBEM-Kind"] for m in copies} == {"report", "result"}  # no welcome, turn or standings
+    alices = [g for g in first if ADDRESSES[0] in {p["address"] for p in table.show(g)["players"]}]
+    assert len(alices) == 1
+    for game_id in first:
+        mine = [m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-Game"] == game_id]
+        spectating = [m for m in mine if "as a spectator of" in " ".join(body(m).split())]
+        assert bool(spectating) == (game_id not in alices)
+        assert kinds(mine).count("result") == 1  # her own game's result once, as its player
     stop = ask(table, FAN, "UNOBSERVE cup-r1-1")  # a game watched through its league
     assert "UNOBSERVE cup stops that" in " ".join(body(stop[0]).split())
     stop = ask(table, FAN, "UNOBSERVE cup")
@@ -291,6 +303,27 @@ def test_no_spectator_mail_of_a_card_game_names_a_card_face_down(table, type_nam
             got.append(m)
     assert kinds(got) == ["report", "report", "result"]
     assert table.show("c1")["result"] in body(got[-1])
+
+
+def test_a_card_game_played_by_the_gm_for_the_silent_gives_spectators_no_readers_notes(table):
+    """The notes of a move the GM played are written to each reader ("You drew ..." to the silent
+    player): a spectator's report of a card game carries none of them."""
+    players = ["ann@example.test", "bob@example.test"]
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "2", "--option", "holes=1", "--deadline", "1h",
+               "--player", f"Ann <{players[0]}>", "--player", f"Bob <{players[1]}>", now=iso(START))
+    ask(table, FAN, "OBSERVE c1", now=iso(START))
+    moment = START
+    for _ in range(200):
+        if table.show("c1")["status"] == "finished":
+            break
+        moment += timedelta(hours=2)
+        table.pbem("process", now=iso(moment))
+    got = table.new_mails(FAN)
+    assert kinds(got) == ["report", "result"]
+    text = assert_spectator_copy(got[0], "c1", "c1")
+    assert "Note:" not in text and "sent no orders" not in text
+    told = [body(m) for a in players for m in table.mails(a) if m["X-PBEM-Kind"] == "report"]
+    assert any("sent no orders" in t for t in told)  # the players had notes; the spectator none
 
 
 def test_no_spectator_mail_of_on_par_names_a_card_in_a_hand(table):
