@@ -47,7 +47,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ng.add_argument("--id", help="the game id (default: <type>-<n>)")
     ng.add_argument("--course", help="a course template name or a par string like '443 544 354 445 345 434'")
     ng.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
-    ng.add_argument("--seed", type=int, default=None, help="the seed of the game's random numbers")
+    ng.add_argument("--seed", type=int, default=None,
+                    help="an open seed for tests and replays (0 to 2**128-1; default: 16 secret random bytes)")
     ng.add_argument("--deadline", metavar="DURATION", help="time for each turn, like 48h, 3d, 90m")
 
     add("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
@@ -198,7 +199,11 @@ def cmd_new_game(args) -> int:
     players = [_player(s) for s in args.player]
     if args.id is not None and not args.id.strip():
         raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    from .games import rng
+    try:
+        seed = rng.seed_from_int(args.seed) if args.seed is not None else rng.new_seed()
+    except ValueError as e:
+        raise UsageError(f"--seed: {e}")
     with _app(args) as app:
         try:
             game_id = app.gm.new_game(args.type.lower(), players, course, options=_options(args.option),

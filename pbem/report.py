@@ -20,11 +20,19 @@ def game_json(store: Store, game_id: str) -> dict | None:
                      "bounced": bounced.get(s.address)} for s in table.seats],
         "result": row.result,
         "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
-        "deadline": iso(row.deadline), "paused": bool(row.paused), "course": row.course, "options": row.options, "seed": row.seed,
+        "deadline": iso(row.deadline), "paused": bool(row.paused), "course": row.course, "options": row.options,
+        # The seed stays secret while the game runs; its commitment is public (CONTRACT 11).
+        "seed": _seed_shown(row), "seed_commitment": row.commitment,
         "created": iso(row.created),
         "history": store.events(game_id),
         "state": state.view(None),
     } | _holes(table) | _sheets(table)
+
+
+def _seed_shown(row):
+    if row.status not in ("finished", "abandoned"):
+        return None
+    return row.seed_hex if row.seed_hex else row.seed
 
 
 def _holes(table) -> dict:

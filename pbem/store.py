@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
+    # The secret seed's bytes (hex: an INTEGER column would turn "0001" into 1) and its SHA-256.
+    "games": {"seed_hex": "TEXT", "commitment": "TEXT"},
 }
 _INDEXES = (
     # An address whose mail bounced for good, and why (the admins are told once per address).
@@ -79,6 +81,13 @@ class GameRow:
     paused: int = 0                 # 1 while the GM has paused the game
     paused_left: int | None = None  # seconds of the turn that were left when it was paused
     reminded_turn: int | None = None  # the turn whose reminder has gone out
+    seed_hex: str | None = None       # the seed's bytes; `seed` holds only an old game's integer
+    commitment: str | None = None     # SHA-256 of the seed bytes, shown from the start
+
+    @property
+    def seed_value(self):
+        """What the engine was seeded with: the seed bytes (an old game: its integer)."""
+        return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
 
 class Store:
@@ -118,7 +127,8 @@ class Store:
             self.db["games"].create({
                 "id": str, "type": str, "status": str, "turn": int, "state": str, "options": str,
                 "course": str, "seed": int, "created": str, "deadline": str, "deadline_every": str,
-                "result": str, "paused": int, "paused_left": int, "reminded_turn": int},
+                "result": str, "paused": int, "paused_left": int, "reminded_turn": int, "seed_hex": str,
+                "commitment": str},
                 pk="id", not_null={"type", "status", "state"})
             self.db["seats"].create({
                 "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str},

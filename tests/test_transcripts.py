@@ -42,8 +42,9 @@ def test_every_kind_of_mail_is_in_the_transcript(name):
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_every_line_of_every_mail_fits(name):
+    # The one exception: CONTRACT section 11 gives the commitment line whole (81 columns).
     wide = [(to, kind, line) for to, kind, text, html in played(name).mails
-            for line in text.splitlines() if len(line) > WIDTH]
+            for line in text.splitlines() if len(line) > WIDTH and not line.startswith("Seed commitment: ")]
     assert not wide, "\n".join(f"{to} {kind}: {len(line)}: {line}" for to, kind, line in wide[:20])
 
 

@@ -50,10 +50,13 @@ class GM:
         return Postman(self.store, self.gm_address, self.gm_name, self.clock())
 
     def new_game(self, type_name: str, players: list[tuple[str, str]], course: Course, *,
-                 options: dict | None = None, seed: int = 0, game_id: str | None = None,
+                 options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,
                  deadline: str | None = None) -> str:
         options = dict(options or {})
         options.setdefault("nmr", self.default_nmr)
+        if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
+            from ..games.rng import seed_from_int
+            seed = seed_from_int(seed)
         for _, address in players:
             if base_address(address) == base_address(self.gm_address):
                 raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..clock import parse_duration
-from ..games import GameState, game_type
+from ..games import GameState, game_type, rng
 from ..games.course import Course
 from ..store import GameRow, Seat, Store
 
@@ -84,7 +84,7 @@ def next_game_id(store: Store, type_name: str) -> str:
 
 
 def create(store: Store, *, type_name: str, players: list[tuple[str, str]], course: Course,
-           options: dict, seed: int, now: datetime, game_id: str | None, deadline: str | None) -> Table:
+           options: dict, seed: bytes, now: datetime, game_id: str | None, deadline: str | None) -> Table:
     engine = game_type(type_name)
     engine.check_options(options)
     if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
@@ -105,15 +105,18 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     state = engine.new(names, options, seed, course)
     if deadline is not None:
         parse_duration(deadline)
+    # The seed stays secret until the end; its commitment is public from the start (CONTRACT 11).
     row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
-                  options=dict(getattr(state, "options", options)), course=course.name, seed=seed,
+                  options=dict(getattr(state, "options", options)), course=course.name, seed=None,
+                  seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     seats = [Seat(game_id, i, names[i], addresses[i], new_secret()) for i in range(len(players))]
     table = Table(row, seats, state)
     table.next_deadline(now)
     store.add_game(row, seats)
     store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
-                    seed=seed, course=course.name, pars=list(course.pars), extras=dict(course.extras or {}))
+                    commitment=row.commitment, course=course.name, pars=list(course.pars),
+                    extras=dict(course.extras or {}))
     return table
 
 
@@ -141,7 +144,8 @@ def replay(store: Store, game_id: str) -> GameState:
     events = store.events(game_id)
     created = events[0]
     engine = game_type(store.game(game_id).type)
-    state = engine.new(created["names"], created["options"], created["seed"], course_of(store, game_id))
+    seed = store.game(game_id).seed_value if "seed" not in created else created["seed"]
+    state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))
     drain = getattr(state, "drain_events", lambda: None)
     drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     for ev in events[1:]:

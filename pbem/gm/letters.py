@@ -70,6 +70,7 @@ class Postman:
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)
+        text += _fairness(kind, table.row)
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
@@ -103,3 +104,18 @@ class Postman:
                          subject=prefix + subject, text=text, secret=seat.secret if seat else None,
                          in_reply_to=msg.message_id, references=msg.references if seat else ()),
                   topic=template or kind)
+
+
+def _fairness(kind: str, row) -> str:
+    """CONTRACT section 11: the commitment to the secret seed in every welcome, the seed itself
+    in the result. (The commitment line is the one line of mail wider than 78 columns: the
+    contract gives it whole, so that a program can find it.)"""
+    if kind == "welcome" and row.commitment:
+        return ("\nEvery shuffle and roll of this game comes from one secret seed, fixed now and\n"
+                "mailed with the result (`pbem verify` checks the game with it). Its SHA-256:\n"
+                "Seed commitment: " + row.commitment + "\n")
+    if kind == "result" and row.seed_hex:
+        return ("\nThe secret seed of this game, whose SHA-256 the welcome mail gave; every\n"
+                "shuffle and roll can be checked from it:\n"
+                "Seed: " + row.seed_hex + "\n")
+    return ""

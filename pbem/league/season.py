@@ -9,9 +9,9 @@ whole season with nothing else from the GM.
 from __future__ import annotations
 
 import logging
-import random
 from datetime import datetime
 
+from ..games.rng import new_seed
 from ..mail.outbound import Letter
 from ..render import render
 from ..store import from_iso
@@ -94,7 +94,7 @@ class Season:
                     continue  # a withdrawn player's match is scored from the schedule
                 game_id = pairing.game_id(league["id"])
                 self.gm.new_game(plan.game, players, course, options=dict(plan.options),
-                                 seed=random.SystemRandom().randrange(2**31), game_id=game_id,
+                                 seed=new_seed(), game_id=game_id,
                                  deadline=plan.deadline)
                 done.append(f"league {league['id']}: opened {game_id}")
             with self.store.transaction():

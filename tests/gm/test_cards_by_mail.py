@@ -148,7 +148,11 @@ def test_no_mail_shows_a_card_its_reader_may_not_see(table, type_name, n, option
         seat = min(state.to_move())
         table.order(PLAYERS[seat], str(module.random_orders(state, seat, rng)), game="c1")
         after = engine(table)
-        public_now = public | public_cards(after)
+        # A hole that ended is shown whole to everyone (the report), and every card a public move
+        # named (a card that went out to the discard before a new deal cleared it) is public too.
+        moves = " ".join(ev["text"] for ev in table.show("c1")["history"] if ev["kind"] == "move")
+        public_now = public | public_cards(after) | {c for h in after.holes for g in h["grids"] for c in g}
+        public_now |= {c for c in hidden_from(after, 0) | hidden_from(after, 1) if c in moves}
         for s, addr in enumerate(PLAYERS[:n]):
             fresh = table.mails(addr, read[addr])
             read[addr] += len(fresh)

@@ -116,7 +116,7 @@ def test_four_players_mixing_policies_and_hands_end_as_the_rules_score_them(tabl
 
 
 def test_a_refused_entry_changes_nothing_and_names_the_rule_and_the_entries(table):
-    new_game(table, 2, "--seed", "5")
+    new_game(table, 2, "--seed", "1")
     state = engine(table)
     assert 0 in state.to_move()
     a, b = state.position(0)[3]
@@ -138,7 +138,7 @@ def test_a_refused_entry_changes_nothing_and_names_the_rule_and_the_entries(tabl
 
 
 def test_an_answer_when_no_toss_waits_is_refused(table):
-    new_game(table, 2, "--seed", "5")
+    new_game(table, 2, "--seed", "1")
     table.order(PLAYERS[0], "POLICY BEST", game="dg")
     before = table.show("dg")
     got = table.order(PLAYERS[0], "ENTER SUM", game="dg")
@@ -148,7 +148,7 @@ def test_an_answer_when_no_toss_waits_is_refused(table):
 
 
 def test_a_missed_deadline_plays_the_hole_by_best_and_says_so(table):
-    new_game(table, 2, "--seed", "5")
+    new_game(table, 2, "--seed", "1")
     table.order(PLAYERS[1], "POLICY BEST", game="dg")
     assert 0 in engine(table).to_move()
     table.pbem("process", now="2026-12-02T22:00:00Z")

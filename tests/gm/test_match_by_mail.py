@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import re
 
-from conftest import BILL, GEORGE, body, kinds
+from conftest import BILL, GEORGE, body, kinds, too_wide
 
 from pbem.games.matchplay import MatchPlay, random_orders
 from pbem.gm import games
@@ -226,7 +226,7 @@ def test_every_matchplay_mail_fits_78_columns_with_long_names(table):
             kind = m["X-PBEM-Kind"]
             if kind in MATCHPLAY_KINDS:
                 seen.add(kind)
-                wide = [line for line in body(m).splitlines() if len(line) > 78]
+                wide = too_wide(body(m))
                 assert not wide, f"{kind} to {addr}: {wide}"
     assert seen == MATCHPLAY_KINDS
 

@@ -5,7 +5,7 @@ import random
 import re
 
 import pytest
-from conftest import body, kinds
+from conftest import body, kinds, too_wide
 
 from pbem.gm import games
 from pbem.store import Store
@@ -177,7 +177,7 @@ def test_every_mail_of_a_game_of_long_names_fits_78_columns(table):
     play_out(table, 4, 11)
     table.order(PLAYERS[2], "HISTORY", game="op")
     wide = [(a, m["X-PBEM-Kind"], line) for a in PLAYERS for m in table.mails(a)
-            for line in body(m).splitlines() if len(line) > 78]
+            for line in too_wide(body(m))]
     assert not wide, wide[:5]
     assert {"welcome", "turn", "ack", "report", "result", "help", "status", "reminder", "history"} <= {
         m["X-PBEM-Kind"] for a in PLAYERS for m in table.mails(a)}

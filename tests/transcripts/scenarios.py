@@ -172,7 +172,7 @@ ANN, BOB, CY = "ann@example.test", "bob@example.test", "cy@example.test"
 
 def matchplay(t: Transcript) -> None:
     t.new_game("matchplay", "m1", [("George", GEORGE), ("Bill", BILL)],
-               "--course", "445 345 434 543 434 454", "--deadline", "2d")
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "1")
     t.wait(hours=1)
     t.send(GEORGE, "HELP", "m1")
     t.send(GEORGE, "PLAY 4 4 9\nSPECIAL GREEN+1 HOLE 2", "m1")
