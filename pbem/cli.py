@@ -82,6 +82,11 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
                                     "ABANDON <game> | WITHDRAW <league> <address>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
+    ex = add("export", help="a game's public record as JSON (CONTRACT section 11)")
+    ex.add_argument("game", metavar="GAME")
+    vf = add("verify", help="check a game's record: the seed against its commitment, then a replay of every "
+                            "order (exit 0 verified, 1 with the first difference)")
+    vf.add_argument("file", metavar="FILE", help="a record written by `pbem export` (- for stdin)")
     lg = add("league", help="leagues: `league create FILE`, `league show LEAGUE`, `league standings LEAGUE`, "
                             "`league list`",
              description="create FILE: create a league from its YAML file (prints its id) | show LEAGUE "
@@ -403,6 +408,36 @@ def cmd_demo(args) -> int:
     return run_demo(print, keep=args.keep)
 
 
+def cmd_export(args) -> int:
+    from .fairness import export_record
+    from .gm.admin import no_such_game
+    with _app(args) as app:
+        record = export_record(app.store, args.game, with_addresses=app.config.gm.export_addresses)
+        if record is None:
+            raise UsageError(no_such_game(args.game, [row.id for row in app.store.games()]))
+    print(json.dumps(record, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_verify(args) -> int:
+    """Needs no configuration and no store: the record and the rules are enough."""
+    from .fairness import Difference, verify_record
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        record = json.loads(text)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read a record from {args.file}: {e}")
+    if not isinstance(record, dict):
+        raise UsageError(f"{args.file} holds no game record (a JSON object)")
+    try:
+        line = verify_record(record)
+    except Difference as e:
+        print(f"not verified: {record.get('id', '?')}: {e}")
+        return 1
+    print(f"verified: {record.get('id', '?')}: {line or 'no result yet'}")
+    return 0
+
+
 def cmd_league(args) -> int:
     from .league.commands import league_command
     if args.action != "list" and not args.target:
@@ -419,7 +454,7 @@ def cmd_league(args) -> int:
     return 0
 
 
-COMMANDS = {"league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
+COMMANDS = {"export": cmd_export, "verify": cmd_verify, "league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
             "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox,
             "check": cmd_check, "outbox": cmd_outbox}
 

@@ -68,6 +68,8 @@ class GMConfig(_Section):
     name: str = "Golf GM"
     admins: list[Email] = []
     secret: str | None = None
+    # `pbem export` writes the players' addresses only when this is true (a record may be published).
+    export_addresses: bool = False
 
 
 class LocalConfig(_Section):

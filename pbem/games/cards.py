@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from .rng import Generator, seed_from_int
+
 HIDDEN = "??"
 
 # -- the golf deck: 13 types x 4 -------------------------------------------------------------
@@ -47,10 +49,52 @@ def with_symbol(card: str) -> str:
     return card if card == JOKER or suit(card) not in SUIT_SYMBOLS else rank(card) + SUIT_SYMBOLS[suit(card)]
 
 
-def shuffled(cards: Sequence[str], rng) -> list[str]:
+def shuffled(cards: Sequence[str], rng: Generator) -> list[str]:
+    """A shuffled copy of `cards` (Fisher-Yates from the end, `Generator.shuffle`); the top of
+    a deck is its last card."""
     deck = list(cards)
     rng.shuffle(deck)
     return deck
+
+
+# -- new games -----------------------------------------------------------------------------------
+_CHECKED: dict[tuple, dict] = {}
+_CHECKED_MOST = 512  # distinct option sets remembered; more empties the memo
+
+
+def checked_options(engine: str, given: dict | None, check: Callable[[dict], dict]) -> dict:
+    """`check(given)` (a game's options with defaults, coerced and refused when wrong), worked
+    out once for each set of options given: a benchmark or a league makes thousands of games
+    on the same few. A copy every time; errors are never remembered."""
+    given = dict(given or {})
+    try:  # by type too: True == 1 == 1.0, but an option may take one and refuse the others
+        key = (engine, tuple(sorted((k, v.__class__, v) for k, v in given.items())))
+        known = _CHECKED.get(key)
+    except TypeError:  # a value that cannot be a key (a list): work it out every time
+        return check(given)
+    if known is None:
+        known = check(dict(given))
+        if len(_CHECKED) >= _CHECKED_MOST:
+            _CHECKED.clear()
+        _CHECKED[key] = known
+    return dict(known)
+
+
+# -- the games' chance ------------------------------------------------------------------------
+def game_generator(seed: bytes | int) -> Generator:
+    """The generator a card game draws from: on the seed's bytes, or on a whole number N as
+    `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
+    return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
+
+
+def stored_generator(state, game: str) -> Generator:
+    """A stored game's generator, where it stopped. A game stored before the games drew from
+    `Generator` holds a state of Python's `random` instead: it cannot go on the same way, so
+    it is refused rather than continued on other cards."""
+    if not isinstance(state, dict):
+        raise ValueError(f"this {game} game was stored before pbem's own random generator replaced "
+                         "Python's random; it cannot be loaded (start it again)")
+    return Generator.restore(state)
 
 
 # -- a player's grid ---------------------------------------------------------------------------
@@ -135,17 +179,23 @@ def matching_groups(grid: Grid, groups: Iterable[tuple[int, ...]], same: Callabl
 
 
 def deal(deck: list[str], players: int, per_player: int) -> list[list[str]]:
-    """One card at a time round the table, as a dealer does; takes the cards off `deck`."""
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for _ in range(per_player):
-        for hand in hands:
-            hand.append(deck.pop())
-    return hands
+    """One card at a time round the table from the top (the end of `deck`), as a dealer does:
+    hand i gets the cards dealt i-th, (i + players)-th, ...; takes the cards off `deck`."""
+    count = players * per_player
+    if count > len(deck):
+        raise IndexError(f"{count} cards to deal from a deck of {len(deck)}")
+    rest = len(deck) - count
+    dealt = deck[:rest - 1:-1] if rest else deck[::-1]  # the top card first
+    del deck[rest:]
+    return [dealt[i::players] for i in range(players)]
 
 
 def share_the_win(names: Sequence[str], totals: Sequence[int]) -> tuple[str, tuple[int, ...]]:
     """`Alice wins with 12` or `Alice and Bob share the win with 12` (lowest total wins)."""
     best = min(totals)
+    if totals.count(best) == 1:
+        one = totals.index(best)
+        return f"{names[one]} wins with {best}", (one,)
     winners = tuple(i for i, t in enumerate(totals) if t == best)
     who = [names[i] for i in winners]
     if len(who) == 1:

@@ -22,22 +22,33 @@ Decisions where the seed text, RULES.md and CONTRACT.md leave room:
 - `turn` is the number of the hole in play.
 - Flags: the `flags` option when it is set, else the course template's `dicegolf: flags`, else
   `7 4 10 5 9 6 8`. `flags=random` makes each flag the sum of two dice, rolled before the
-  first toss from the game's generator.
+  first toss.
 - RESIGN takes the seat out of play: its sheet stays as it is (a hole it left stays open, a
   toss it left unanswered stays blank) and it cannot win. A game of one ends at once; a game of
   more ends when one seat is left in play, and that seat wins on its total so far.
 - Nothing in dice golf is secret, so every view shows every sheet and every waiting toss; a
-  seat's standing policy is shown only to that seat (and the GM).
+  seat's standing policy is shown only to that seat (and the GM). The tosses rolled ahead (below)
+  are not shown: they are the seed's, and come out with it.
+
+Chance (README, "Provable fairness"): every die is `die()` of the game's `rng.Generator`, one
+after the other in this order. With `flags=random`, first the flags: hole 1 to 7, each two dice
+whose sum is the flag. Then, as each hole opens (hole 1 when the game is made, the next when the
+last one is resolved), every seat's four tosses of that hole, rolled ahead: seat 1 to n in seat
+order (a seat that has resigned too), for each seat toss 1 to 4, for each toss the first die
+then the second. A toss uses its dice when the seat comes to it; the tosses a hole does not need
+are rolled all the same. So the dice of seat s on hole h are fixed by the seed, the number of
+players and the flags option alone, whatever order the players' mails come in. `chance_record()`
+lists every die drawn, in this order.
 """
 from __future__ import annotations
 
 import copy
-import random
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
 from . import dicegolf_best as best
+from . import rng as fair
 from .base import NMR_OPTION, GameState, Option, Resign, Result, register
 from .cards import share_the_win
 from .errors import IllegalOrder
@@ -139,7 +150,7 @@ class DiceGolf(GameState):
     PUBLIC_VIEW = ("game", "names", "hole", "holes", "flags", "flag", "turn", "lenient_first", "to_move",
                    "sheets", "totals", "resigned", "finished", "waiting", "result")
 
-    def __init__(self, names: Sequence[str], options: dict, flags: Sequence[int], rng: random.Random):
+    def __init__(self, names: Sequence[str], options: dict, flags: Sequence[int], rng: fair.Generator):
         self.names = list(names)
         self.n = len(self.names)
         self.options = dict(options)
@@ -153,6 +164,8 @@ class DiceGolf(GameState):
         self.scorecards: list[list[dict]] = [[] for _ in self.names]
         self.holes: list[dict] = []  # the resolved holes: {"hole", "flag", "scores", "totals"}
         self.resigned = [False] * self.n
+        self.ahead: list[list[list[int]]] = [[] for _ in self.names]  # each seat's 4 tosses of the hole
+        self.chance: list[dict] = []  # every pair of dice drawn, in order (`chance_record`)
         self.events: list[dict] = []
         self._result: Result | None = None
 
@@ -163,33 +176,55 @@ class DiceGolf(GameState):
             raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
         flags = read_flags(opts["flags"], course)
-        state = cls(names, opts, flags or [], random.Random(seed))
+        state = cls(names, opts, flags or [], generator(seed))
         if flags is None:
-            state.flags = [state._roll() + state._roll() for _ in range(HOLES)]
+            state._roll_flags()
         state._open_hole()
         return state
 
     def _roll(self) -> int:
-        """One die. Every bit of chance in the game comes through here, from the game's seeded
-        generator (recorded in the state)."""
-        return self.rng.randint(1, 6)
+        """One die. Every bit of chance in the game comes through here, from the game's
+        generator (its state is stored with the game)."""
+        return self.rng.die()
+
+    def _roll_flags(self) -> None:
+        for hole in range(1, HOLES + 1):
+            dice = [self._roll(), self._roll()]
+            self.flags.append(sum(dice))
+            self.chance.append({"hole": hole, "flag": dice})
+
+    def _roll_hole(self) -> None:
+        """Every seat's four tosses of the hole that opens, before anyone tosses (module doc)."""
+        for seat in range(self.n):
+            self.ahead[seat] = [[self._roll(), self._roll()] for _ in range(TOSSES)]
+            self.chance += [{"hole": self.hole_no, "seat": seat, "player": self.names[seat], "toss": toss,
+                             "dice": list(dice)} for toss, dice in enumerate(self.ahead[seat], start=1)]
+
+    def _toss_dice(self, seat: int, toss_no: int) -> tuple[int, int]:
+        a, b = self.ahead[seat][toss_no - 1]
+        return a, b
+
+    def chance_record(self) -> list[dict]:
+        """Every draw of chance, in the order drawn: `{"hole", "flag": [die, die]}` for a flag
+        of `flags=random`, `{"hole", "seat", "player", "toss", "dice": [die, die]}` for a toss
+        (rolled ahead, used or not). It holds tosses not yet made: for a finished game."""
+        return copy.deepcopy(self.chance)
 
     def to_dict(self) -> dict:
-        version, internal, gauss = self.rng.getstate()
         return {
             "names": list(self.names), "options": copy.deepcopy(self.options), "flags": list(self.flags),
-            "rng": [version, list(internal), gauss], "hole": self.hole_no, "policies": list(self.policies),
+            "rng": self.rng.state(), "hole": self.hole_no, "policies": list(self.policies),
             "scorecards": copy.deepcopy(self.scorecards), "holes": copy.deepcopy(self.holes),
-            "resigned": list(self.resigned), "events": copy.deepcopy(self.events),
+            "resigned": list(self.resigned), "ahead": copy.deepcopy(self.ahead),
+            "chance": copy.deepcopy(self.chance), "events": copy.deepcopy(self.events),
             "result": self._result.to_dict() if self._result else None,
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> "DiceGolf":
-        rng = random.Random()
-        version, internal, gauss = d["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        s = cls(d["names"], d["options"], d["flags"], rng)
+        s = cls(d["names"], d["options"], d["flags"], restored(d["rng"]))
+        s.ahead = copy.deepcopy(d["ahead"])
+        s.chance = copy.deepcopy(d["chance"])
         s.hole_no = d["hole"]
         s.policies = list(d["policies"])
         s.scorecards = copy.deepcopy(d["scorecards"])
@@ -471,6 +506,7 @@ class DiceGolf(GameState):
 
     def _open_hole(self) -> None:
         flag = self.flag
+        self._roll_hole()
         self.events.append({"kind": "hole_start", "hole": self.hole_no, "flag": flag})
         for s in self._active():
             self.scorecards[s].append({"flag": flag, "tosses": [], "score": None})
@@ -494,8 +530,8 @@ class DiceGolf(GameState):
 
     def _toss(self, seat: int, card: dict) -> None:
         """Roll the next toss and enter it at once when the rules leave no choice."""
-        dice = (self._roll(), self._roll())
         flag, total, toss_no = card["flag"], _total(card), len(card["tosses"]) + 1
+        dice = self._toss_dice(seat, toss_no)
         toss = {"dice": list(dice), "entry": None, "by": None}
         card["tosses"].append(toss)
         done = best.completing_value(flag, total, toss_no, dice, self.lenient)
@@ -554,6 +590,18 @@ class DiceGolf(GameState):
             self.events.append({"kind": "game_end", "line": line})
         elif len(self._active()) < 2:
             self._finish()
+
+
+def generator(seed) -> fair.Generator:
+    """The game's generator: `seed` is the game's seed bytes, or a number N as `--seed N`."""
+    return fair.Generator(fair.seed_from_int(seed) if isinstance(seed, int) else seed)
+
+
+def restored(state) -> fair.Generator:
+    """The stored generator; a game stored before the fair generator cannot continue."""
+    if not isinstance(state, dict):
+        raise ValueError("this game was stored before pbem's fair generator and cannot be loaded")
+    return fair.Generator.restore(state)
 
 
 def _total(card: dict) -> int:

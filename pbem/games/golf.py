@@ -2,6 +2,27 @@
 square of four, or two rows of three) and improves it one card a turn from the stock or the
 discard pile; the lowest total over the holes wins. Scoring lives in `golf_scoring`.
 
+The deal, exactly (README, "Provable fairness": anyone can replay it from the seed). All of a
+game's chance comes from one `rng.Generator` on the game's seed (16 bytes; a whole number N
+means the bytes of `rng.seed_from_int(N)`); it draws only for these shuffles, in this order:
+
+1. Each hole starts from a fresh deck in this order: for each pack (two for 8 players, else
+   one) spades, hearts, diamonds, clubs, each suit A 2 3 4 5 6 7 8 9 10 J Q K (`AS 2S ... KS
+   AH ... KC`, the README's test pack); with `jokers`, two `JOKER`s a pack after all the packs.
+2. `shuffle` (Fisher-Yates from the end) puts it in order: an entry of `chance_record()`. The
+   top of the deck is the LAST card of the list.
+3. Cards come off the top one at a time, round the table from the dealer's left (the dealer
+   of hole h is seat (h - 1) mod N): the k-th card dealt (k = 0, 1, ...) goes to seat
+   (dealer + 1 + k) mod N at position k // N + 1, until each layout is full (4 or 6 cards,
+   resigned seats too). The next card is turned up as the discard; the rest, in list order,
+   is the stock, drawn from its end.
+4. When a turn empties the stock (once a hole), the discard pile but its top card, listed from
+   the bottom of the pile (the hole's first discard) up, is shuffled the same way and becomes
+   the stock: the next entry of `chance_record()`. Nothing else draws.
+
+Games stored before the move to `rng.Generator` (their `rng` a state of Python's `random`)
+do not load: `from_dict` refuses them with a ValueError that says so.
+
 Where the rule text and RULES.md leave a gap, this engine decides:
 - `peek=near2` shows positions 3 and 4 at the deal (4 and 5 in the 2x3 layout). `peek=any2|one`:
   the player chooses with free `PEEK <pos>` orders (two / one) on their first turn of the hole,
@@ -27,64 +48,25 @@ Where the rule text and RULES.md leave a gap, this engine decides:
 """
 from __future__ import annotations
 
-import random
+from functools import lru_cache
 from typing import Sequence
 
-from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
-from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
-from .cards import HIDDEN, SUITS, share_the_win, standard_pack
-from .errors import IllegalOrder
-from .golf_scoring import best_spot, card_points, score_hole
+from .base import Resign, Result, TurnByTurn, register
+from .card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
+from .cards import HIDDEN, checked_options, game_generator, share_the_win, stored_generator
+from .golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
+from .golf_scoring import best_spot, game_tables, score_hole
+from .rng import Generator
 
 COLS = {4: 2, 6: 3}
 NEAREST = {4: (3, 4), 6: (4, 5)}
 LOOK_ORDER = {4: (3, 4, 1, 2), 6: (4, 5, 6, 1, 2, 3)}  # nearest first
+POSITIONS = {4: (1, 2, 3, 4), 6: (1, 2, 3, 4, 5, 6)}
 FREE_PEEKS = {"any2": 2, "one": 1}
-_PLAY_ORDERS = frozenset((DrawDiscard, DrawStock, DrawStockIf, Keep, Discard, Knock, Peek))
-_ON = (False, True)
-_DONE_AS = {"take": "DRAW DISCARD", "keep": "KEEP", "discard": "DISCARD", "knock": "KNOCK"}
-
-OPTIONS = {
-    "nmr": NMR_OPTION,
-    "layout": Option(4, (4, 6), "4: square 1 2 / 3 4; 6: rows 1 2 3 / 4 5 6"),
-    "ending": Option("knock", ("knock", "faceup"), "knock: KNOCK ends the hole after one more turn each; "
-                     "faceup: replacements lie face up and a full face-up layout ends it"),
-    "peek": Option("near2", ("near2", "any2", "one", "paid"), "which own cards a player sees"),
-    "pairs": Option("none", ("none", "any", "rowcol"), "equal cards that score nothing together"),
-    "queens": Option(10, (10, 12, 13, 20), "points of a queen"),
-    "spade_queen": Option(False, (False, True, 40), "40 (or true): QS scores 40, eights 0"),
-    "jacks": Option(10, (10, 0, "20skip"), "points of a jack; 20skip: 20, and a discarded jack skips a turn"),
-    "one_eyed_jacks_wild": Option(False, _ON, "JS and JH pair with any card"),
-    "jokers": Option(False, _ON, "two jokers a pack, -5 each"),
-    "kings": Option(0, (0, 13), "points of a king"),
-    "knock_penalty": Option("none", ("none", "plus10", "double_plus5", "highest"),
-                            "a knocker who is not lowest: +10, doubled +5, or the highest score"),
-    "knock_bonus": Option("none", ("none", "zero", "minus_players"),
-                          "a lowest knocker: scores 0, or minus the players (and doubled when not lowest)"),
-    "replace_unseen_once": Option(False, _ON, "the cards not seen at the start are replaced once at most"),
-    "holes": Option(9, (), "holes in a game (9 or 18)"),
-    "target": Option(0, (), "0: play the holes; T: play until a total reaches T"),
-}
-
-
-# A game of this many holes takes months by mail; a longer one is a mistake (or a flood of mail).
-MAX_HOLES = 99
-
-
-def _whole(options: dict, key: str, least: int, most: int | None = None) -> int:
-    try:
-        value = int(options[key])
-    except (TypeError, ValueError):
-        raise ValueError(f"option {key}: expected a whole number, got {options[key]!r}") from None
-    if value < least:
-        raise ValueError(f"option {key}: expected at least {least}, got {value}")
-    if most is not None and value > most:
-        raise ValueError(f"option {key}: at most {most}, got {value}")
-    return value
 
 
 @register
-class Golf(TurnByTurn):
+class Golf(GolfRules, TurnByTurn):
     TYPE = "golf"
     TITLE = "Golf"
     MIN_PLAYERS = 2
@@ -97,7 +79,7 @@ class Golf(TurnByTurn):
 
     @classmethod
     def contradiction(cls, options: dict, given: set[str]) -> str | None:
-        target = _whole(options, "target", 0)
+        target = whole_option(options, "target", 0)
         if target and "holes" in given:
             return (f"options holes={options['holes']} and target={target} contradict each other: with a "
                     "target the game lasts until a total reaches it, however many holes that takes "
@@ -109,11 +91,11 @@ class Golf(TurnByTurn):
                         "(use ending=knock, or leave it out)")
         return None
 
-    def __init__(self, names: Sequence[str], options: dict, seed: int = 0):
+    def __init__(self, names: Sequence[str], options: dict, rng: Generator):
         self.names, self.n = list(names), len(names)
         n = self.n
         self.options = dict(options)
-        self.rng = random.Random(seed)
+        self.rng = rng
         self._derive()
         self.totals = [0] * n
         self.holes: list[dict] = []
@@ -137,42 +119,41 @@ class Golf(TurnByTurn):
         o = self.options
         self.size = o["layout"]
         self.cols = COLS[self.size]
-        self.positions = tuple(range(1, self.size + 1))
+        self.positions = POSITIONS[self.size]
         self.faceup = o["ending"] == "faceup"
         self.once = bool(o["replace_unseen_once"])
-        self.jacks = frozenset("J" + s for s in SUITS) if o["jacks"] == "20skip" else frozenset()
         self.packs = 2 if self.n >= 8 else 1
-        self.points = card_points(o)
-        values = [self.points[c] for c in standard_pack(1, 2 if o["jokers"] else 0)]
-        self.lo, self.hi = min(values), max(values)
-        self.guess = dict(self.points)
-        self.guess[HIDDEN] = sum(values) / len(values)  # an unseen card is worth the pack's average
+        # Shared by every game on these options: read, never changed.
+        self.points, self.lo, self.hi, self.guess, self.jacks, self.deck = game_tables(o, self.packs)
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
     def new(cls, names, options, seed, course=None) -> "Golf":
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"Golf is a game for 2 to 8 players, not {len(names)}")
-        opts = cls.options_with_defaults(options)
-        opts["holes"] = _whole(opts, "holes", 1, MAX_HOLES)
-        opts["target"] = _whole(opts, "target", 0)
+        game = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
+        game._start_hole(1)
+        return game
+
+    @classmethod
+    def _checked(cls, given: dict) -> dict:
+        opts = cls.options_with_defaults(given)
+        opts["holes"] = whole_option(opts, "holes", 1, MAX_HOLES)
+        opts["target"] = whole_option(opts, "target", 0)
         opts["spade_queen"] = opts["spade_queen"] in (True, 40)
         if opts["knock_bonus"] == "minus_players" and opts["knock_penalty"] != "none":
             raise ValueError("option knock_bonus=minus_players already doubles a knocker who is not lowest; "
                              "use it with knock_penalty=none")
-        game = cls(names, opts, seed)
-        game._start_hole(1)
-        return game
+        return opts
 
     _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
-        version, state, gauss = self.rng.getstate()
         d = {k: list(getattr(self, k)) for k in self._LISTS}
         d.update({k: [list(row) for row in getattr(self, k)] for k in self._GRIDS})
         d.update({
-            "names": list(self.names), "options": dict(self.options), "rng": [version, list(state), gauss],
+            "names": list(self.names), "options": dict(self.options), "rng": self.rng.state(),
             "result": self._result.to_dict() if self._result else None, "turn": self._turn,
             "hole": self.hole_no, "last": [self.last_seat, self.last_kind], "dealer": self.dealer,
             "current": self.current, "drawn": self.drawn, "knocker": self.knocker,
@@ -182,9 +163,7 @@ class Golf(TurnByTurn):
 
     @classmethod
     def from_dict(cls, d: dict) -> "Golf":
-        g = cls(d["names"], d["options"])
-        version, state, gauss = d["rng"]
-        g.rng.setstate((version, tuple(state), gauss))
+        g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
             setattr(g, k, list(d[k]))
         for k in cls._GRIDS:
@@ -195,6 +174,12 @@ class Golf(TurnByTurn):
         g.current, g.drawn, g.knocker, g.rebuilt = d["current"], d["drawn"], d["knocker"], d["rebuilt"]
         g.final = list(d["final"]) if d["final"] is not None else None
         return g
+
+    def chance_record(self) -> list:
+        """Every deck order the game has shuffled, in order, as card names with the top card
+        last: each hole's deal, and any rebuilt stock. `pbem verify` compares it between a
+        stored game and its replay."""
+        return [list(s["order"]) for s in self.shuffles]
 
     # -- the protocol ---------------------------------------------------------------------
     def to_move(self) -> set[int]:
@@ -217,128 +202,37 @@ class Golf(TurnByTurn):
         up, known = self.up[seat], self.known[seat]
         return [p for p in self.positions if not up[p - 1] and not known[p - 1]]
 
-    # -- checking orders ------------------------------------------------------------------
-    def check_order(self, seat: int, command) -> None:
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule="no orders after the end of the game")
-        t = type(command)
-        if t is Resign:
-            if self.resigned[seat]:
-                raise IllegalOrder("you have resigned already", rule="a player resigns once")
-            return
-        if t not in _PLAY_ORDERS or (t is DrawStockIf and command.flip is not None):
-            self._refuse_foreign(seat, command)
-        if self.resigned[seat]:
-            raise IllegalOrder("you have resigned from this game", rule="resigned players take no turns")
-        if t is Discard and self.last_seat == seat and self.last_kind == "take" and self.drawn is None:
-            raise IllegalOrder("you took the top discard into your layout; it cannot go back on the pile (draw "
-                               "from the stock, next turn, for a card you may discard)",
-                               rule="a card taken from the discard pile must be used")
-        if seat != self.current:
-            self._refuse_out_of_turn(seat, command)
-        if self.drawn is not None:
-            if t is Keep:
-                self._check_position(seat, command.pos, Keep)
-            elif t is not Discard:
-                self._refuse_while_drawn(command)
-        elif t is DrawDiscard:
-            self._check_position(seat, command.pos, DrawDiscard)
-        elif t is DrawStockIf:
-            self._check_position(seat, command.keep, lambda p: DrawStockIf(command.limit, p))
-        elif t is Knock:
-            self._check_knock()
-        elif t is Peek:
-            self._check_peek(seat, command.pos)
-        elif t is not DrawStock:
-            raise IllegalOrder(f"{command} needs a card drawn from the stock first",
-                               rule="KEEP and DISCARD follow DRAW STOCK", hint="DRAW STOCK")
-
-    def _refuse_foreign(self, seat: int, command) -> None:
-        # Hints are built legal here (never tried out: a trial would check, and refuse, again).
-        mine = seat == self.current and not self.resigned[seat]
-        hint = self._hint(seat)
-        if isinstance(command, DrawStockIf):
-            keep = command.keep
-            if mine and self.drawn is None and keep in self.positions and not self.locked(seat, keep):
-                hint = str(DrawStockIf(command.limit, keep))
-            raise IllegalOrder("ELSE FLIP is not in this game: a card you do not keep is discarded",
-                               rule="golf orders", hint=hint)
-        if isinstance(command, (Reveal, DiscardFlip)):
-            if mine and isinstance(command, DiscardFlip) and self.drawn is not None:
-                hint = "DISCARD"
-            raise IllegalOrder(f"{command} is a golf-deck order, not in this game", rule="golf orders", hint=hint)
-        raise IllegalOrder(f"{command} is not an order of Golf", rule="golf orders", hint=hint)
-
-    def _hint(self, seat: int) -> str | None:
-        order = self.default_orders(seat)
-        return None if order is None else str(order)
-
-    def _refuse_out_of_turn(self, seat: int, command) -> None:
-        if self.current is None:
-            raise IllegalOrder("nobody is to move", rule="play in turn")
-        whose = self.names[self.current]
-        if self.last_seat == seat:
-            done = _DONE_AS.get(self.last_kind, self.last_kind)
-            raise IllegalOrder(f"your turn ended with {done}; it is {whose}'s turn now",
-                               rule="one action a turn")
-        raise IllegalOrder(f"it is {whose}'s turn, not yours", rule="play in turn")
-
-    def _refuse_while_drawn(self, command) -> None:
-        keep = self.replaceable(self.current)
-        hint = f"KEEP {keep[0]}" if keep else "DISCARD"
-        if isinstance(command, Knock):
-            raise IllegalOrder("you have drawn a card: a knock takes the whole turn instead of drawing",
-                               rule="knock instead of drawing", hint=hint)
-        if isinstance(command, Peek):
-            raise IllegalOrder("look at your cards before you draw, not after", rule="peek before drawing", hint=hint)
-        raise IllegalOrder(f"you have drawn {self.drawn} already: keep it or discard it",
-                           rule="one draw a turn", hint=hint)
-
-    def _check_position(self, seat: int, pos: int, remake) -> None:
-        """`pos` names a card the order may take (`remake(p)` is the order at position p: the
-        hint uses the first position that is allowed)."""
-        if pos not in self.positions:
-            shape = "1 2 / 3 4" if self.size == 4 else "1 2 3 / 4 5 6"
-            raise IllegalOrder(f"there is no position {pos}: your layout is {shape}",
-                               rule=f"positions are 1-{self.size}", hint=self._moved(seat, remake))
-        if remake is not Peek and self.locked(seat, pos):
-            open_ = " ".join(str(p) for p in self.replaceable(seat)) or "none"
-            raise IllegalOrder(f"position {pos} was not seen at the start and has been replaced once already "
-                               f"(positions you may still replace: {open_})",
-                               rule="cards not seen at the start are replaced only once",
-                               hint=self._moved(seat, remake))
-
-    def _moved(self, seat: int, remake) -> str | None:
-        allowed = self.peekable(seat) if remake is Peek else self.replaceable(seat)
-        return str(remake(allowed[0])) if allowed else self._hint(seat)
-
-    def _check_knock(self) -> None:
-        if self.faceup:
-            raise IllegalOrder("this game ends when a layout is all face up; nobody knocks",
-                               rule="no knocking in the face-up ending", hint="DRAW STOCK")
-        if self.knocker is not None:
-            raise IllegalOrder(f"{self.names[self.knocker]} has knocked already; this is your last turn",
-                               rule="one knock a hole", hint="DRAW STOCK")
-
-    def _check_peek(self, seat: int, pos: int) -> None:
-        peek = self.options["peek"]
-        if peek not in ("paid", "any2", "one"):
-            raise IllegalOrder("in this game you see your two nearest cards at the deal and may not look again",
-                               rule="no looking at your cards during play", hint="DRAW STOCK")
-        if peek != "paid" and (not self.peeks_left[seat] or self.started[seat]):
-            raise IllegalOrder("your free looks are used up (they come before your first draw of the hole)",
-                               rule="free looks at the start only", hint="DRAW STOCK")
-        self._check_position(seat, pos, Peek)
-        if self.up[seat][pos - 1] or self.known[seat][pos - 1]:
-            unseen = self.peekable(seat)
-            open_ = " ".join(str(p) for p in unseen) or "none"
-            raise IllegalOrder(f"you know the card at {pos} already (unseen positions: {open_})",
-                               rule="look only at unseen cards", hint=f"PEEK {unseen[0]}" if unseen else "DRAW STOCK")
-
     # -- playing orders -------------------------------------------------------------------
     def apply(self, seat: int, command) -> None:
+        t = command.__class__
+        # The common turns of the seat to move go straight to play when they are plainly legal
+        # (a benchmark hole is a dozen of them); anything else is checked in full first.
+        if seat == self.current and self._result is None and not self.resigned[seat]:
+            drawn = self.drawn
+            if t is DrawDiscard:
+                if drawn is None and self._free(seat, command.pos):
+                    return self._take(seat, command.pos)
+            elif t is DrawStock or t is Discard:
+                if (drawn is None) is (t is DrawStock):
+                    return self._play(seat, command, t)
+            elif t is Keep:
+                if drawn is not None and self._free(seat, command.pos):
+                    return self._play(seat, command, t)
+            elif t is DrawStockIf:
+                if drawn is None and command.flip is None and self._free(seat, command.keep):
+                    return self._play(seat, command, t)
+            elif t is Knock and drawn is None and not self.faceup and self.knocker is None:
+                return self._play(seat, command, t)
         self.check(seat, command)
-        t = type(command)
+        self._play(seat, command, t)
+
+    def _free(self, seat: int, pos) -> bool:
+        """`pos` is a position the seat may put a card in (False: ask `check_order`)."""
+        return pos.__class__ is int and 0 < pos <= self.size and not (self.once and self.locked(seat, pos))
+
+    def _play(self, seat: int, command, t) -> None:
+        if t is DrawDiscard:
+            return self._take(seat, command.pos)
         if t is Resign:
             return self._resign(seat)
         if t is Peek:
@@ -346,14 +240,11 @@ class Golf(TurnByTurn):
         self.started[seat] = True
         self.peeks_left[seat] = 0
         if t is DrawStock:
-            self._draw(seat, f"You drew {self.stock[-1]} from the stock")
+            self._draw(seat, True)
         elif t is Keep:
             self._keep(seat, command.pos)
         elif t is Discard:
             self._throw(seat)
-        elif t is DrawDiscard:
-            card = self.discard.pop()
-            self._replace(seat, command.pos, card, "took the top discard", "take", f"You took {card} from the discard")
         elif t is DrawStockIf:
             card = self._draw(seat)
             points, limit = self.points[card], command.limit
@@ -367,8 +258,17 @@ class Golf(TurnByTurn):
             self._pass_turn(seat, "knock", f"{self.names[seat]} knocks", False,
                             "You knocked: everyone else has one more turn")
 
-    def _draw(self, seat: int, own: str | None = None) -> str:
+    def _take(self, seat: int, pos: int) -> None:
+        self.started[seat] = True
+        self.peeks_left[seat] = 0
+        card = self.discard.pop()
+        self._replace(seat, pos, card, "took the top discard", "take", f"You took {card} from the discard")
+
+    def _draw(self, seat: int, tell: bool = False) -> str:
+        """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
+        which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
+        own = f"You drew {card} from the stock" if tell else None
         self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
         return card
 
@@ -387,17 +287,17 @@ class Golf(TurnByTurn):
         grid = self.grids[seat]
         old = grid[i]
         grid[i] = card
-        self.known[seat][i] = True
-        self.replaced[seat][i] = True
+        self.known[seat][i] = self.replaced[seat][i] = True
+        self.discard.append(old)
         if self.faceup:
             self.up[seat][i] = True
-            placed, side = f"put {card} face up", "face up"
-        else:
-            placed, side = "put it face down", "face down"  # never name a face-down card in public
-        self.discard.append(old)
-        where = f"at {pos}, discarding {old}"
-        mine = f"{own} and put it {side} {where}" if kind == "take" else f"{own} {side} {where}"
-        self._pass_turn(seat, kind, f"{self.names[seat]} {how} and {placed} {where}", old in self.jacks, mine)
+            text = f"{self.names[seat]} {how} and put {card} face up at {pos}, discarding {old}"
+            side = "face up"
+        else:  # never name a face-down card in public
+            text = f"{self.names[seat]} {how} and put it face down at {pos}, discarding {old}"
+            side = "face down"
+        and_put = " and put it " if kind == "take" else " "
+        self._pass_turn(seat, kind, text, old in self.jacks, f"{own}{and_put}{side} at {pos}, discarding {old}")
 
     def _peek(self, seat: int, pos: int) -> None:
         self.known[seat][pos - 1] = True
@@ -416,6 +316,11 @@ class Golf(TurnByTurn):
     def _pass_turn(self, seat: int, kind: str, text: str, jack: bool, own: str) -> None:
         self._turn += 1
         self.last_seat, self.last_kind = seat, kind
+        if (self.stock and self.final is None and not jack and kind != "knock"
+                and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
+            self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
+            self.current = self._next_seat(seat)
+            return
         over = False
         after = ""
         if not self.stock:
@@ -497,32 +402,40 @@ class Golf(TurnByTurn):
         n, size = self.n, self.size
         self.hole_no = hole
         self.dealer = (hole - 1) % n
-        deck = standard_pack(self.packs, 2 * self.packs if self.options["jokers"] else 0)
+        deck = list(self.deck)
         self.rng.shuffle(deck)
-        self.shuffles.append({"hole": hole, "kind": "deal", "order": list(deck)})
-        grids = [[""] * size for _ in range(n)]
-        order = [(self.dealer + k) % n for k in range(1, n + 1)]  # from the dealer's left, one at a time
-        for i in range(size):
-            for s in order:
-                grids[s][i] = deck.pop()
+        self.shuffles.append({"hole": hole, "kind": "deal", "order": deck[:]})
+        # One card at a time from the top (the end), from the dealer's left: the k-th card dealt
+        # goes to seat (dealer + 1 + k) mod n, at position k // n + 1.
+        dealt = deck[:-size * n - 1:-1]
+        del deck[-size * n:]
+        grids = [[]] * n
+        for k in range(n):
+            grids[(self.dealer + 1 + k) % n] = dealt[k::n]
         self.grids = grids
         self.discard = [deck.pop()]
         self.stock = deck
         peek = self.options["peek"]
         near = NEAREST[size] if peek in ("near2", "paid") else ()
-        self.up = [[False] * size for _ in range(n)]
-        self.known = [[p in near for p in self.positions] for _ in range(n)]
-        self.start_seen = [list(k) for k in self.known]
-        self.replaced = [[False] * size for _ in range(n)]
+        downs = [False] * size
+        seen = [p in near for p in self.positions]
+        self.up = [downs[:] for _ in range(n)]
+        self.known = [seen[:] for _ in range(n)]
+        self.start_seen = [seen[:] for _ in range(n)]
+        self.replaced = [downs[:] for _ in range(n)]
         self.peeks_left = [FREE_PEEKS.get(peek, 0)] * n
         self.paid, self.started = [0] * n, [False] * n
         self.drawn = self.knocker = self.final = None
         self.rebuilt = False
         self.current = self._next_seat(self.dealer)
-        self.events.append({"kind": "hole_start", "hole": hole, "dealer": self.dealer})
-        for s in range(n):
-            if near and not self.resigned[s]:
-                self.events.append({"kind": "peeked", "seat": s, "positions": {p: grids[s][p - 1] for p in near}})
+        events = self.events
+        events.append({"kind": "hole_start", "hole": hole, "dealer": self.dealer})
+        if near:
+            a, b = near
+            for s in range(n):
+                if not self.resigned[s]:
+                    near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
+                    events.append({"kind": "peeked", "seat": s, "positions": near_cards})
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
@@ -546,8 +459,12 @@ class Golf(TurnByTurn):
             over = self.hole_no >= self.options["holes"]
         if not over:
             return self._start_hole(self.hole_no + 1)
-        line, winners = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
-        self._result = Result(line, tuple(active[w] for w in winners), tuple(self.totals))
+        if len(active) == self.n:
+            line, winners = share_the_win(self.names, self.totals)
+        else:
+            line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
+            winners = tuple(active[w] for w in picked)
+        self._result = Result(line, winners, tuple(self.totals))
         self.events.append({"kind": "game_end", "line": line})
 
     # -- what a seat sees -----------------------------------------------------------------
@@ -631,18 +548,26 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     k = len(free)
     if state.drawn is not None:
         pick = int(rng.random() * (k + 1))
-        return Keep(free[pick]) if pick < k else Discard()
+        return _KEEP[free[pick]] if pick < k else _DISCARD
     looks = state.peekable(seat) if state.options["peek"] != "near2" else ()
     knock = 0 if state.faceup or state.knocker is not None else 1
     pick = int(rng.random() * (2 * k + 1 + knock + len(looks)))
     if pick < k:
-        return DrawDiscard(free[pick])
+        return _DRAW_DISCARD[free[pick]]
     pick -= k
     if pick < k:
-        return DrawStockIf(state.lo + int(rng.random() * (state.hi - state.lo + 1)), free[pick])
+        return _draw_stock_if(state.lo + int(rng.random() * (state.hi - state.lo + 1)), free[pick])
     pick -= k
     if pick == 0:
-        return DrawStock()
+        return _DRAW_STOCK
     if pick == 1 and knock:
-        return Knock()
-    return Peek(looks[pick - 1 - knock])
+        return _KNOCK
+    return _PEEK[looks[pick - 1 - knock]]
+
+
+# Orders are frozen values, so the random player hands out shared ones (as golfdeck's does).
+_DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, 7))
+_KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))
+_PEEK = (None,) + tuple(Peek(p) for p in range(1, 7))
+_DRAW_STOCK, _DISCARD, _KNOCK = DrawStock(), Discard(), Knock()
+_draw_stock_if = lru_cache(maxsize=None)(DrawStockIf)  # limits run from -5 to 40: a few hundred

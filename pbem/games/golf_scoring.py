@@ -7,8 +7,9 @@ estimates layouts with it) on its own.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
-from .cards import HIDDEN, JOKER, RANKS, SUITS
+from .cards import HIDDEN, JOKER, RANKS, SUITS, standard_pack
 
 ONE_EYED_JACKS = frozenset(("JS", "JH"))
 # A joker keeps its minus points rather than pairing away; an unknown card pairs with nothing.
@@ -31,6 +32,36 @@ def card_points(options: dict) -> dict[str, int]:
             points["8" + s] = 0
     points[JOKER] = JOKER_POINTS
     return points
+
+
+class Tables(NamedTuple):
+    """What a game's options make of the cards, worked out once per set of options and shared
+    by every game on them (so never changed): points, the least and most a card is worth, the
+    autoplay's values (`HIDDEN`: the pack's average card), the jacks that skip a turn, and the
+    unshuffled deck a hole starts from."""
+    points: dict[str, int]
+    lo: int
+    hi: int
+    guess: dict[str, float]
+    jacks: frozenset
+    deck: tuple[str, ...]
+
+
+@lru_cache(maxsize=256)
+def _tables(jacks, queens, kings, spade_queen: bool, jokers: bool, packs: int) -> Tables:
+    points = card_points({"jacks": jacks, "queens": queens, "kings": kings, "spade_queen": spade_queen})
+    values = [points[c] for c in standard_pack(1, 2 if jokers else 0)]
+    guess: dict[str, float] = dict(points)
+    guess[HIDDEN] = sum(values) / len(values)  # an unseen card is worth the pack's average
+    skip = frozenset("J" + s for s in SUITS) if jacks == "20skip" else frozenset()
+    deck = tuple(standard_pack(packs, 2 * packs if jokers else 0))
+    return Tables(points, min(values), max(values), guess, skip, deck)
+
+
+def game_tables(options: dict, packs: int) -> Tables:
+    """The `Tables` of a game with these (coerced) options and this many packs."""
+    return _tables(options["jacks"], options["queens"], options["kings"], bool(options["spade_queen"]),
+                   bool(options["jokers"]), packs)
 
 
 @lru_cache(maxsize=None)
@@ -72,7 +103,7 @@ def _best_pairs(edges: list[tuple[int, int]], pts: list[int]) -> tuple[tuple[int
 def layout_score(cards: list[str], cols: int, points: dict, pairs: str,
                  wild: bool) -> tuple[list[int], list[int], int]:
     """(each card's points, the cancelled positions 1-based, the layout's score)."""
-    pts = [points[c] for c in cards]
+    pts = list(map(points.__getitem__, cards))
     if pairs == "none" and not wild:
         return pts, [], sum(pts)
     equal_pairs = pairs != "none"
@@ -115,10 +146,17 @@ def score_hole(grids: list[list[str]], cols: int, options: dict, knocker: int | 
     """Every seat's card points, cancelled positions and hole score (paid looks included)."""
     points = points or card_points(options)
     wild = bool(options["one_eyed_jacks_wild"])
-    rows = [layout_score(g, cols, points, options["pairs"], wild) for g in grids]
-    raw = [r[2] + peeks[s] for s, r in enumerate(rows)]
+    if options["pairs"] == "none" and not wild:  # nothing pairs: every card counts
+        worth = points.__getitem__
+        cards = [list(map(worth, g)) for g in grids]
+        raw = list(map(sum, cards))
+        cancelled: list = [[] for _ in grids]
+    else:
+        rows = [layout_score(g, cols, points, options["pairs"], wild) for g in grids]
+        cards, cancelled, raw = [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows]
+    raw = [r + p for r, p in zip(raw, peeks)]
     scores = knocker_adjusted(raw, knocker, options["knock_penalty"], options["knock_bonus"])
-    return {"points": [r[0] for r in rows], "cancelled": [r[1] for r in rows], "raw": raw, "scores": scores}
+    return {"points": cards, "cancelled": cancelled, "raw": raw, "scores": scores}
 
 
 def best_spot(known: list[str], card: str, positions: list[int], cols: int, guess: dict[str, float],

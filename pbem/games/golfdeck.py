@@ -7,6 +7,25 @@ or draws the stock card and keeps it (KEEP) or discards it and turns a face-down
 (DISCARD FLIP). A grid all face up gives every other seat one final turn; the turn that draws
 the last stock card ends the hole at once. Columns of two cards of the same type score 0.
 
+The deal, exactly (README, "Provable fairness": anyone can replay it from the seed). All of a
+game's chance comes from one `rng.Generator` on the game's seed (16 bytes; a whole number N
+means the bytes of `rng.seed_from_int(N)`), and it draws only here, at each hole's deal:
+
+1. The deck, before every hole's shuffle, is the fresh golf deck in this order: Hole-in-One x4,
+   Gimme x4, Putter x4, 3-Iron x4, 4-Iron x4, 5-Iron x4, 6-Iron x4, 7-Iron x4, 8-Iron x4,
+   9-Iron x4, Pitching Wedge x4, Sand Trap x4, Water Hazard x4 (list positions 0 to 51).
+2. `shuffle` (Fisher-Yates from the end) puts it in order; that order is the hole's entry in
+   `chance_record()`. The top of the deck is the LAST card of the list.
+3. Cards come off the top one at a time, round the table from the dealer's left: the k-th card
+   dealt (k = 0, 1, ...) goes to seat (dealer + 1 + k) mod N, at grid position k // N + 1
+   (1 2 3 on the top row, 4 5 6 below), until every seat has six. The next card from the top
+   is turned up as the discard; the rest, in list order, is the stock, drawn from its end.
+4. Then one draw, d = `below(15^N)`, picks every seat's default reveal for the hole (what
+   the GM plays for a seat that does not reveal in time): seat s (0 to N - 1, resigned seats
+   too) gets pair number (d // 15^s) mod 15 of the 15 pairs (1 2), (1 3), ... (1 6), (2 3),
+   ... (5 6), numbered from 0 in that order. Nothing else draws. The dealer of hole h in game
+   g of a series is seat (g + h - 2) mod N.
+
 Decisions where the seed text and RULES.md say nothing:
 
 - Reveals are recorded when they arrive but turned up only when every seat has revealed; until
@@ -20,54 +39,45 @@ Decisions where the seed text and RULES.md say nothing:
   left all the same, DISCARD FLIP is refused and the drawn card must be kept.
 - A conditional draw must name a face-down card for its ELSE even when the card is kept.
 - `turn` counts reveals and finished turns; DRAW STOCK alone does not finish a turn.
-- `default_orders` is a pure query: a seat's default reveal comes from a per-hole salt drawn
-  from the game's RNG at the deal, so asking for defaults (hints, reminders) never changes the
-  game. A default turn uses only what that seat may see, valuing face-down cards at the
-  average card of the deck.
+- `default_orders` is a pure query: a seat's default reveal was drawn at the deal (point 4
+  above), so asking for defaults (hints, reminders) never changes the game. A default turn uses
+  only what that seat may see, valuing face-down cards at the average card of the deck.
 - `random_orders` is uniform over the atomic moves (six DRAW DISCARDs and DRAW STOCK; then
   six KEEPs and a DISCARD FLIP per face-down card; the 15 reveal pairs). The conditional draw
   is a mail shortcut for DRAW STOCK plus a decision, so it is not a move of its own.
+
+Games stored before the move to `rng.Generator` (their `rng` a state of Python's `random`)
+do not load: `from_dict` refuses them with a ValueError that says so.
 """
 from __future__ import annotations
 
 import copy
-import random
 from typing import Sequence
 
-from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
-from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
-from .cards import GOLF_DECK_POINTS, Grid, deal, golf_deck, share_the_win
-from .errors import IllegalOrder
+from .base import NMR_OPTION, Option, Result, TurnByTurn, register
+from .card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
+from .cards import (GOLF_DECK_POINTS, Grid, checked_options, deal, game_generator, golf_deck, share_the_win,
+                    stored_generator)
+from .golfdeck_rules import GRID, GolfDeckRules
+from .rng import Generator
 
 POINTS = GOLF_DECK_POINTS
+_POINTS_OF = POINTS.__getitem__
 DECK = tuple(golf_deck())
-GRID = 6
+_POS = tuple(str(p) for p in range(GRID + 1))  # a position as text, made once
 COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
 
-_OURS = frozenset({Reveal, DrawDiscard, DrawStock, Keep, DiscardFlip, DrawStockIf, Resign})
-_GOLF_ONLY = {Discard: "DISCARD", Knock: "KNOCK", Peek: "PEEK"}
 # Commands are frozen values: the hot path hands out shared instances.
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
 _FLIP = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
-
-RULE_OVER = "no orders once the game is over"
-RULE_FOREIGN = "only the orders of golf with the golf deck"
-RULE_POSITION = "grid positions are 1 to 6 (top row 1 2 3, bottom row 4 5 6)"
-RULE_REVEAL_ONCE = "two cards are turned up once a hole, before its first turn"
-RULE_REVEAL_TWO = "a reveal turns up two different cards"
-RULE_REVEAL_PHASE = "cards are revealed only before the first turn of a hole"
-RULE_REVEAL_FIRST = "no turn starts before every player has revealed two cards"
-RULE_TURN = "turns go clockwise from the dealer's left: only the player to move may play"
-RULE_ONE_DRAW = "one draw a turn: the drawn stock card is kept or discarded first"
-RULE_NO_DRAWN = "KEEP and DISCARD FLIP answer a DRAW STOCK"
-RULE_FACE_UP = "only a face-down card can be turned up"
-RULE_NONE_DOWN = "a discarded stock card obliges a flip; with no face-down card left, keep it"
-RULE_ELSE_FLIP = "the ELSE of a conditional draw turns up a face-down card"
-RULE_RESIGNED = "a player who has resigned takes no more turns"
+# The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
+REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
+PAIRS = len(REVEAL_PAIRS)
+_REVEAL = (None,) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
@@ -78,7 +88,8 @@ def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
             cancelled += (a + 1, b + 1)
         else:
             score += POINTS[cards[a]] + POINTS[cards[b]]
-    return score, sorted(cancelled)
+    cancelled.sort()
+    return score, cancelled
 
 
 def estimate(cards: Sequence[str], up: Sequence[bool]) -> float:
@@ -123,7 +134,7 @@ def _positive(key: str, value) -> int:
 
 
 @register
-class GolfDeck(TurnByTurn):
+class GolfDeck(GolfDeckRules, TurnByTurn):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"
     MIN_PLAYERS = 2
@@ -139,7 +150,7 @@ class GolfDeck(TurnByTurn):
                    "to_move", "current", "discard", "stock", "revealed", "final_turns_from", "totals",
                    "finished", "resigned", "result")
 
-    def __init__(self, names: Sequence[str], options: dict, rng: random.Random):
+    def __init__(self, names: Sequence[str], options: dict, rng: Generator):
         self.names = list(names)
         self.n = len(self.names)
         self.options = dict(options)
@@ -157,7 +168,7 @@ class GolfDeck(TurnByTurn):
         self.reveals: list[tuple[int, int] | None] = [None] * self.n
         self.drawn: str | None = None  # the current seat's stock card, not yet kept or discarded
         self.ender: int | None = None  # the seat whose grid went all face up
-        self.salt = 0  # per hole, for the default reveals
+        self.default_reveals: list[Reveal] = []  # per seat, drawn at the deal
         self.totals = [0] * self.n
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
@@ -170,24 +181,28 @@ class GolfDeck(TurnByTurn):
     def new(cls, names, options, seed, course=None) -> "GolfDeck":
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"{cls.TITLE} is a game for 2 to 4 players, not {len(names)}")
-        opts = cls.options_with_defaults(dict(options or {}))
-        for key in ("holes", "game"):
-            opts[key] = _positive(key, opts[key])
-        state = cls(names, opts, random.Random(seed))
+        state = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
         state._deal()
         return state
 
+    @classmethod
+    def _checked(cls, given: dict) -> dict:
+        opts = cls.options_with_defaults(given)
+        for key in ("holes", "game"):
+            opts[key] = _positive(key, opts[key])
+        return opts
+
     def to_dict(self) -> dict:
-        version, internal, gauss = self.rng.getstate()
         return {
             "names": list(self.names), "options": dict(self.options),
-            "rng": [version, list(internal), gauss], "shuffles": [list(d) for d in self.shuffles],
+            "rng": self.rng.state(), "shuffles": [list(d) for d in self.shuffles],
             "hole": self.hole_no, "dealer": self.dealer, "starter": self.starter,
             "current": self.current, "grids": [list(g) for g in self.grid],
             "face_up": [list(u) for u in self.up], "stock": list(self.stock),
             "discard": list(self.discard), "revealing": self.revealing,
             "reveals": [list(r) if r else None for r in self.reveals], "drawn": self.drawn,
-            "ender": self.ender, "salt": self.salt, "totals": list(self.totals),
+            "ender": self.ender, "totals": list(self.totals),
+            "default_reveals": [[r.first, r.second] for r in self.default_reveals],
             "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
             "events": copy.deepcopy(self.events), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
@@ -195,10 +210,7 @@ class GolfDeck(TurnByTurn):
 
     @classmethod
     def from_dict(cls, d: dict) -> "GolfDeck":
-        rng = random.Random()
-        version, internal, gauss = d["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        s = cls(d["names"], d["options"], rng)
+        s = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         s.shuffles = [list(x) for x in d["shuffles"]]
         s.hole_no, s.dealer, s.starter, s.current = d["hole"], d["dealer"], d["starter"], d["current"]
         s.grid = [list(g) for g in d["grids"]]
@@ -206,7 +218,8 @@ class GolfDeck(TurnByTurn):
         s.stock, s.discard = list(d["stock"]), list(d["discard"])
         s.revealing = d["revealing"]
         s.reveals = [tuple(r) if r else None for r in d["reveals"]]
-        s.drawn, s.ender, s.salt = d["drawn"], d["ender"], d["salt"]
+        s.drawn, s.ender = d["drawn"], d["ender"]
+        s.default_reveals = [Reveal(a, b) for a, b in d["default_reveals"]]
         s.totals = list(d["totals"])
         s.holes = copy.deepcopy(d["holes"])
         resigned = d["resigned"]
@@ -216,6 +229,11 @@ class GolfDeck(TurnByTurn):
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
+
+    def chance_record(self) -> list:
+        """Every deck order the game has shuffled, one a hole, as card names with the top card
+        last: what `pbem verify` compares between a stored game and its replay."""
+        return [list(d) for d in self.shuffles]
 
     # -- the protocol ---------------------------------------------------------------------
     @property
@@ -229,44 +247,44 @@ class GolfDeck(TurnByTurn):
             return {s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]}
         return {self.current}
 
-    def check_order(self, seat: int, command) -> None:
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
-        if not 0 <= seat < self.n:
-            raise IllegalOrder(f"there is no seat {seat} in this game", rule=RULE_TURN)
-        t = type(command)
-        if self.resigned[seat]:
-            raise IllegalOrder("you have resigned from this game" if t is not Resign else
-                               "you have resigned already", rule=RULE_RESIGNED)
-        if t is Resign:
-            return
-        if t not in _OURS:
-            self._foreign(seat, command)
-        if self.revealing:
-            self._check_reveal(seat, command, t)
-        elif t is Reveal:
-            raise IllegalOrder(f"hole {self.hole_no} is under way: its cards were revealed before "
-                               "the first turn", rule=RULE_REVEAL_PHASE, hint=self._hint(seat))
-        elif seat != self.current:
-            raise IllegalOrder(f"it is {self.names[self.current]}'s turn, not yours", rule=RULE_TURN)
-        elif self.drawn is None:
-            self._check_draw(seat, command, t)
-        else:
-            self._check_decision(seat, command, t)
-
     def apply(self, seat: int, command) -> None:
+        t = command.__class__
+        # The common orders go straight to play when they are plainly legal (a benchmark hole is
+        # some 37 of them); anything else is checked in full first, and refused there if wrong.
+        if t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
+            a, b = command.first, command.second
+            if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
+                    and b.__class__ is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
+                return self._reveal(seat, a, b)
+        elif seat == self.current and not self.revealing and self._result is None and not self.resigned[seat]:
+            drawn = self.drawn
+            if t is DrawDiscard:
+                pos = command.pos
+                if drawn is None and pos.__class__ is int and 0 < pos <= GRID:
+                    return self._take_discard(seat, pos)
+            elif t is DrawStock:
+                if drawn is None:
+                    self._draw(seat, True)
+                    return
+            elif t is Keep:
+                pos = command.pos
+                if drawn is not None and pos.__class__ is int and 0 < pos <= GRID:
+                    return self._keep(seat, pos)
+            elif t is DiscardFlip:
+                pos = command.pos
+                if drawn is not None and pos.__class__ is int and 0 < pos <= GRID and not self.up[seat][pos - 1]:
+                    return self._discard_flip(seat, pos)
         self.check(seat, command)
-        t = type(command)
         if t is DrawDiscard:
             self._take_discard(seat, command.pos)
         elif t is DrawStock:
-            self._draw(seat, f"You drew {self.stock[-1]} from the stock")
+            self._draw(seat, True)
         elif t is Keep:
             self._keep(seat, command.pos)
         elif t is DiscardFlip:
             self._discard_flip(seat, command.pos)
         elif t is Reveal:
-            self._reveal(seat, command)
+            self._reveal(seat, command.first, command.second)
         elif t is DrawStockIf:
             self._draw_if(seat, command)
         else:
@@ -314,8 +332,7 @@ class GolfDeck(TurnByTurn):
         if self.revealing:
             if self.reveals[seat] is not None:
                 return None
-            first, second = sorted(random.Random(self.salt * 8 + seat).sample(range(1, GRID + 1), 2))
-            return Reveal(first, second)
+            return self.default_reveals[seat]
         if seat != self.current:
             return None
         cards, up = self.grid[seat], self.up[seat]
@@ -335,76 +352,6 @@ class GolfDeck(TurnByTurn):
         return {"DRAW": [_DRAW_STOCK], "IF": [DrawStockIf(4, down[0], down[0])], "KEEP": [keep],
                 "DISCARD": [flip], "FLIP": [flip]}.get(word or "", [])
 
-    # -- checks ---------------------------------------------------------------------------
-    def _foreign(self, seat: int, command) -> None:
-        word = _GOLF_ONLY.get(type(command))
-        what = f"{word} is an order of the classic card game (golf)" if word else f"{command!r} is not an order"
-        hint = self._hint(seat) if seat in self.to_move() else None
-        raise IllegalOrder(f"{what}, not in this game", rule=RULE_FOREIGN, hint=hint)
-
-    def _check_reveal(self, seat: int, command, t) -> None:
-        done = self.reveals[seat]
-        if t is not Reveal:
-            if done:
-                waiting = ", ".join(self.names[s] for s in sorted(self.to_move()))
-                raise IllegalOrder(f"the first turn waits for {waiting} to reveal", rule=RULE_REVEAL_FIRST)
-            raise IllegalOrder(f"hole {self.hole_no} starts with every player turning up two cards",
-                               rule=RULE_REVEAL_FIRST, hint=self._hint(seat))
-        if done:
-            raise IllegalOrder(f"you revealed {done[0]} and {done[1]} for this hole already",
-                               rule=RULE_REVEAL_ONCE)
-        for pos in (command.first, command.second):
-            self._position(seat, pos)
-        if command.first == command.second:
-            raise IllegalOrder(f"position {command.first} twice: name two different cards",
-                               rule=RULE_REVEAL_TWO, hint=self._hint(seat))
-
-    def _check_draw(self, seat: int, command, t) -> None:
-        if t is DrawDiscard:
-            self._position(seat, command.pos)
-        elif t is DrawStockIf:
-            self._position(seat, command.keep)
-            up = self.up[seat]
-            down = [p for p in range(1, GRID + 1) if not up[p - 1]]
-            keep = f"DRAW STOCK IF <= {command.limit} KEEP {command.keep}"
-            if not down:
-                raise IllegalOrder("you have no face-down card for the ELSE to turn up", rule=RULE_NONE_DOWN,
-                                   hint="DRAW STOCK")
-            if command.flip is None:
-                raise IllegalOrder("a conditional draw in this game ends ELSE FLIP <position>",
-                                   rule=RULE_ELSE_FLIP, hint=f"{keep} ELSE FLIP {down[0]}")
-            self._position(seat, command.flip)
-            if up[command.flip - 1]:
-                raise IllegalOrder(f"{self.grid[seat][command.flip - 1]} at {command.flip} is face up already",
-                                   rule=RULE_FACE_UP, hint=f"{keep} ELSE FLIP {down[0]}")
-        elif t is not DrawStock:  # KEEP or DISCARD FLIP
-            raise IllegalOrder(f"{command} needs a card drawn from the stock first; you have none",
-                               rule=RULE_NO_DRAWN, hint="DRAW STOCK")
-
-    def _check_decision(self, seat: int, command, t) -> None:
-        if t is Keep:
-            self._position(seat, command.pos)
-        elif t is DiscardFlip:
-            self._position(seat, command.pos)
-            up = self.up[seat]
-            if False not in up:
-                raise IllegalOrder(f"all your cards are face up, so {self.drawn} must be kept",
-                                   rule=RULE_NONE_DOWN, hint=str(self.default_orders(seat)))
-            if up[command.pos - 1]:
-                raise IllegalOrder(f"{self.grid[seat][command.pos - 1]} at {command.pos} is face up already",
-                                   rule=RULE_FACE_UP, hint=f"DISCARD FLIP {up.index(False) + 1}")
-        else:
-            raise IllegalOrder(f"you drew {self.drawn} from the stock: keep it or discard it before "
-                               "anything else", rule=RULE_ONE_DRAW, hint=self._hint(seat))
-
-    def _position(self, seat: int, pos) -> None:
-        if type(pos) is not int or not 1 <= pos <= GRID:
-            raise IllegalOrder(f"there is no position {pos}", rule=RULE_POSITION, hint=self._hint(seat))
-
-    def _hint(self, seat: int) -> str | None:
-        order = self.default_orders(seat)
-        return None if order is None else str(order)
-
     # -- play -----------------------------------------------------------------------------
     # Each move leaves a `played` event: `text` for everyone, `own` for its player (who may be
     # told the card they drew); `move` is False for what follows from others' moves.
@@ -417,8 +364,9 @@ class GolfDeck(TurnByTurn):
         self.drawn = self.ender = None
         self.starter = self.current = self._following(self.dealer)
         deck = list(DECK)
-        self.rng.shuffle(deck)
-        self.shuffles.append(list(deck))
+        rng = self.rng
+        rng.shuffle(deck)
+        self.shuffles.append(deck[:])
         hands = deal(deck, n, GRID)  # one at a time from the dealer's left
         grid = self.grid
         for i in range(n):
@@ -428,44 +376,50 @@ class GolfDeck(TurnByTurn):
         self.stock = deck
         self.revealing = True
         self.reveals = [None] * n
-        self.salt = self.rng.getrandbits(32)
+        draw = rng.below(PAIRS ** n)  # one draw for all: seat s's pair is base-15 digit s
+        self.default_reveals = [REVEAL_PAIRS[draw // PAIRS ** s % PAIRS] for s in range(n)]
         self.events.append({"kind": "hole_start", "hole": self.hole_no, "dealer": self.dealer})
 
-    def _reveal(self, seat: int, command: Reveal) -> None:
-        self.reveals[seat] = (command.first, command.second)
+    def _reveal(self, seat: int, first: int, second: int) -> None:
+        self.reveals[seat] = (first, second)
         self._turn += 1
         self._played(seat, f"{self.names[seat]} has chosen the two cards to reveal",
-                     f"You chose {command.first} and {command.second} to reveal")
+                     f"You chose {first} and {second} to reveal")
         self._end_reveals()
 
     def _end_reveals(self) -> None:
         """Once every seat in play has chosen, all the chosen cards are turned up together."""
         reveals, resigned = self.reveals, self.resigned
-        if any(r is None and not resigned[s] for s, r in enumerate(reveals)):
+        if None in reveals and (True not in resigned
+                                or any(r is None and not resigned[s] for s, r in enumerate(reveals))):
             return
+        events, names = self.events, self.names
         for s, pair in enumerate(reveals):
             if pair is None:
                 continue
-            a, b = sorted(pair)
+            a, b = pair if pair[0] < pair[1] else (pair[1], pair[0])
             up, cards = self.up[s], self.grid[s]
             up[a - 1] = up[b - 1] = True
             shown = f"{a} ({cards[a - 1]}) and {b} ({cards[b - 1]})"
-            self._played(s, f"{self.names[s]} turned up {shown}", f"You turned up {shown}", move=False)
+            events.append({"kind": "played", "seat": s, "text": f"{names[s]} turned up {shown}",
+                           "own": "You turned up " + shown, "move": False})
         self.revealing = False
-        self.events.append({"kind": "revealed", "hole": self.hole_no})
+        events.append({"kind": "revealed", "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
-        grid, up, discard = self.grid[seat], self.up[seat], self.discard
-        card = discard.pop()
-        old = grid[pos - 1]
-        grid[pos - 1] = card
-        up[pos - 1] = True
-        discard.append(old)
-        what = f"took {card} from the discard into {pos} (out went {old})"
-        self._end_turn(seat, f"{self.names[seat]} {what}", f"You {what}")
+        i, grid, discard = pos - 1, self.grid[seat], self.discard
+        card, old = discard[-1], grid[i]
+        grid[i], discard[-1] = card, old
+        up = self.up[seat]
+        up[i] = True
+        what = f"{card} from the discard into {_POS[pos]} (out went {old})"
+        self._end_turn(seat, up, f"{self.names[seat]} took {what}", "You took " + what)
 
-    def _draw(self, seat: int, own: str | None = None) -> str:
+    def _draw(self, seat: int, tell: bool = False) -> str:
+        """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
+        which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
+        own = f"You drew {card} from the stock" if tell else None
         self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
         return card
 
@@ -478,37 +432,44 @@ class GolfDeck(TurnByTurn):
             self._discard_flip(seat, command.flip, f"You drew {card} ({points}): {points} > {limit}, so ")
 
     def _keep(self, seat: int, pos: int, why: str = "") -> None:
-        grid, card = self.grid[seat], self.drawn
+        i, grid, card = pos - 1, self.grid[seat], self.drawn
         self.drawn = None
-        old = grid[pos - 1]
-        grid[pos - 1] = card
-        self.up[seat][pos - 1] = True
+        old = grid[i]
+        grid[i] = card
+        up = self.up[seat]
+        up[i] = True
         self.discard.append(old)
         own = f"{why}you kept it in {pos} (out went {old})" if why else f"You kept {card} in {pos} (out went {old})"
-        self._end_turn(seat, f"{self.names[seat]} drew {card} from the stock and kept it in {pos} "
-                             f"(out went {old})", own)
+        self._end_turn(seat, up, f"{self.names[seat]} drew {card} from the stock and kept it in {pos} "
+                                 f"(out went {old})", own)
 
     def _discard_flip(self, seat: int, pos: int, why: str = "") -> None:
         card = self.drawn
         self.drawn = None
         self.discard.append(card)
-        self.up[seat][pos - 1] = True
+        up = self.up[seat]
+        up[pos - 1] = True
         shown = f"{pos} ({self.grid[seat][pos - 1]})"
         own = (f"{why}it went to the discard and you turned up {shown}" if why
                else f"You discarded {card} and turned up {shown}")
-        self._end_turn(seat, f"{self.names[seat]} drew {card} from the stock, discarded it and turned "
-                             f"up {shown}", own)
+        self._end_turn(seat, up, f"{self.names[seat]} drew {card} from the stock, discarded it and turned "
+                                 f"up {shown}", own)
 
-    def _end_turn(self, seat: int, text: str, own: str) -> None:
+    def _end_turn(self, seat: int, up: list[bool], text: str, own: str) -> None:
+        """After the mover's turn (`up`: their face-up flags): the next seat, or the hole's end."""
         self._turn += 1
-        self._played(seat, text, own)
-        if self.ender is None and False not in self.up[seat]:
-            self.ender = seat
-        following = self._following(seat)
-        if not self.stock or following is None:
-            self._end_hole()
-        else:
-            self.current = following
+        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
+        ender = self.ender
+        if ender is None and False not in up:
+            self.ender = ender = seat
+        if not self.stock:
+            return self._end_hole()
+        following = seat + 1 if seat + 1 < self.n else 0  # the plain case: the next seat
+        if following == ender or self.resigned[following]:
+            following = self._following(seat)
+            if following is None:
+                return self._end_hole()
+        self.current = following
 
     def _following(self, seat: int) -> int | None:
         """The next seat in play after `seat`, or None once the turn would come back round to
@@ -523,20 +484,18 @@ class GolfDeck(TurnByTurn):
         return None
 
     def _end_hole(self) -> None:
-        grids = [list(g) for g in self.grid]
-        scores, cancelled = [], []
-        for cards in grids:
-            score, gone = score_grid(cards)
-            scores.append(score)
-            cancelled.append(gone)
+        grids = [g[:] for g in self.grid]
+        scored = [score_grid(cards) for cards in grids]
+        scores = [score for score, _ in scored]
+        totals = self.totals
         for s in range(self.n):
-            self.totals[s] += scores[s]
-            self.up[s] = [True] * GRID
+            totals[s] += scores[s]
+        self.up = [[True] * GRID for _ in grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
         self.events.append({
-            "kind": "hole_end", "hole": self.hole_no, "grids": [list(g) for g in grids],
-            "points": [[POINTS[c] for c in g] for g in grids], "cancelled": cancelled,
-            "scores": list(scores), "totals": list(self.totals), "stock_out": not self.stock,
+            "kind": "hole_end", "hole": self.hole_no, "grids": [g[:] for g in grids],
+            "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
+            "scores": scores[:], "totals": totals[:], "stock_out": not self.stock,
         })
         self.drawn = None
         if self.hole_no >= self.holes_total:
@@ -547,9 +506,13 @@ class GolfDeck(TurnByTurn):
 
     def _finish_among_active(self) -> None:
         """The lowest total among the seats still in play wins (a resigned seat cannot)."""
-        active = [s for s in range(self.n) if not self.resigned[s]]
-        line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
-        self._result = Result(line, tuple(active[i] for i in picked), tuple(self.totals))
+        if True in self.resigned:
+            active = [s for s in range(self.n) if not self.resigned[s]]
+            line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
+            picked = tuple(active[i] for i in picked)
+        else:
+            line, picked = share_the_win(self.names, self.totals)
+        self._result = Result(line, picked, tuple(self.totals))
         self.events.append({"kind": "game_end", "line": line})
 
     def _resign(self, seat: int) -> None:
@@ -558,6 +521,8 @@ class GolfDeck(TurnByTurn):
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
+            if self.current == seat:  # the seat due to start the hole is out: the next in play starts
+                self.starter = self.current = self._following(seat)
             return self._end_reveals()
         if self.current != seat:
             return
@@ -582,7 +547,7 @@ def random_orders(state: GolfDeck, seat: int, rng) -> object:
             return None
         first = int(random_() * GRID) + 1
         second = int(random_() * (GRID - 1)) + 1
-        return Reveal(first, second + 1 if second >= first else second)
+        return _REVEAL[first][second + 1 if second >= first else second]
     if seat != state.current:
         return None
     if state.drawn is None:

@@ -4,6 +4,9 @@ Each player holds one stroke card per hole (as many 3s, 4s and 5s as the course 
 that par) and four specials: BLUE+1 and BLUE-1 change the player's own score on a hole, RED+1
 and RED-1 the opponent's. One colour goes on two different turns among 1-3, the other colour
 on two different turns among 4-6, never more than one special a turn.
+
+Nothing in MatchPlay is left to chance: no card is shuffled or dealt (each player holds a known
+set) and no die is rolled, so the game draws nothing from its seed and `chance_record()` is empty.
 """
 from __future__ import annotations
 
@@ -182,6 +185,10 @@ class MatchPlay(GameState):
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
+
+    def chance_record(self) -> list:
+        """Every draw of chance the game made: none (module doc)."""
+        return []
 
     @classmethod
     def command_from_text(cls, text: str):

@@ -56,15 +56,29 @@ Decisions where the seed text and RULES.md leave room:
   ends when one player is left, who wins on the total so far (an unfinished hole is not scored).
 - Pars come from the course template, hole h from its hole h (round again past its last);
   `holes` says how many holes (default 9). A game of one ends `Alice scores 38 (par 36)`.
+
+Chance (README, "Provable fairness"): only shuffles, each `shuffle()` of the game's
+`rng.Generator`, in the order they happen. As each hole opens (hole 1 when the game is made, the
+next when a ball holes out): first the course deck in `onpar_course.course_deck` order (the 12
+plain cards, four each of 4, 5 and 6 spaces; then, with hazards, Windmill, Construction, Sink
+Hole, Boulder, Building, Bridge, Dog Leg, Pond, Target, but no Pond without skill shots),
+whose first par cards, from the tee, are the hole; then the distance deck in
+`onpar_course.distance_deck` order (four each of D4-D7, I2-I5 and W1-W3, three each of P1-P4,
+then POWER FADE SLICE and LIGHTWIND TREES HEAVYWIND SANDTRAP WATERTRAP RAINSTORM when they
+play), whose last card is the top. Five rounds from the top deal one card at a time to each
+player in play, from the hole's first player on; every turn then draws the top card. When a
+draw finds the pile empty, the discards (in the order they went down, a washed-out hand in its
+order) followed by the cards played (in the order played, a shot's as its order names them) are
+shuffled into the new pile, top last. `chance_record()` lists every shuffle's result.
 """
 from __future__ import annotations
 
 import copy
-import random
 from typing import Sequence
 
 from . import onpar_course as oc
 from . import onpar_play as play
+from . import rng as fair
 from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
 from .cards import share_the_win
 from .course import EXAMPLE_PARS, Course
@@ -117,7 +131,7 @@ class OnPar(TurnByTurn):
                    "draw_pile", "discards", "played", "skips", "handicaps", "totals", "holes", "resigned",
                    "options", "result")
 
-    def __init__(self, names: Sequence[str], options: dict, pars: Sequence[int], rng: random.Random):
+    def __init__(self, names: Sequence[str], options: dict, pars: Sequence[int], rng: fair.Generator):
         self.names = list(names)
         self.n = len(self.names)
         self.options = dict(options)
@@ -125,7 +139,7 @@ class OnPar(TurnByTurn):
         self.holes_total = len(self.pars)
         self.handicaps = read_handicaps(self.options["handicap"], self.names)
         self.rng = rng
-        self.shuffles: list[dict] = []  # every shuffle's result, top card last
+        self.shuffles: list[dict] = []  # every shuffle's result, top card last (`chance_record`)
         self.hole_no = 1
         self.course: list[tuple[str, int]] = []  # this hole's course cards, The Green included
         self.layout = oc.Layout([(oc.GREEN, oc.GREEN_SPACES)])
@@ -163,15 +177,21 @@ class OnPar(TurnByTurn):
             opts["traps"] = False
         course_pars = course.pars if course is not None else Course.from_pars_string(EXAMPLE_PARS).pars
         pars = [course_pars[h % len(course_pars)] for h in range(opts["holes"])]
-        state = cls(names, opts, pars, random.Random(seed))
+        state = cls(names, opts, pars, generator(seed))
         state._start_hole()
         return state
 
+    def chance_record(self) -> list[dict]:
+        """Every shuffle in the order made, as `{"hole", "what", "cards"}`: what is `course`
+        (its cards as [name, spaces], the first par of them the hole), `distance deck` or, for a
+        reshuffle, `draw pile` (with `turn` and `from`, the pile before the shuffle); cards are
+        listed top card last. It holds cards still to come: for a finished game."""
+        return copy.deepcopy(self.shuffles)
+
     def to_dict(self) -> dict:
-        version, internal, gauss = self.rng.getstate()
         return {
             "names": list(self.names), "options": dict(self.options), "pars": list(self.pars),
-            "rng": [version, list(internal), gauss], "shuffles": copy.deepcopy(self.shuffles),
+            "rng": self.rng.state(), "shuffles": copy.deepcopy(self.shuffles),
             "hole": self.hole_no, "course": [list(c) for c in self.course], "balls": list(self.balls),
             "strokes": list(self.strokes), "hands": [list(h) for h in self.hands], "draw": list(self.draw),
             "discards": list(self.discards), "played": list(self.played), "starter": self.starter,
@@ -183,10 +203,7 @@ class OnPar(TurnByTurn):
 
     @classmethod
     def from_dict(cls, d: dict) -> "OnPar":
-        rng = random.Random()
-        version, internal, gauss = d["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        s = cls(d["names"], d["options"], d["pars"], rng)
+        s = cls(d["names"], d["options"], d["pars"], restored(d["rng"]))
         s.shuffles = copy.deepcopy(d["shuffles"])
         s.hole_no = d["hole"]
         s.course = [(name, spaces) for name, spaces in d["course"]]
@@ -506,8 +523,10 @@ class OnPar(TurnByTurn):
             if not pile:
                 return None
             self.discards, self.played = [], []
+            gathered = list(pile)
             self.rng.shuffle(pile)
-            self.shuffles.append({"hole": self.hole_no, "what": "draw pile", "cards": list(pile)})
+            self.shuffles.append({"hole": self.hole_no, "what": "draw pile", "turn": self._turn,
+                                  "from": gathered, "cards": list(pile)})
             self.draw = pile
             self.events.append({"kind": "reshuffled", "cards": len(pile),
                                 "text": f"The draw pile ran out: the {len(pile)} discarded and played cards "
@@ -584,6 +603,18 @@ class OnPar(TurnByTurn):
         elif self.current == seat:
             self._turn += 1
             self._begin_turn(self._following(seat))
+
+
+def generator(seed) -> fair.Generator:
+    """The game's generator: `seed` is the game's seed bytes, or a number N as `--seed N`."""
+    return fair.Generator(fair.seed_from_int(seed) if isinstance(seed, int) else seed)
+
+
+def restored(state) -> fair.Generator:
+    """The stored generator; a game stored before the fair generator cannot continue."""
+    if not isinstance(state, dict):
+        raise ValueError("this game was stored before pbem's fair generator and cannot be loaded")
+    return fair.Generator.restore(state)
 
 
 def _holes(value) -> int:

@@ -1,11 +1,14 @@
 """The shared card pieces."""
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from pbem.games.cards import (GOLF_DECK_POINTS, HIDDEN, Grid, deal, golf_deck, matching_groups, share_the_win,
-                              shuffled, standard_pack, with_symbol)
+import pytest
+
+from pbem.games.cards import (GOLF_DECK_POINTS, HIDDEN, Grid, checked_options, deal, game_generator, golf_deck,
+                              matching_groups, share_the_win, shuffled, standard_pack, stored_generator,
+                              with_symbol)
+from pbem.games.rng import Generator, seed_from_int
 
 
 def test_decks():
@@ -17,10 +20,48 @@ def test_decks():
     assert with_symbol("QS") == "Q\u2660" and with_symbol("JOKER") == "JOKER"
 
 
-def test_shuffle_is_the_rngs_and_leaves_the_source_alone():
+def test_shuffle_is_the_generators_and_leaves_the_source_alone():
     deck = golf_deck()
-    a, b = shuffled(deck, random.Random(5)), shuffled(deck, random.Random(5))
-    assert a == b and a != deck and sorted(a) == sorted(deck)
+    seed = seed_from_int(5)
+    a, b = shuffled(deck, Generator(seed)), shuffled(deck, Generator(seed))
+    assert a == b and a != deck and sorted(a) == sorted(deck) and deck == golf_deck()
+    assert shuffled(deck, Generator(seed_from_int(6))) != a
+
+
+def test_a_games_generator_from_bytes_or_a_number_and_back_from_storage():
+    assert game_generator(7).state() == Generator(seed_from_int(7)).state()
+    assert game_generator(bytearray(seed_from_int(7))).state() == game_generator(7).state()
+    g = game_generator(b"sixteen bytes!!!")
+    g.below(52)
+    again = stored_generator(g.state(), "golf")
+    assert [again.below(1000) for _ in range(5)] == [g.below(1000) for _ in range(5)]
+    with pytest.raises(ValueError, match="golf game was stored before"):
+        stored_generator([3, [0] * 625, None], "golf")  # Python's random, as games once stored it
+
+
+def test_checked_options_are_worked_out_once_and_handed_out_as_copies():
+    calls = []
+
+    def check(given):
+        calls.append(dict(given))
+        if given.get("holes") == 0:
+            raise ValueError("option holes: at least 1")
+        return {"holes": given.get("holes", 9), "nmr": "autoplay"}
+
+    first = checked_options("test-cards", {"holes": 3}, check)
+    first["holes"] = 99  # a game changing its own options changes nobody else's
+    assert checked_options("test-cards", {"holes": 3}, check) == {"holes": 3, "nmr": "autoplay"}
+    assert calls == [{"holes": 3}]
+    for _ in range(2):  # a refusal is never remembered: it is refused again
+        with pytest.raises(ValueError):
+            checked_options("test-cards", {"holes": 0}, check)
+    assert len(calls) == 3
+    checked_options("test-cards", {"holes": [1]}, check)  # a value that is no key is checked anyway
+    assert calls[-1] == {"holes": [1]}
+    for number, same_but_not in ((3, 3.0), (1, True)):  # equal as numbers, not as option values
+        checked_options("test-cards", {"holes": number}, check)
+        checked_options("test-cards", {"holes": same_but_not}, check)
+        assert calls[-1]["holes"].__class__ is same_but_not.__class__
 
 
 def test_grid_positions_columns_rows_and_what_is_shown():
@@ -37,9 +78,13 @@ def test_grid_positions_columns_rows_and_what_is_shown():
 
 
 def test_deal_and_shared_wins():
-    deck = list(range(20))
-    hands = deal([str(x) for x in deck], 2, 3)
-    assert hands == [["19", "17", "15"], ["18", "16", "14"]]
+    deck = [str(x) for x in range(20)]
+    hands = deal(deck, 2, 3)
+    assert hands == [["19", "17", "15"], ["18", "16", "14"]] and deck == [str(x) for x in range(14)]
+    exact = [str(x) for x in range(6)]
+    assert deal(exact, 3, 2) == [["5", "2"], ["4", "1"], ["3", "0"]] and exact == []
+    with pytest.raises(IndexError):
+        deal(["AS"] * 5, 2, 3)
     assert share_the_win(["A", "B", "C"], [5, 3, 7]) == ("B wins with 3", (1,))
     assert share_the_win(["A", "B", "C"], [3, 3, 3]) == ("A, B and C share the win with 3", (0, 1, 2))
 

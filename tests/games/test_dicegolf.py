@@ -19,22 +19,28 @@ from pbem.games.dicegolf import (DEFAULT_FLAGS, POLICIES, Autoplay, DiceGolf, En
                                  random_orders, rank)
 from pbem.games.errors import IllegalOrder, OrderError
 from pbem.games.matchplay import Play
+from pbem.games.rng import Generator, seed_from_int
 
 NAMES = ["Alice", "Bob", "Cy", "Di"]
 SCORE_BY_TOSS = {1: -2, 2: 0, 3: 1, 4: 2}
 
 
 def fixed(dice: list[tuple[int, int]], n: int = 1, **options) -> DiceGolf:
-    """A game whose tosses come from `dice`, in order (each pair is one toss), and from a fixed
-    generator once they run out."""
+    """A game whose tosses come from `dice`, in the order they are made (each pair is one toss),
+    and from a fixed generator once they run out."""
     spare = random.Random(0)
-    faces = itertools.chain([d for pair in dice for d in pair], iter(lambda: spare.randint(1, 6), 0))
+    tosses = itertools.chain(dice, iter(lambda: (spare.randint(1, 6), spare.randint(1, 6)), 0))
 
     class Loaded(DiceGolf):
-        def _roll(self) -> int:
-            return next(faces)
+        def _toss_dice(self, seat: int, toss_no: int) -> tuple[int, int]:
+            return next(tosses)
 
     return Loaded.new(NAMES[:n], options, 0, None)
+
+
+def seeded(names: list[str], options: dict, wanted) -> DiceGolf:
+    """A new game on the first seed whose opening `wanted` accepts."""
+    return next(g for g in (DiceGolf.new(names, options, seed) for seed in range(200)) if wanted(g))
 
 
 def sheet(g: DiceGolf, seat: int = 0, hole: int | None = None) -> dict:
@@ -203,8 +209,7 @@ def test_nothing_is_taken_once_the_game_is_over():
 
 # -- policies and deadlines -----------------------------------------------------------------
 def test_policy_best_as_the_first_and_only_order_plays_the_whole_game():
-    g = DiceGolf.new(["Alice"], {}, 2)
-    assert g.to_move() == {0}  # the first toss waits: the policy answers it too
+    g = seeded(["Alice"], {}, lambda g: g.to_move() == {0})  # the first toss waits: the policy answers it too
     g.apply(0, Policy("BEST"))
     while g.result() is None:
         assert g.to_move() == set() and g.ready()
@@ -478,6 +483,68 @@ def test_a_game_replays_from_its_orders():
         else:
             again.apply(step[0], DiceGolf.command_from_text(step[1]))
     assert again.sheets() == g.sheets() and again.result() == g.result()
+    assert again.chance_record() == g.chance_record() and again.to_dict() == g.to_dict()
+
+
+# -- chance: the fair generator, in the documented order --------------------------------------
+def test_every_die_is_the_generators_in_the_documented_order():
+    # Flags first (hole 1 to 7, two dice each), then as each hole opens every seat's four
+    # tosses, seat by seat, toss by toss, first die then second; a fresh generator on the
+    # same seed gives the same dice one after the other.
+    g = play_out(DiceGolf.new(NAMES[:3], {"flags": "random"}, 41), random.Random(41))
+    record = g.chance_record()
+    dice = Generator(seed_from_int(41)).dice(2 * len(record))
+    assert [d for r in record for d in r.get("flag", r.get("dice"))] == dice
+    flags, tosses = record[:7], record[7:]
+    assert [(r["hole"], sum(r["flag"])) for r in flags] == list(zip(range(1, 8), g.flags))
+    assert [(r["hole"], r["seat"], r["player"], r["toss"]) for r in tosses] == [
+        (h, s, NAMES[s], t) for h in range(1, 8) for s in range(3) for t in range(1, 5)]
+    for r in tosses:  # every toss made is a toss rolled ahead for that seat and hole
+        made = g.scorecards[r["seat"]][r["hole"] - 1]["tosses"]
+        assert r["toss"] > len(made) or made[r["toss"] - 1]["dice"] == r["dice"]
+
+
+def test_a_seats_dice_do_not_depend_on_the_order_the_mails_come_in():
+    # A seed on which all three wait on their first toss: who answers first tosses first.
+    seed = next(n for n in range(200) if DiceGolf.new(NAMES[:3], {}, n).to_move() == {0, 1, 2})
+
+    def played(seats_in_order):
+        g = DiceGolf.new(NAMES[:3], {}, seed)
+        for seat in seats_in_order:
+            g.apply(seat, Policy("LOW"))
+        while g.result() is None:
+            g.resolve()
+        return g
+    first, last = played([0, 1, 2]), played([2, 1, 0])
+    assert first.sheets() == last.sheets() and first.chance_record() == last.chance_record()
+
+
+def test_the_chance_record_changes_with_the_seed_and_a_number_seed_is_its_bytes():
+    records = {json.dumps(DiceGolf.new(NAMES[:2], {}, seed).chance_record()) for seed in range(10)}
+    assert len(records) == 10
+    by_bytes = DiceGolf.new(NAMES[:2], {}, seed_from_int(3))
+    assert by_bytes.to_dict() == DiceGolf.new(NAMES[:2], {}, 3).to_dict()
+    assert by_bytes.chance_record()[0] == {"hole": 1, "seat": 0, "player": "Alice", "toss": 1,
+                                           "dice": Generator(seed_from_int(3)).dice(2)}
+
+
+def test_a_game_stored_mid_hole_continues_with_the_same_dice():
+    g = seeded(NAMES[:2], {"flags": "random"}, lambda g: g.to_move() == {0, 1})
+    g.apply(0, Policy("HIGH"))  # one seat plays on, the other's toss waits across the storing
+    copy_ = DiceGolf.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert copy_.rng.words == g.rng.words and copy_.chance_record() == g.chance_record()
+    for state in (g, copy_):
+        state.apply(1, Policy("BEST"))
+        while state.result() is None:
+            state.resolve()
+    assert copy_.to_dict() == g.to_dict() and copy_.result() == g.result()
+
+
+def test_a_game_stored_before_the_fair_generator_is_refused_plainly():
+    stored = DiceGolf.new(["Alice"], {}, 1).to_dict()
+    stored["rng"] = [3, [0] * 625, None]  # how Python's random stored its state
+    with pytest.raises(ValueError, match="before pbem's fair generator"):
+        DiceGolf.from_dict(stored)
 
 
 # -- options, views, resigning --------------------------------------------------------------

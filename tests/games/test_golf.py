@@ -1,5 +1,6 @@
-"""The classic Golf engine: scoring under every variant, both endings, the stock, refusals,
-autoplay, and random whole games checked against an independent scorer."""
+"""The classic Golf engine: the deal and the rebuilt stock as the module describes them (checked
+with a reference generator that uses only hashlib), scoring under every variant, both endings,
+the stock, refusals, autoplay, and random whole games checked against an independent scorer."""
 from __future__ import annotations
 
 import json
@@ -7,6 +8,7 @@ import random
 import re
 
 import pytest
+from test_rng import Ref, readme_vectors  # the README's generator again, hashlib alone
 
 from pbem.games import game_type
 from pbem.games.base import Resign
@@ -16,6 +18,7 @@ from pbem.games.cards import HIDDEN
 from pbem.games.errors import IllegalOrder
 from pbem.games.golf import Golf, random_orders
 from pbem.games.golf_scoring import card_points, layout_score
+from pbem.games.rng import seed_from_int
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 MOVE_CAP = 20_000  # far beyond any real game: a loop that passes it is a bug, not a slow game
@@ -107,6 +110,83 @@ def test_dealer_rotates_and_left_of_dealer_starts():
     draw_and_discard(g)
     assert (g.hole, g.dealer, g.current) == (2, 1, 2)
     assert g.shuffles[1]["order"] != g.shuffles[0]["order"]
+
+
+# -- the deal as the module's docstring writes it -------------------------------------------
+def listed_pack(packs: int, jokers: bool) -> list[str]:
+    """Each pack spades, hearts, diamonds, clubs, each suit ace to king; the jokers after all."""
+    ranks = ["A"] + [str(r) for r in range(2, 11)] + ["J", "Q", "K"]
+    one = [r + s for s in "SHDC" for r in ranks]
+    return one * packs + ["JOKER"] * (2 * packs if jokers else 0)
+
+
+def test_the_first_deal_with_seed_1_is_the_readmes_shuffled_pack():
+    g = Golf.new(NAMES[:3], {}, 1, None)  # `--seed 1`
+    vector = next(v for v in readme_vectors() if v["seed"] == seed_from_int(1).hex())
+    assert g.chance_record() == [vector["shuffle"]]
+
+
+@pytest.mark.parametrize("players,options,seed", [
+    (2, {}, 5), (3, {"layout": "6", "jokers": "true"}, 2**100), (8, {"jokers": "true"}, 3), (8, {}, 0)])
+def test_every_deal_is_the_documented_one(players, options, seed):
+    g = Golf.new(NAMES[:players], dict(options, holes="3"), seed, None)
+    ref = Ref(seed_from_int(seed))
+    size = 6 if options.get("layout") == "6" else 4
+    packs = 2 if players == 8 else 1
+    for hole in range(1, 4):
+        deck = ref.shuffle(listed_pack(packs, options.get("jokers") == "true"))
+        top = deck[::-1]
+        dealer = (hole - 1) % players
+        grids = [[""] * size for _ in range(players)]
+        for k in range(size * players):
+            grids[(dealer + 1 + k) % players][k // players] = top[k]
+        assert g.hole == hole and g.dealer == dealer and g.chance_record()[-1] == deck
+        assert g.grids == grids and g.discard == [top[size * players]]
+        assert g.stock == deck[:len(deck) - size * players - 1]
+        g.apply(g.current, Knock())
+        while g.hole == hole and g.result() is None:
+            draw_and_discard(g)
+    assert len(g.chance_record()) == 3
+
+
+def test_the_rebuilt_stock_is_the_pile_under_the_top_card_shuffled_next():
+    g = Golf.new(NAMES[:3], {"holes": "1"}, 41, None)  # the autoplay never knocks: the stock runs out
+    piles = []
+    rebuild = g._rebuild
+
+    def watched():  # the discard pile, bottom card first, as the rebuild finds it
+        piles.append(list(g.discard))
+        return rebuild()
+
+    g._rebuild = watched
+    while g.result() is None:
+        g.apply(g.current, g.default_orders(g.current))
+    ref = Ref(seed_from_int(41))
+    deal = ref.shuffle(listed_pack(1, False))
+    assert len(piles) == 1 and g.chance_record()[0] == deal
+    assert g.chance_record()[1] == ref.shuffle(piles[0][:-1]) and len(g.chance_record()) == 2
+    assert g.shuffles[1]["kind"] == "rebuild"
+
+
+def test_a_game_replays_from_its_seed_and_orders_and_its_chance_depends_on_the_seed():
+    variant = dict(VARIANTS[2], holes=3)
+    g = Golf.new(NAMES[:4], variant, 17, None)
+    log: list = []
+    play(g, random.Random(17), log=log)
+    again = Golf.new(NAMES[:4], variant, seed_from_int(17), None)  # the same seed, as bytes
+    for seat, text in log:
+        again.apply(seat, Golf.command_from_text(text))
+    assert again.chance_record() == g.chance_record() and len(g.chance_record()) >= 3
+    assert again.to_dict() == g.to_dict()
+    other = Golf.new(NAMES[:4], variant, 18, None)
+    assert other.chance_record()[0] != g.chance_record()[0]
+
+
+def test_a_game_stored_with_pythons_random_is_refused():
+    d = new(2).to_dict()
+    d["rng"] = [3, [1] * 625, None]  # what `random.Random.getstate()` was stored as
+    with pytest.raises(ValueError, match="stored before"):
+        Golf.from_dict(d)
 
 
 # -- card values and pairs ----------------------------------------------------------------
@@ -595,6 +675,7 @@ def test_a_saved_game_has_the_same_future():
         end_a = play(g, random.Random(99)).to_dict()
         end_b = play(saved, random.Random(99)).to_dict()
         assert end_a == end_b and end_a["result"] is not None
+        assert saved.chance_record() == g.chance_record() and len(g.chance_record()) >= len(g.holes) >= 2
 
 
 def test_events_of_a_hole():

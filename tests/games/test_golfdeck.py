@@ -1,4 +1,5 @@
-"""Golf with the golf deck: the deal, the reveals, turns, hole ends, scoring, refusals, secrecy,
+"""Golf with the golf deck: the deal (checked against the module's description with a reference
+generator that uses only hashlib), the reveals, turns, hole ends, scoring, refusals, secrecy,
 default and random orders, storage and replay."""
 from __future__ import annotations
 
@@ -7,15 +8,17 @@ import random
 from collections import Counter
 
 import pytest
+from test_rng import Ref  # the README's generator again, written with hashlib alone
 
 from pbem.games import game_type
-from pbem.games import golfdeck as gd
+from pbem.games import golfdeck_rules as gd  # the rules an order can break
 from pbem.games.base import Resign
 from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
                                     Peek, Reveal)
 from pbem.games.cards import HIDDEN, golf_deck
 from pbem.games.errors import IllegalOrder
 from pbem.games.golfdeck import GolfDeck, random_orders, score_grid
+from pbem.games.rng import seed_from_int
 
 NAMES = ["Ann", "Bill", "Cy", "Dee"]
 FULL_DECK = Counter(golf_deck())
@@ -96,6 +99,73 @@ def test_deal_six_each_a_discard_and_the_rest_the_stock(n):
 def test_same_seed_same_deal_other_seed_other_deal():
     assert new(seed=5).to_dict() == new(seed=5).to_dict()
     assert new(seed=5).shuffles != new(seed=6).shuffles
+    assert new(seed=5).chance_record() != new(seed=6).chance_record()
+    as_bytes = GolfDeck.new(NAMES[:3], {}, seed_from_int(5), None)
+    assert as_bytes.to_dict() == new(seed=5).to_dict()  # a number N is the seed bytes of N
+
+
+# -- the deal as the module's docstring writes it -------------------------------------------
+# The deck before each shuffle: the 13 types from the best card to the worst, four of each.
+LISTED = ["Hole-in-One", "Gimme", "Putter", "3-Iron", "4-Iron", "5-Iron", "6-Iron", "7-Iron", "8-Iron",
+          "9-Iron", "Pitching Wedge", "Sand Trap", "Water Hazard"]
+PAIRS = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+
+
+def documented_hole(ref: Ref, n: int, dealer: int) -> dict:
+    """One hole's deal from the reference generator, step by step as the docstring says."""
+    deck = ref.shuffle([t for t in LISTED for _ in range(4)])
+    top = deck[::-1]  # the top of the deck is the end of the list
+    grids = [[""] * 6 for _ in range(n)]
+    for k in range(6 * n):
+        grids[(dealer + 1 + k) % n][k // n] = top[k]
+    draw = ref.below(15 ** n)
+    reveals = [PAIRS[draw // 15 ** s % 15] for s in range(n)]
+    return {"order": deck, "grids": grids, "discard": top[6 * n], "stock": deck[:len(deck) - 6 * n - 1],
+            "reveals": reveals}
+
+
+@pytest.mark.parametrize("n,seed,game", [(2, 1, 1), (3, 77, 2), (4, 2**128 - 1, 1), (4, 12, 3)])
+def test_every_deal_is_the_documented_one(n, seed, game):
+    g = new(n, seed=seed, holes=3, game=game)
+    ref = Ref(seed_from_int(seed))
+    for hole in range(1, 4):
+        dealer = (game + hole - 2) % n
+        want = documented_hole(ref, n, dealer)
+        assert g.hole == hole and g.dealer == dealer and g.chance_record()[-1] == want["order"]
+        assert g.grid == want["grids"] and g.discard == [want["discard"]] and g.stock == want["stock"]
+        assert [g.default_orders(s) for s in range(n)] == [Reveal(a, b) for a, b in want["reveals"]]
+        play_hole_by_defaults(g)
+    assert len(g.chance_record()) == 3 and g.result() is not None
+
+
+def test_a_game_replays_from_its_seed_and_orders_and_a_stored_one_goes_on_alike():
+    rng = random.Random(8)
+    g = new(3, seed=8, holes=3)
+    played, stored = [], None
+    while g.result() is None:
+        seat = rng.choice(sorted(g.to_move()))
+        order = some_order(g, seat, rng)
+        g.apply(seat, order)
+        played.append((seat, str(order)))
+        if stored is None and g.hole == 2 and not g.revealing:  # mid-game, the stream half used
+            stored = (len(played), json.loads(json.dumps(g.to_dict())))
+    again = new(3, seed=8, holes=3)
+    for seat, text in played:
+        again.apply(seat, again.command_from_text(text))
+    assert again.chance_record() == g.chance_record() and len(g.chance_record()) == 3
+    assert again.to_dict() == g.to_dict() and again.view(None) == g.view(None)
+    at, data = stored
+    resumed = GolfDeck.from_dict(data)
+    for seat, text in played[at:]:
+        resumed.apply(seat, resumed.command_from_text(text))
+    assert resumed.to_dict() == g.to_dict() and resumed.chance_record() == g.chance_record()
+
+
+def test_a_game_stored_with_pythons_random_is_refused():
+    d = new(2).to_dict()
+    d["rng"] = [3, [1] * 625, None]  # what `random.Random.getstate()` was stored as
+    with pytest.raises(ValueError, match="stored before"):
+        GolfDeck.from_dict(d)
 
 
 @pytest.mark.parametrize("n,game,dealers", [
@@ -306,15 +376,19 @@ def test_a_resign_in_the_reveals_or_by_the_player_out_ends_what_waited_on_them()
     g = new(3, seed=4)
     g.apply(0, Reveal(1, 2))
     g.apply(2, Reveal(1, 2))
+    assert g.starter == 1
     g.apply(1, Resign())  # the last reveal owed: the others' cards turn up and play starts
-    assert not g.revealing and g.to_move() == {g.starter} and g.up[1] == [False] * 6
+    assert not g.revealing and g.up[1] == [False] * 6
+    # Bill was to start the hole: the next seat in play starts it, and can play
+    assert g.to_move() == {2} and g.starter == 2 and g.view(0)["starter"] == 2
+    g.apply(2, g.default_orders(2))
     g = revealed(3, seed=4)
     g.ender = 0  # seat 0 went out: seats 1 and 2 owe their final turns
     g.current = 1
     g.apply(1, Resign())
     assert g.current == 2
     hole = g.hole
-    g.apply(2, g.default_orders(2))
+    g.apply(2, DrawDiscard(3))  # Cy's whole final turn
     assert g.hole == hole + 1  # back round to the seat that went out: the hole is over
 
 

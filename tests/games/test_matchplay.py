@@ -282,6 +282,19 @@ def test_state_round_trips_through_json():
     assert again.to_move() == {1}
 
 
+def test_matchplay_draws_no_chance_so_the_seed_changes_nothing():
+    games = [MatchPlay.new(["George", "Bill"], {}, seed, PARKLAND) for seed in (0, 99, bytes(range(16)))]
+    for g in games:
+        rng = random.Random(8)  # the same orders in every game
+        while g.result() is None:
+            for seat in sorted(g.to_move()):
+                g.apply(seat, random_orders(g, seat, rng))
+            if g.ready():
+                g.resolve()
+    assert games[0].to_dict() == games[1].to_dict() == games[2].to_dict()
+    assert [g.chance_record() for g in games] == [[], [], []]
+
+
 def test_view_of_a_seat_hides_the_other_seat():
     g = new()
     g.apply(0, Play((3, 5, 4), (S("RED+1", 2),)))

@@ -4,6 +4,7 @@ played face down; the GM's own choices and every suggestion of an error are lega
 order arrives, in whatever position, only an order error comes back."""
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -17,6 +18,7 @@ from pbem.games.course import Course
 from pbem.games.errors import OrderError, make_suggestions
 from pbem.games.onpar import OnPar, random_orders
 from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.games.rng import Generator, seed_from_int
 from pbem.orders.commands import read_body
 from pbem.orders.onpar import grammar
 
@@ -114,7 +116,77 @@ def test_a_game_replays_exactly_from_its_seed_and_orders():
     again = OnPar.new(NAMES[:3], {"holes": 2}, 21, COURSE)
     for seat, text in orders:
         again.apply(seat, OnPar.command_from_text(text))
-    assert again.to_dict() == state.to_dict()
+    assert again.to_dict() == state.to_dict() and again.chance_record() == state.chance_record()
+
+
+# -- chance: the fair generator, in the documented order --------------------------------------
+def reshuffling_game(seed: int = 5) -> OnPar:
+    """A finished game of three holes whose draw pile ran out on the first: everyone discards
+    until it does, and then plays by the GM's own choice."""
+    state = OnPar.new(NAMES[:3], {"holes": 3}, seed, COURSE)
+    while not state.shuffles[-1]["what"] == "draw pile":
+        state.apply(state.current, DiscardCard(state.hands[state.current][0]))
+    while state.result() is None:
+        state.apply(state.current, state.default_orders(state.current))
+    return state
+
+
+def test_every_shuffle_is_the_generators_in_the_documented_order():
+    # A checker with the seed alone: one generator, per hole the course deck then the
+    # distance deck in their listed orders, and a reshuffle of the pile as it was gathered.
+    state = reshuffling_game()
+    fresh = Generator(seed_from_int(5))
+    record = state.chance_record()
+    assert [r["what"] for r in record if r["what"] != "draw pile"] == ["course", "distance deck"] * 3
+    for entry in record:
+        start = {"course": [list(c) for c in oc.course_deck(True)],
+                 "distance deck": oc.distance_deck(True, True)}.get(entry["what"], entry.get("from"))
+        assert sorted(start) == sorted(entry["cards"])
+        assert fresh.shuffled(start) == entry["cards"], entry["what"]
+    assert fresh.words == state.rng.words
+    for hole in state.holes:  # each hole's course is the first par cards of its shuffled deck
+        deck = next(r["cards"] for r in record if r["hole"] == hole["hole"] and r["what"] == "course")
+        assert [[c["card"], c["spaces"]] for c in hole["course"][:-1]] == deck[:hole["par"]]
+
+
+def test_the_deal_takes_one_card_at_a_time_from_the_top_from_the_first_player_on():
+    state = OnPar.new(NAMES[:3], {}, 8, COURSE)
+    deck = state.chance_record()[1]["cards"]
+    top_down = deck[::-1]
+    for k, seat in enumerate((0, 1, 2)):  # hole 1: Ann plays first and draws for her turn
+        assert state.hands[seat][:5] == top_down[k:15:3]
+    assert state.fresh[0] == top_down[15] and state.hands[0][5] == top_down[15]
+    assert state.draw == deck[:-16]
+
+
+def test_the_chance_record_changes_with_the_seed_and_a_number_seed_is_its_bytes():
+    records = {str(OnPar.new(NAMES[:2], {}, seed, COURSE).chance_record()) for seed in range(10)}
+    assert len(records) == 10
+    assert OnPar.new(NAMES[:2], {}, seed_from_int(6), COURSE).to_dict() == OnPar.new(NAMES[:2], {}, 6, COURSE).to_dict()
+
+
+def test_a_game_stored_mid_game_continues_identically():
+    state = OnPar.new(NAMES[:4], {"holes": 3}, 12, COURSE)
+    rng = random.Random(12)
+    while len(state.holes) < 1 or state.hole_no == 1:
+        state.apply(state.current, random_orders(state, state.current, rng))
+    for _ in range(7):  # into the second hole, with its decks shuffled and the draw pile in use
+        state.apply(state.current, random_orders(state, state.current, rng))
+    copy_ = OnPar.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert copy_.to_dict() == state.to_dict() and copy_.rng.words == state.rng.words
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    play_out(state, rng)
+    play_out(copy_, twin)
+    assert copy_.to_dict() == state.to_dict() and copy_.chance_record() == state.chance_record()
+    assert len(state.chance_record()) >= 6 and state.result() == copy_.result()
+
+
+def test_a_game_stored_before_the_fair_generator_is_refused_plainly():
+    stored = OnPar.new(NAMES[:2], {}, 1, COURSE).to_dict()
+    stored["rng"] = [3, [0] * 625, None]  # how Python's random stored its state
+    with pytest.raises(ValueError, match="before pbem's fair generator"):
+        OnPar.from_dict(stored)
 
 
 def test_the_default_and_the_forfeit_orders_are_always_legal():

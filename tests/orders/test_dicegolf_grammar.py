@@ -106,11 +106,11 @@ def test_two_enters_or_two_policies_are_ambiguous():
 
 # Flag 8; Alice's first toss 3 and 6 (6 and 3 fit, 3 is the better), Bob's 4 and 4.
 def waiting() -> DiceGolf:
-    faces = itertools.chain([3, 6, 4, 4], itertools.repeat(1))  # then ones, should more be rolled
+    tosses = itertools.chain([(3, 6), (4, 4)], itertools.repeat((1, 1)))  # then ones, should more be made
 
     class Loaded(DiceGolf):
-        def _roll(self) -> int:
-            return next(faces)
+        def _toss_dice(self, seat: int, toss_no: int) -> tuple[int, int]:
+            return next(tosses)
 
     return Loaded.new(["Alice", "Bob"], {"flags": "8,6,6,6,6,6,6"}, 0, None)
 

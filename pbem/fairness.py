@@ -1,0 +1,186 @@
+"""A game's public record, and checking one with nothing else (CONTRACT section 11).
+
+`export_record` writes what anyone may see of a game: its type, options, course, the players'
+names, the commitment to the secret seed, every accepted order in order (with its turn and
+seat), the game's chance as it fell (each shuffled deck, each roll) and its public results, the
+result line, and, once the game is over, the seed. No address and no secret of a seat.
+
+`verify_record` checks such a record: the seed against the commitment, then a replay of every
+order through the engine from the seed, comparing every deal and roll, the results and the
+result line. It needs the record and the rules engines, nothing of the store.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+RECORD_VERSION = 1
+# The events a replay needs, in order: what was played, and when a turn was resolved.
+_PLAYED = ("orders", "nmr", "resign")
+
+
+class Difference(Exception):
+    """Where a record and its replay part (the first place only)."""
+
+
+def export_record(store, game_id: str, with_addresses: bool = False) -> dict | None:
+    from .gm import games
+    table = games.load(store, game_id)
+    if table is None:
+        return None
+    row, state = table.row, table.state
+    over = row.status in ("finished", "abandoned")
+    created = store.events(game_id)[0]
+    open_turn = None if state.result() is not None else state.turn
+    steps = []
+    for ev in store.events(game_id)[1:]:
+        if ev["kind"] in _PLAYED:
+            # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
+            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not _public_moves(state):
+                continue
+            steps.append({"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]})
+        elif ev["kind"] == "resolved":
+            steps.append({"kind": "resolved", "turn": ev.get("turn")})
+        elif ev["kind"] == "replace":
+            steps.append({"kind": "replace", "seat": ev["seat"], "name": ev["name"]})
+    record = {
+        "record": RECORD_VERSION, "id": row.id, "type": row.type, "options": row.options,
+        "course": {"name": created["course"], "pars": created["pars"], "extras": created.get("extras") or {}},
+        "players": list(created["names"]),
+        "seed_commitment": row.commitment,
+        "seed": (row.seed_hex if row.seed_hex else row.seed) if over else None,
+        "steps": steps,
+        "chance": state.chance_record() if over else None,
+        "results": _results(state) if over else None,
+        "result": row.result,
+    }
+    if over and record["seed"] is not None:
+        # Each step carries a digest of what every player could see after it: an order changed
+        # in the record then shows at that step, even one that ends the game the same way.
+        for step, after in zip(steps, _public_digests(record)):
+            step["after"] = after
+    if with_addresses:
+        record["addresses"] = [s.address for s in table.seats]
+    return record
+
+
+def _public_digests(record: dict) -> list[str]:
+    digests: list[str] = []
+    _replay(record, lambda number, state: digests.append(_digest(state)))
+    return digests
+
+
+def _digest(state) -> str:
+    public = json.dumps(state.spectator_view(), sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(public.encode()).hexdigest()[:32]
+
+
+def _public_moves(state) -> bool:
+    from .games.base import TurnByTurn
+    return isinstance(state, TurnByTurn) or not hasattr(state, "ready")
+
+
+def _results(state) -> Any:
+    """The public results of a finished game, as JSON has them (keys as strings)."""
+    return json.loads(json.dumps(state.spectator_view()))
+
+
+def verify_record(record: dict) -> str:
+    """The result line of a record that checks out; `Difference` names the first thing that does
+    not."""
+    for key in ("type", "players", "options", "course", "steps", "seed_commitment", "result"):
+        if key not in record:
+            raise Difference(f"the record has no {key!r}")
+    seed_text = record.get("seed")
+    if seed_text is None:
+        raise Difference("the record has no seed: a game shows its seed only once it is over")
+    seed = _seed_bytes(seed_text)
+    if hashlib.sha256(seed).hexdigest() != str(record["seed_commitment"]).lower():
+        raise Difference("the seed does not match the commitment: SHA-256 of the seed is "
+                         f"{hashlib.sha256(seed).hexdigest()}, the record commits to {record['seed_commitment']}")
+    def check_step(number: int, state) -> None:
+        after = record["steps"][number - 1].get("after")
+        if after is not None and after != _digest(state):
+            step = record["steps"][number - 1]
+            raise Difference(f"step {number} ({step.get('order') or step.get('kind')}, seat {step.get('seat')}): "
+                             "the game after it is not the one the record saw")
+    state = _replay(record, check_step)
+    _compare("chance", state.chance_record(), record.get("chance"))
+    _compare("results", _results(state), record.get("results"))
+    result = state.result()
+    line = f"Result: {result.line}" if result else None
+    if line != record["result"]:
+        raise Difference(f"the result line differs: the record says {record['result']!r}, the replay gives {line!r}")
+    return line
+
+
+def _replay(record: dict, after_step):
+    """The game replayed from the record's seed and steps; `after_step(number, state)` each step."""
+    from .games import game_type
+    from .games.course import Course
+    engine = game_type(str(record["type"]))
+    course = record["course"]
+    state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
+                       Course(course["name"], tuple(course["pars"]), extras=course.get("extras") or {}))
+    _drain(state)
+    for number, step in enumerate(record["steps"], start=1):
+        _replay_step(engine, state, number, step)
+        after_step(number, state)
+    return state
+
+
+def _seed_bytes(text) -> bytes:
+    if isinstance(text, int):  # a game seeded the old way, by an integer
+        from .games.rng import seed_from_int
+        return seed_from_int(text)
+    try:
+        return bytes.fromhex(str(text))
+    except ValueError:
+        raise Difference(f"the seed {str(text)[:40]!r} is not hex") from None
+
+
+def _replay_step(engine, state, number: int, step: dict) -> None:
+    kind = step.get("kind")
+    try:
+        if kind in _PLAYED:
+            command = engine.command_from_text(step["order"])
+            if kind == "orders":  # a player's order must be legal; the GM's own (nmr) are by its rules
+                state.check(step["seat"], command)
+            state.apply(step["seat"], command)
+        elif kind == "resolved":
+            state.resolve()
+        elif kind == "replace":
+            state.names[step["seat"]] = step["name"]
+        else:
+            raise Difference(f"step {number} is of no known kind: {kind!r}")
+    except Difference:
+        raise
+    except Exception as e:  # an order the rules refuse, or one that does not read
+        raise Difference(f"step {number} ({step.get('order') or kind}, seat {step.get('seat')}) does not replay: "
+                         f"{e}") from None
+    _drain(state)
+
+
+def _drain(state) -> None:
+    drain = getattr(state, "drain_events", None)
+    if drain:
+        drain()
+
+
+def _compare(what: str, replayed, recorded, path: str = "") -> None:
+    """The first place where two JSON values differ, named by its path."""
+    if isinstance(replayed, dict) and isinstance(recorded, dict):
+        for key in sorted(set(replayed) | set(recorded), key=str):
+            if key not in recorded or key not in replayed:
+                raise Difference(f"{what}{path}: {key!r} is only in the {'replay' if key in replayed else 'record'}")
+            _compare(what, replayed[key], recorded[key], f"{path}.{key}")
+        return
+    if isinstance(replayed, list) and isinstance(recorded, list):
+        for i, (a, b) in enumerate(zip(replayed, recorded)):
+            _compare(what, a, b, f"{path}[{i}]")
+        if len(replayed) != len(recorded):
+            raise Difference(f"{what}{path}: the replay has {len(replayed)} items, the record {len(recorded)}")
+        return
+    if replayed != recorded:
+        raise Difference(f"{what}{path} differs: the record says {recorded!r}, the replay gives {replayed!r}")

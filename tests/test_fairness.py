@@ -1,0 +1,150 @@
+"""Provable fairness (CONTRACT section 11): the commitment, the seed after the end, export and
+verify, for a finished game of every type, played by mail."""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+
+import pytest
+from conftest import body
+
+from pbem.gm import games
+from pbem.store import Store
+
+PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test"]
+GAMES = {"matchplay": 2, "golfdeck": 3, "golf": 2, "dicegolf": 2, "onpar": 2}
+OPTIONS = {"golfdeck": ["holes=1"], "golf": ["holes=1"], "onpar": ["holes=1"]}
+
+
+def engine(table, game_id="f1"):
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        return games.load(store, game_id)
+    finally:
+        store.close()
+
+
+def play(table, game_type, check_secret=None):
+    """A whole game by mail with random legal orders; `check_secret(seed_hex)` after every pass."""
+    args = ["new-game", game_type, "--id", "f1"]
+    for i in range(GAMES[game_type]):
+        args += ["--player", f"P{i} <{PLAYERS[i]}>"]
+    for option in OPTIONS.get(game_type, []):
+        args += ["--option", option]
+    table.pbem(*args, now="2026-12-01T09:00:00Z")
+    module = __import__(f"pbem.games.{game_type}", fromlist=["random_orders"])
+    rng = random.Random(7)
+    for _ in range(3000):
+        t = engine(table)
+        if check_secret:
+            check_secret(t.row.seed_hex)
+        if t.state.result() is not None:
+            return t
+        seats = sorted(t.state.to_move())
+        for seat in seats if game_type == "matchplay" else seats[:1]:
+            table.order(PLAYERS[seat], str(module.random_orders(t.state, seat, rng)), game="f1")
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_a_finished_game_verifies_and_any_change_to_its_record_is_caught(table, game_type, tmp_path):
+    t = play(table, game_type)
+    seed = bytes.fromhex(t.row.seed_hex)
+    assert len(seed) >= 16 and hashlib.sha256(seed).hexdigest() == t.row.commitment
+    welcome = body(table.mails(PLAYERS[0])[0])
+    assert f"Seed commitment: {t.row.commitment}" in welcome.splitlines()
+    result = [m for m in table.mails(PLAYERS[0]) if m["X-PBEM-Kind"] == "result"][-1]
+    assert f"Seed: {t.row.seed_hex}" in body(result).splitlines()
+    shown = table.show("f1")
+    assert shown["seed"] == t.row.seed_hex and shown["seed_commitment"] == t.row.commitment
+    record = json.loads(table.pbem("export", "f1")[1])
+    assert "example.test" not in json.dumps(record)  # no address unless the GM's config allows
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = table.pbem("verify", str(path), check=False)
+    assert code == 0 and out.strip() == f"verified: f1: {shown['result']}"
+    for change, words in _changes(record):
+        path.write_text(json.dumps(change))
+        code, out, _ = table.pbem("verify", str(path), check=False)
+        assert code == 1 and out.startswith("not verified: f1: ") and words in out, (words, out)
+
+
+def _changes(record):
+    """The record with one thing changed each time, and a word the refusal must name."""
+    seed = copy.deepcopy(record)
+    seed["seed"] = ("0" if record["seed"][0] != "0" else "1") + record["seed"][1:]
+    yield seed, "commitment"
+    if record["chance"]:  # MatchPlay draws no chance at all
+        chance = copy.deepcopy(record)
+        _change_one_draw(chance["chance"])
+        yield chance, "chance"
+    order = copy.deepcopy(record)
+    played = [s for s in order["steps"] if s["kind"] == "orders"]
+    played[0]["order"] = _another_order(record["type"], played[0]["order"])
+    yield order, "step"
+    result = copy.deepcopy(record)
+    result["result"] = record["result"] + " (amended)"
+    yield result, "result line"
+
+
+def _change_one_draw(chance) -> None:
+    """Change the first number or card name found in the chance record."""
+    def walk(value):
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, int) and not isinstance(item, bool):
+                    value[i] = item + 1 if item < 6 else item - 1
+                    return True
+                if isinstance(item, str):
+                    value[i] = item + "x"
+                    return True
+                if walk(item):
+                    return True
+        elif isinstance(value, dict):
+            for key in sorted(value):
+                item = value[key]
+                if isinstance(item, int) and not isinstance(item, bool):
+                    value[key] = item + 1 if item < 6 else item - 1
+                    return True
+                if walk(item):
+                    return True
+        return False
+    assert walk(chance), "the record has no chance in it"
+
+
+def _another_order(game_type, order):
+    """An order that differs from `order` and is unlikely to replay the same."""
+    if game_type == "golfdeck" and order.startswith("REVEAL"):  # two other cards (not the same two)
+        taken = {int(p) for p in order.split()[1:]}
+        return "REVEAL " + " ".join(str(p) for p in [p for p in range(1, 7) if p not in taken][:2])
+    return {"matchplay": "PLAY 5 5 5", "golfdeck": "REVEAL 1 2",
+            "golf": "KNOCK", "dicegolf": "POLICY LOW" if order != "POLICY LOW" else "POLICY HIGH",
+            "onpar": "PASS" if order != "PASS" else "DISCARD D5"}[game_type]
+
+
+@pytest.mark.parametrize("game_type", sorted(GAMES))
+def test_the_seed_shows_nowhere_before_the_end(table, game_type):
+    """No mail, no show --json, no history entry and no log line carries the seed before the
+    game ends (checked after every pass)."""
+    log = table.root / "pbem.log"
+    config = table.root / "pbem.yaml"
+    config.write_text(config.read_text() + f"log:\n  file: {log}\n")
+
+    seen = {a: 0 for a in PLAYERS}
+
+    def nothing_shows(seed_hex):
+        t = engine(table)
+        if t.state.result() is not None:
+            return
+        shown = table.pbem("show", "f1", "--json")[1]
+        assert seed_hex not in shown and json.loads(shown)["seed"] is None
+        assert seed_hex not in table.pbem("export", "f1")[1]
+        for address in PLAYERS:
+            fresh = table.mails(address, seen[address])
+            seen[address] += len(fresh)
+            assert all(seed_hex not in m.as_string() for m in fresh)
+        assert not log.exists() or seed_hex not in log.read_text()
+    t = play(table, game_type, nothing_shows)
+    assert table.show("f1")["seed"] == t.row.seed_hex
