@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from transcripts.scenarios import SCENARIOS, play  # noqa: E402
+from transcript_scenarios import SCENARIOS, play  # noqa: E402
 
 
 def main(names: list[str]) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from transcripts.scenarios import SCENARIOS, WIDTH, play
+from transcript_scenarios import SCENARIOS, WIDTH, play
 
 HERE = Path(__file__).parent / "transcripts"
 EVERY_KIND = {"welcome", "ack", "error", "report", "reminder", "result", "status", "history", "help", "press"}

@@ -1,11 +1,13 @@
-"""Scripted games whose mail, as the players read it, makes the golden transcripts.
+"""Scripted games whose mail, as players read it, makes the golden transcripts.
 
-One scenario per game type sends every kind of mail at least once (welcome, ack, error, turn,
-report, reminder, NMR note, result, status, history, help, press). The GM runs in-process over the
-local (Maildir) transport in a fresh folder, with the clock set by `PBEM_NOW`, so a transcript is
-the same on every run; the players' secrets, the one thing drawn at random, are masked.
+One scenario per game type sends every kind of mail at least once (welcome,
+ack, error, turn, report, reminder, NMR note, result, status, history, help,
+press). The GM runs in-process over the local (Maildir) transport in a fresh
+folder, with the clock set by `PBEM_NOW` and open seeds, so a transcript is the
+same on every run; the players' secrets, drawn at random, are masked.
 
-`scripts/transcripts.py` writes the transcripts; `tests/test_transcripts.py` compares them.
+`scripts/transcripts.py` writes the transcripts; `tests/test_transcripts.py`
+compares them.
 """
 from __future__ import annotations
 
