@@ -162,6 +162,13 @@ class GameState:
         """Read back the canonical text of a command (`str(command)`), as events store it."""
         raise NotImplementedError
 
+    def narrate(self, events: list[dict]) -> list[dict]:
+        """`events` with their words written (in place): every `played` event's `text` for
+        everyone and `own` for its player. An engine that writes them as it plays returns
+        them as they are; the card games write them only when asked, so that bots and
+        replays, which read none, do not pay for them."""
+        return events
+
     def result(self) -> Result | None:
         raise NotImplementedError
 
@@ -212,7 +219,8 @@ class TurnByTurn(GameState):
         return list(self.totals)
 
     def drain_events(self) -> list[dict]:
-        """The events since the last call, oldest first (and forget them)."""
+        """The events since the last call, oldest first (and forget them). A `played` event
+        may hold only the facts of its move (`say`) until `narrate` writes its words."""
         out, self.events = self.events, []
         return out
 

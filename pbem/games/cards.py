@@ -80,6 +80,11 @@ def checked_options(engine: str, given: dict | None, check: Callable[[dict], dic
     return dict(known)
 
 
+# `to_move()` of a turn-by-turn card game: shared read-only sets, one per seat (a move each).
+NOBODY: frozenset[int] = frozenset()
+ONLY = tuple(frozenset([seat]) for seat in range(16))
+
+
 # -- the games' chance ------------------------------------------------------------------------
 def game_generator(seed: bytes | int) -> Generator:
     """The generator a card game draws from: on the seed's bytes, or on a whole number N as

@@ -49,11 +49,13 @@ Where the rule text and RULES.md leave a gap, this engine decides:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from .base import Resign, Result, TurnByTurn, register
+from . import card_words
 from .card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
-from .cards import HIDDEN, checked_options, game_generator, share_the_win, stored_generator
+from .card_words import GOLF_SAYINGS
+from .cards import HIDDEN, NOBODY, ONLY, checked_options, game_generator, share_the_win, stored_generator
 from .golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from .golf_scoring import best_spot, game_tables, score_hole
 from .rng import Generator
@@ -122,6 +124,10 @@ class Golf(GolfRules, TurnByTurn):
         self.positions = POSITIONS[self.size]
         self.faceup = o["ending"] == "faceup"
         self.once = bool(o["replace_unseen_once"])
+        self.chosen_looks = o["peek"] != "near2"  # looks a player orders (PEEK), not given at the deal
+        # What every seat sees of its own layout at the deal (the near two, or nothing).
+        self.near = NEAREST[self.size] if o["peek"] in ("near2", "paid") else ()
+        self.seen_at_deal = tuple(p in self.near for p in self.positions)
         self.packs = 2 if self.n >= 8 else 1
         # Shared by every game on these options: read, never changed.
         self.points, self.lo, self.hi, self.guess, self.jacks, self.deck = game_tables(o, self.packs)
@@ -182,8 +188,8 @@ class Golf(GolfRules, TurnByTurn):
         return [list(s["order"]) for s in self.shuffles]
 
     # -- the protocol ---------------------------------------------------------------------
-    def to_move(self) -> set[int]:
-        return set() if self._result is not None or self.current is None else {self.current}
+    def to_move(self) -> AbstractSet[int]:
+        return NOBODY if self._result is not None or self.current is None else ONLY[self.current]
 
     def locked(self, seat: int, pos: int) -> bool:
         """replace_unseen_once: a position not seen at the start that has been replaced already."""
@@ -203,6 +209,10 @@ class Golf(GolfRules, TurnByTurn):
         return [p for p in self.positions if not up[p - 1] and not known[p - 1]]
 
     # -- playing orders -------------------------------------------------------------------
+    # Each turn leaves a `played` event with its facts (`say`, `after`); `narrate` writes them.
+    def narrate(self, events: list[dict]) -> list[dict]:
+        return card_words.narrate(GOLF_SAYINGS, self.names, events)
+
     def apply(self, seat: int, command) -> None:
         t = command.__class__
         # The common turns of the seat to move go straight to play when they are plainly legal
@@ -210,13 +220,21 @@ class Golf(GolfRules, TurnByTurn):
         if seat == self.current and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
             if t is DrawDiscard:
-                if drawn is None and self._free(seat, command.pos):
-                    return self._take(seat, command.pos)
+                pos = command.pos
+                if drawn is None and pos.__class__ is int and 0 < pos <= self.size and not self.once:
+                    return self._take(seat, pos)
+                if drawn is None and self._free(seat, pos):
+                    return self._take(seat, pos)
             elif t is DrawStock or t is Discard:
                 if (drawn is None) is (t is DrawStock):
                     return self._play(seat, command, t)
             elif t is Keep:
-                if drawn is not None and self._free(seat, command.pos):
+                pos = command.pos
+                if drawn is not None and pos.__class__ is int and 0 < pos <= self.size and not self.once:
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._keep(seat, pos)
+                if drawn is not None and self._free(seat, pos):
                     return self._play(seat, command, t)
             elif t is DrawStockIf:
                 if drawn is None and command.flip is None and self._free(seat, command.keep):
@@ -249,40 +267,38 @@ class Golf(GolfRules, TurnByTurn):
             card = self._draw(seat)
             points, limit = self.points[card], command.limit
             if points <= limit:
-                self._keep(seat, command.keep, f"You drew {card} ({points}): {points} <= {limit}, so you kept it")
+                self._keep(seat, command.keep, [points, limit])
             else:
-                self._throw(seat, f"You drew {card} ({points}): {points} > {limit}, so you discarded it")
+                self._throw(seat, [points, limit])
         else:
             self.knocker = seat
             self.events.append({"kind": "knock", "seat": seat})
-            self._pass_turn(seat, "knock", f"{self.names[seat]} knocks", False,
-                            "You knocked: everyone else has one more turn")
+            self._pass_turn(seat, "knock", ["knocked"], False)
 
     def _take(self, seat: int, pos: int) -> None:
         self.started[seat] = True
         self.peeks_left[seat] = 0
         card = self.discard.pop()
-        self._replace(seat, pos, card, "took the top discard", "take", f"You took {card} from the discard")
+        self._replace(seat, pos, card, "take")
 
     def _draw(self, seat: int, tell: bool = False) -> str:
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        own = f"You drew {card} from the stock" if tell else None
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
+        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
         return card
 
-    def _keep(self, seat: int, pos: int, why: str = "") -> None:
+    # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
+    def _keep(self, seat: int, pos: int, drawn_if: list | None = None) -> None:
         card, self.drawn = self.drawn, None
-        self._replace(seat, pos, card, "drew from the stock", "keep", why or f"You kept {card}")
+        self._replace(seat, pos, card, "keep", drawn_if)
 
-    def _throw(self, seat: int, why: str = "") -> None:
+    def _throw(self, seat: int, drawn_if: list | None = None) -> None:
         card, self.drawn = self.drawn, None
         self.discard.append(card)
-        self._pass_turn(seat, "discard", f"{self.names[seat]} drew {card} from the stock and discarded it",
-                        card in self.jacks, why or f"You discarded {card}, the card you drew")
+        self._pass_turn(seat, "discard", ["threw", card, drawn_if], card in self.jacks)
 
-    def _replace(self, seat: int, pos: int, card: str, how: str, kind: str, own: str = "") -> None:
+    def _replace(self, seat: int, pos: int, card: str, kind: str, drawn_if: list | None = None) -> None:
         i = pos - 1
         grid = self.grids[seat]
         old = grid[i]
@@ -291,44 +307,39 @@ class Golf(GolfRules, TurnByTurn):
         self.discard.append(old)
         if self.faceup:
             self.up[seat][i] = True
-            text = f"{self.names[seat]} {how} and put {card} face up at {pos}, discarding {old}"
-            side = "face up"
-        else:  # never name a face-down card in public
-            text = f"{self.names[seat]} {how} and put it face down at {pos}, discarding {old}"
-            side = "face down"
-        and_put = " and put it " if kind == "take" else " "
-        self._pass_turn(seat, kind, text, old in self.jacks, f"{own}{and_put}{side} at {pos}, discarding {old}")
+        self._pass_turn(seat, kind, [kind, card, pos, old, self.faceup, drawn_if], old in self.jacks)
 
     def _peek(self, seat: int, pos: int) -> None:
         self.known[seat][pos - 1] = True
-        text = f"{self.names[seat]} looked at the card at {pos}"
-        own = f"You looked at the card at {pos}: {self.grids[seat][pos - 1]}"
-        if self.options["peek"] == "paid":
+        paid = self.options["peek"] == "paid"
+        if paid:
             self.paid[seat] += 1
-            text += " (1 point)"
-            own += " (1 point)"
         else:
             self.peeks_left[seat] -= 1
             self.start_seen[seat][pos - 1] = True
-        self.events.append({"kind": "peeked", "seat": seat, "positions": {pos: self.grids[seat][pos - 1]}})
-        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
+        card = self.grids[seat][pos - 1]
+        self.events.append({"kind": "peeked", "seat": seat, "positions": {pos: card}})
+        self.events.append({"kind": "played", "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
 
-    def _pass_turn(self, seat: int, kind: str, text: str, jack: bool, own: str) -> None:
+    def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
+        """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
+        turn, the stock rebuilt, the final round, or the hole's end."""
         self._turn += 1
         self.last_seat, self.last_kind = seat, kind
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
-            self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
-            self.current = self._next_seat(seat)
+            self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
+            following = seat + 1 if seat + 1 < self.n else 0
+            self.current = self._next_seat(seat) if self.resigned[following] else following
             return
         over = False
-        after = ""
+        after = []  # what else the turn did, as facts too
         if not self.stock:
             if self.rebuilt or not self._rebuild():
-                after = "; the stock is used up, so the hole ends"
+                after.append(["used_up"])
                 over = True
             else:
-                after = "; the stock ran out and the discards under the top card were shuffled into a new one"
+                after.append(["rebuilt"])
         if not over and self.final is None and (kind == "knock" or (self.faceup and False not in self.up[seat])):
             self.final = self._others_after(seat)
         skipped = nxt = None
@@ -344,8 +355,8 @@ class Golf(GolfRules, TurnByTurn):
             if jack:
                 skipped, nxt = nxt, self._next_seat(nxt)
         if skipped is not None:
-            after += f"; {self.names[skipped]} misses a turn"
-        self.events.append({"kind": "played", "seat": seat, "text": text + after, "own": own + after, "move": True})
+            after.append(["skipped", skipped])
+        self.events.append({"kind": "played", "seat": seat, "say": say, "after": after, "move": True})
         self.current = nxt
         if over:
             self._end_hole()
@@ -373,8 +384,7 @@ class Golf(GolfRules, TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "text": f"{self.names[seat]} resigns",
-                            "own": "You resigned", "move": True})
+        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
@@ -415,15 +425,13 @@ class Golf(GolfRules, TurnByTurn):
         self.grids = grids
         self.discard = [deck.pop()]
         self.stock = deck
-        peek = self.options["peek"]
-        near = NEAREST[size] if peek in ("near2", "paid") else ()
+        near, seen = self.near, self.seen_at_deal
         downs = [False] * size
-        seen = [p in near for p in self.positions]
         self.up = [downs[:] for _ in range(n)]
-        self.known = [seen[:] for _ in range(n)]
-        self.start_seen = [seen[:] for _ in range(n)]
+        self.known = [list(seen) for _ in range(n)]
+        self.start_seen = [list(seen) for _ in range(n)]
         self.replaced = [downs[:] for _ in range(n)]
-        self.peeks_left = [FREE_PEEKS.get(peek, 0)] * n
+        self.peeks_left = [FREE_PEEKS.get(self.options["peek"], 0)] * n
         self.paid, self.started = [0] * n, [False] * n
         self.drawn = self.knocker = self.final = None
         self.rebuilt = False
@@ -538,6 +546,7 @@ class Golf(GolfRules, TurnByTurn):
         return best_spot(mine, card, self.replaceable(seat), self.cols, self.guess, self.options["pairs"],
                          bool(self.options["one_eyed_jacks_wild"]))
 
+
 def random_orders(state: Golf, seat: int, rng) -> object:
     """A uniformly chosen legal move for `seat`, the seat to move (bots, property tests,
     benchmarks): every position of a DRAW DISCARD, KEEP, conditional draw and PEEK counts as
@@ -549,7 +558,7 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     if state.drawn is not None:
         pick = int(rng.random() * (k + 1))
         return _KEEP[free[pick]] if pick < k else _DISCARD
-    looks = state.peekable(seat) if state.options["peek"] != "near2" else ()
+    looks = state.peekable(seat) if state.chosen_looks else ()
     knock = 0 if state.faceup or state.knocker is not None else 1
     pick = int(rng.random() * (2 * k + 1 + knock + len(looks)))
     if pick < k:

@@ -52,11 +52,13 @@ do not load: `from_dict` refuses them with a ValueError that says so.
 from __future__ import annotations
 
 import copy
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from .base import NMR_OPTION, Option, Result, TurnByTurn, register
 from .card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
-from .cards import (GOLF_DECK_POINTS, Grid, checked_options, deal, game_generator, golf_deck, share_the_win,
+from . import card_words
+from .card_words import GOLFDECK_SAYINGS
+from .cards import (GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, game_generator, golf_deck, share_the_win,
                     stored_generator)
 from .golfdeck_rules import GRID, GolfDeckRules
 from .rng import Generator
@@ -64,7 +66,6 @@ from .rng import Generator
 POINTS = GOLF_DECK_POINTS
 _POINTS_OF = POINTS.__getitem__
 DECK = tuple(golf_deck())
-_POS = tuple(str(p) for p in range(GRID + 1))  # a position as text, made once
 COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
@@ -240,12 +241,12 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     def finished(self) -> bool:
         return self._result is not None
 
-    def to_move(self) -> set[int]:
+    def to_move(self) -> AbstractSet[int]:
         if self._result is not None:
-            return set()
+            return NOBODY
         if self.revealing:
-            return {s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]}
-        return {self.current}
+            return frozenset([s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]])
+        return ONLY[self.current]
 
     def apply(self, seat: int, command) -> None:
         t = command.__class__
@@ -353,10 +354,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
                 "DISCARD": [flip], "FLIP": [flip]}.get(word or "", [])
 
     # -- play -----------------------------------------------------------------------------
-    # Each move leaves a `played` event: `text` for everyone, `own` for its player (who may be
-    # told the card they drew); `move` is False for what follows from others' moves.
-    def _played(self, seat: int, text: str, own: str, move: bool = True) -> None:
-        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": move})
+    # Each move leaves a `played` event with its facts in `say`, a list (it stores as JSON);
+    # `narrate` writes them as `text` for everyone and `own` for its player. `move` is False
+    # for what follows from others' moves.
+    def narrate(self, events: list[dict]) -> list[dict]:
+        return card_words.narrate(GOLFDECK_SAYINGS, self.names, events)
 
     def _deal(self) -> None:
         n = self.n
@@ -383,8 +385,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
-        self._played(seat, f"{self.names[seat]} has chosen the two cards to reveal",
-                     f"You chose {first} and {second} to reveal")
+        self.events.append({"kind": "played", "seat": seat, "say": ["chose", first, second], "move": True})
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -393,16 +394,15 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         if None in reveals and (True not in resigned
                                 or any(r is None and not resigned[s] for s, r in enumerate(reveals))):
             return
-        events, names = self.events, self.names
+        events = self.events
         for s, pair in enumerate(reveals):
             if pair is None:
                 continue
             a, b = pair if pair[0] < pair[1] else (pair[1], pair[0])
             up, cards = self.up[s], self.grid[s]
             up[a - 1] = up[b - 1] = True
-            shown = f"{a} ({cards[a - 1]}) and {b} ({cards[b - 1]})"
-            events.append({"kind": "played", "seat": s, "text": f"{names[s]} turned up {shown}",
-                           "own": "You turned up " + shown, "move": False})
+            events.append({"kind": "played", "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
+                           "move": False})
         self.revealing = False
         events.append({"kind": "revealed", "hole": self.hole_no})
 
@@ -412,26 +412,25 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         grid[i], discard[-1] = card, old
         up = self.up[seat]
         up[i] = True
-        what = f"{card} from the discard into {_POS[pos]} (out went {old})"
-        self._end_turn(seat, up, f"{self.names[seat]} took {what}", "You took " + what)
+        self._end_turn(seat, up, ["took", card, pos, old])
 
     def _draw(self, seat: int, tell: bool = False) -> str:
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        own = f"You drew {card} from the stock" if tell else None
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": own})
+        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
         card = self._draw(seat)
-        points, limit = POINTS[card], command.limit
-        if points <= limit:
-            self._keep(seat, command.keep, f"You drew {card} ({points}): {points} <= {limit}, so ")
+        limit = command.limit
+        if POINTS[card] <= limit:
+            self._keep(seat, command.keep, limit)
         else:
-            self._discard_flip(seat, command.flip, f"You drew {card} ({points}): {points} > {limit}, so ")
+            self._discard_flip(seat, command.flip, limit)
 
-    def _keep(self, seat: int, pos: int, why: str = "") -> None:
+    def _keep(self, seat: int, pos: int, limit: int | None = None) -> None:
+        """Keep the drawn card at `pos`; `limit`: the conditional draw's, when that kept it."""
         i, grid, card = pos - 1, self.grid[seat], self.drawn
         self.drawn = None
         old = grid[i]
@@ -439,26 +438,21 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         up = self.up[seat]
         up[i] = True
         self.discard.append(old)
-        own = f"{why}you kept it in {pos} (out went {old})" if why else f"You kept {card} in {pos} (out went {old})"
-        self._end_turn(seat, up, f"{self.names[seat]} drew {card} from the stock and kept it in {pos} "
-                                 f"(out went {old})", own)
+        self._end_turn(seat, up, ["kept", card, pos, old, limit])
 
-    def _discard_flip(self, seat: int, pos: int, why: str = "") -> None:
+    def _discard_flip(self, seat: int, pos: int, limit: int | None = None) -> None:
         card = self.drawn
         self.drawn = None
         self.discard.append(card)
         up = self.up[seat]
         up[pos - 1] = True
-        shown = f"{pos} ({self.grid[seat][pos - 1]})"
-        own = (f"{why}it went to the discard and you turned up {shown}" if why
-               else f"You discarded {card} and turned up {shown}")
-        self._end_turn(seat, up, f"{self.names[seat]} drew {card} from the stock, discarded it and turned "
-                                 f"up {shown}", own)
+        self._end_turn(seat, up, ["flipped", card, pos, self.grid[seat][pos - 1], limit])
 
-    def _end_turn(self, seat: int, up: list[bool], text: str, own: str) -> None:
-        """After the mover's turn (`up`: their face-up flags): the next seat, or the hole's end."""
+    def _end_turn(self, seat: int, up: list[bool], say: list) -> None:
+        """After the mover's turn (`up`: their face-up flags, `say`: the move's facts for its
+        `played` event): the next seat, or the hole's end."""
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": True})
+        self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -517,7 +511,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self._played(seat, f"{self.names[seat]} resigned", "You resigned")
+        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
@@ -554,6 +548,10 @@ def random_orders(state: GolfDeck, seat: int, rng) -> object:
         k = int(random_() * (GRID + 1))
         return _DRAW_STOCK if k == GRID else _DRAW_DISCARD[k + 1]
     up = state.up[seat]
-    down = [i + 1 for i in range(GRID) if not up[i]]
-    k = int(random_() * (GRID + len(down)))
-    return _KEEP[k + 1] if k < GRID else _FLIP[down[k - GRID]]
+    k = int(random_() * (GRID + up.count(False)))
+    if k < GRID:
+        return _KEEP[k + 1]
+    i = up.index(False)
+    for _ in range(k - GRID):  # the (k - GRID)-th face-down card, counting from 0
+        i = up.index(False, i + 1)
+    return _FLIP[i + 1]

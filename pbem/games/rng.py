@@ -2,15 +2,15 @@
 
 A game's chance is fixed by one secret seed (bytes). Everything below is a published contract
 (README, "Provable fairness"): anyone can rebuild every shuffle and roll of a finished game from
-its seed in any language with SHA-256 and these few rules. Python's `random` module is not used:
-its algorithms are not promised across versions.
+its seed in any language with SHA-256, SHAKE-256 and these few rules. Python's `random` module
+is not used: its algorithms are not promised across versions.
 
 - Seed: at least 16 bytes. `new_seed()` takes 16 from the system's secure source;
   `seed_from_int(N)` (the games made with `--seed N`) is N as 16 bytes, big-endian,
   0 <= N < 2**128. `commitment(seed)` is the SHA-256 digest of the seed bytes, 64 hex digits.
-- Stream: block k (k = 0, 1, 2 ...) is SHA-256(seed || k as 8 bytes big-endian), 32 bytes; the
-  stream is block 0, then block 1, and so on. It is read 8 bytes at a time: a word is the next
-  8 bytes read as an unsigned big-endian integer, so each block gives four words, in order.
+- Stream: the SHAKE-256 output of the seed bytes, as long as needed (asking SHAKE for more
+  bytes gives the same bytes first). It is read 8 bytes at a time: a word is the next 8 bytes
+  read as an unsigned big-endian integer, in order.
 - `below(n)`, 1 <= n <= 2**64: limit = 2**64 - (2**64 mod n); take words until one is
   < limit, return that word mod n. Every call takes at least one word (below(1) too).
 - `die()` = below(6) + 1. `between(lo, hi)` = lo + below(hi - lo + 1). `bits(k)` =
@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
-from operator import lt, mod
+from operator import mod
 from typing import MutableSequence, Sequence, TypeVar
 
 __all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "new_seed", "seed_from_int", "stream"]
@@ -38,11 +38,9 @@ T = TypeVar("T")
 MIN_SEED_BYTES = 16
 SEED_INT_BYTES = 16  # `--seed N`: N as this many bytes, so 0 <= N < 2**128
 WORD_BYTES = 8
-BLOCK_WORDS = 4  # a SHA-256 digest is 32 bytes: four words
+FIRST_WORDS = 64  # words squeezed at the first draw: a whole deal, with room
 TWO64 = 1 << 64
 
-_block_words = struct.Struct(">4Q").unpack
-_counter = struct.Struct(">Q").pack
 
 
 def new_seed() -> bytes:
@@ -66,9 +64,7 @@ def commitment(seed: bytes) -> str:
 
 def stream(seed: bytes, count: int) -> bytes:
     """The first `count` bytes of the seed's stream (for checkers and test vectors)."""
-    seed = _checked(seed)
-    blocks = -(-count // 32)
-    return b"".join(_block(seed, k) for k in range(blocks))[:count]
+    return hashlib.shake_256(_checked(seed)).digest(count)
 
 
 def _checked(seed) -> bytes:
@@ -78,36 +74,29 @@ def _checked(seed) -> bytes:
     return seed
 
 
-def _block(seed: bytes, k: int) -> bytes:
-    return hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
-
-
 class Generator:
     """Draws from one seed's stream. `record`, when a list, receives every value `below`
     returns (shuffles, dice and choices included), in order, so that a replay can be compared
     draw by draw; it is None by default and then costs one test per draw."""
 
-    __slots__ = ("_seed", "_hasher", "_next_block", "_words", "_used", "record")
+    __slots__ = ("_seed", "_xof", "_words", "_used", "record")
 
     def __init__(self, seed: bytes, record: list[int] | None = None):
         self._seed = _checked(seed)
-        # SHA-256(seed || counter) is this hash of the seed continued by the counter: a copy
-        # of it per block gives the same digest without hashing the seed again
-        self._hasher = hashlib.sha256(self._seed)
-        self._next_block = 0  # the counter of the next block to hash
-        self._words: tuple[int, ...] = ()  # the current block's four words
-        self._used = BLOCK_WORDS  # how many of them are taken
+        self._xof = hashlib.shake_256(self._seed)  # the stream is this hash's output
+        self._words: tuple[int, ...] = ()  # the stream's first words, as many as squeezed so far
+        self._used = 0  # how many of them are taken
         self.record = record
 
     # -- state ----------------------------------------------------------------------------
     @property
     def words(self) -> int:
         """How many 8-byte words have been taken from the stream so far."""
-        return (self._next_block - 1) * BLOCK_WORDS + self._used
+        return self._used
 
     def state(self) -> dict:
         """Everything needed to continue exactly: the seed (secret!) and the words taken."""
-        return {"seed": self._seed.hex(), "words": self.words}
+        return {"seed": self._seed.hex(), "words": self._used}
 
     @classmethod
     def restore(cls, state: dict, record: list[int] | None = None) -> "Generator":
@@ -115,12 +104,7 @@ class Generator:
         if words.__class__ is not int or words < 0:
             raise ValueError(f"the words taken are a count, got {words!r}")
         g = cls(bytes.fromhex(state["seed"]), record)
-        block, used = divmod(words, BLOCK_WORDS)
-        if used:
-            g._load(block)
-            g._used = used
-        else:
-            g._next_block = block
+        g._used = words
         return g
 
     def commitment(self) -> str:
@@ -136,41 +120,29 @@ class Generator:
         return (_restored, (self.state(), self.record))
 
     # -- the stream -----------------------------------------------------------------------
-    def _load(self, k: int) -> None:
-        h = self._hasher.copy()
-        h.update(_counter(k))
-        self._words = _block_words(h.digest())
-        self._next_block = k + 1
-        self._used = 0
+    def _squeeze(self, need: int) -> tuple[int, ...]:
+        """At least the stream's first `need` words. SHAKE cannot be squeezed on from where it
+        stopped, so the output is asked again from the start, at least twice as long each
+        time: a game's whole stream (a few hundred words) costs a few short hashes."""
+        count = max(need, 2 * len(self._words), FIRST_WORDS)
+        self._words = words = struct.unpack(f">{count}Q", self._xof.digest(count * WORD_BYTES))
+        return words
 
     def _word(self) -> int:
-        if self._used == BLOCK_WORDS:
-            self._load(self._next_block)
-        used = self._used
+        used, words = self._used, self._words
+        if used >= len(words):  # (a restored generator has squeezed nothing yet)
+            words = self._squeeze(used + 1)
         self._used = used + 1
-        return self._words[used]
+        return words[used]
 
     def _take(self, m: int) -> list[int]:
         """The next m words in stream order (a shuffle takes all it needs at once)."""
-        used = self._used
-        words = list(self._words[used:used + m])
-        rest = m - len(words)
-        if rest <= 0:
-            self._used = used + m
-            return words
-        fork, k = self._hasher.copy, self._next_block
-        while True:
-            h = fork()
-            h.update(_counter(k))
-            k += 1
-            block = _block_words(h.digest())
-            if rest <= BLOCK_WORDS:
-                break
-            words.extend(block)
-            rest -= BLOCK_WORDS
-        words.extend(block[:rest])
-        self._words, self._next_block, self._used = block, k, rest
-        return words
+        used, words = self._used, self._words
+        end = used + m
+        if end > len(words):
+            words = self._squeeze(end)
+        self._used = end
+        return words[used:end]
 
     # -- draws ----------------------------------------------------------------------------
     def below(self, n: int) -> int:
@@ -222,12 +194,14 @@ class Generator:
             return
         words = self._take(n - 1)
         sizes = range(n, 1, -1)
-        limits = _LIMITS[n:1:-1] if n < len(_LIMITS) else map(_limit, sizes)
-        if all(map(lt, words, limits)):
-            picks = list(map(mod, words, sizes))
-        else:  # a word was rejected (odds below n / 2**64 a draw): draw on in order
+        # A largest word under the lowest limit of the sizes n ... 2 is accepted by them all
+        # (the odds of a word at or above it are below n / 2**64 a draw).
+        if n < len(_SAFE) and max(words) < _SAFE[n]:
+            picks = map(mod, words, sizes)
+        else:
             picks = self._redraw(words, sizes)
         if self.record is not None:
+            picks = list(picks)
             self.record.extend(picks)
         for i, j in zip(range(n - 1, 0, -1), picks):
             items[i], items[j] = items[j], items[i]
@@ -270,6 +244,18 @@ def _limits(sizes: range) -> list:
 # The first word `below(n)` rejects, the largest multiple of n not above 2**64, for the sizes
 # of every deck and die (index n); larger n are worked out when asked.
 _LIMITS = _limits(range(1, 1025))
+
+
+def _lowest(limits: list) -> list:
+    """Index n: the lowest limit of the sizes 2 to n (a shuffle of n items draws those)."""
+    out, low = [None, None], TWO64
+    for n in range(2, len(limits)):
+        low = min(low, limits[n])
+        out.append(low)
+    return out
+
+
+_SAFE = _lowest(_LIMITS)
 
 
 def _limit(n: int) -> int:

@@ -3,6 +3,7 @@ with a reference generator that uses only hashlib), scoring under every variant,
 the stock, refusals, autoplay, and random whole games checked against an independent scorer."""
 from __future__ import annotations
 
+import copy
 import json
 import random
 import re
@@ -27,7 +28,7 @@ FILLER = "2C"  # what the rigged stocks hold: no jack, no pair with the test lay
 
 def new(players: int = 2, seed: int = 7, **options) -> Golf:
     g = Golf.new(NAMES[:players], {k: str(v) for k, v in options.items()}, seed, None)
-    g.drain_events()
+    g.narrate(g.drain_events())
     return g
 
 
@@ -241,7 +242,7 @@ def test_a_discarded_jack_makes_the_next_player_miss_a_turn():
     g = rigged([["AS"] * 4, ["9H", "9S", "9D", "9C"], ["2H"] * 4], stock=["JD", "3C", "4C"], jacks="20skip")
     g.apply(1, DrawStock())
     g.apply(1, Discard())  # the drawn jack: Cy misses the turn
-    assert g.current == 0 and g.drain_events()[-1]["text"].endswith("Cy misses a turn")
+    assert g.current == 0 and g.narrate(g.drain_events())[-1]["text"].endswith("Cy misses a turn")
     g.apply(0, DrawStock())
     g.apply(0, Keep(1))  # 3C in, AS out: no skip
     assert g.current == 1
@@ -332,7 +333,7 @@ def test_knock_ending_keeps_cards_face_down_and_remembers_them():
     g.apply(1, Keep(2))
     assert g.up[1] == [False] * 4 and g.view(1)["seen"] == {2: "3C", 3: "9D", 4: "9C"}
     assert g.view(0)["grids"][1] == [HIDDEN] * 4
-    text = [e for e in g.drain_events() if e["kind"] == "played"][0]["text"]
+    text = [e for e in g.narrate(g.drain_events()) if e["kind"] == "played"][0]["text"]
     assert "3C" not in text and "9S" in text
 
 
@@ -344,7 +345,7 @@ def test_faceup_ending_cards_lie_face_up_and_a_full_layout_ends_the_hole():
     g.apply(1, Keep(4))
     assert g.up[1] == [True] * 4 and g.final == [0]
     assert g.view(2)["grids"][1] == ["9H", "9S", "9D", "3C"]
-    assert "3C face up" in [e for e in g.drain_events() if e["kind"] == "played"][0]["text"]
+    assert "3C face up" in [e for e in g.narrate(g.drain_events()) if e["kind"] == "played"][0]["text"]
     draw_and_discard(g)
     assert len(g.holes) == 0 and g.current == 0
     draw_and_discard(g)
@@ -384,7 +385,7 @@ def test_game_ends_after_the_holes_and_by_target():
     g.apply(1, Knock())
     draw_and_discard(g)
     assert g.result() is not None and g.to_move() == set()
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert events[-1] == {"kind": "game_end", "line": g.result().line}
     t = Golf.new(NAMES[:3], {"target": "40"}, 3, None)
     rng = random.Random(3)
@@ -420,7 +421,7 @@ def test_paid_looks_cost_a_point_each():
     refused(g, 1, Peek(3), "look only at unseen cards")
     g.apply(1, Peek(1))
     g.apply(1, Peek(2))
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert events[0] == {"kind": "peeked", "seat": 1, "positions": {1: "9H"}}
     g.apply(1, Knock())
     draw_and_discard(g)
@@ -449,14 +450,14 @@ def test_draw_stock_if_keeps_or_discards():
     g = rigged([["AS"] * 4, ["9H", "9S", "9D", "9C"]], stock=["3C", "8C"])
     g.apply(1, DrawStockIf(4, 2))
     assert g.grids[1][1] == "3C" and g.discard[-1] == "9S" and g.current == 0
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert events[0] == {"kind": "drawn", "seat": 1, "card": "3C", "own": None}
     # Its player is told what was drawn and why it went where it went; the others are not.
     assert events[1]["own"] == "You drew 3C (3): 3 <= 4, so you kept it face down at 2, discarding 9S"
     assert "3C" not in events[1]["text"]
     g.apply(0, DrawStockIf(4, 2))
     assert g.grids[0] == ["AS"] * 4 and g.discard[-1] == "8C" and g.current == 1
-    assert g.drain_events()[-1]["own"].startswith("You drew 8C (8): 8 > 4, so you discarded it;")
+    assert g.narrate(g.drain_events())[-1]["own"].startswith("You drew 8C (8): 8 > 4, so you discarded it;")
     assert DrawStockIf(4, 2) == Golf.command_from_text("DRAW STOCK IF <= 4 KEEP 2 ELSE DISCARD")
 
 
@@ -633,7 +634,7 @@ def play(g: Golf, rng: random.Random, checks: bool = False, log: list | None = N
         moves += 1
         if log is not None:
             log.append((seat, str(order)))
-        events = g.drain_events()
+        events = g.narrate(g.drain_events())
         if checks:
             if not g.result():
                 assert_views_hide_what_they_must(g)
@@ -682,7 +683,30 @@ def test_events_of_a_hole():
     g = new(2, holes=2)
     g.apply(1, Knock())
     draw_and_discard(g)
-    kinds = [e["kind"] for e in g.drain_events()]
+    kinds = [e["kind"] for e in g.narrate(g.drain_events())]
     assert kinds[:3] == ["knock", "played", "drawn"] and "hole_end" in kinds and kinds[-3] == "hole_start"
     end = g.holes[0]
     assert set(end) >= {"hole", "grids", "scores"} and len(end["grids"]) == 2
+
+
+@pytest.mark.parametrize("options", [{}, {"ending": "faceup", "jacks": "20skip"}, {"peek": "paid", "layout": 4}])
+def test_turns_keep_their_facts_until_narrated_and_read_the_same_after(options):
+    # Play writes only the facts of a turn; `narrate` writes the words once (the facts go).
+    rng = random.Random(8)
+    g = Golf.new(["Ann", "Bob", "Cy"], {"holes": 3, **options}, 5)
+    raw = []
+    while g.result() is None:
+        g.apply(g.current, random_orders(g, g.current, rng))
+        raw += g.drain_events()
+    played = [e for e in raw if e["kind"] == "played"]
+    assert played and all("say" in e and "text" not in e and "own" not in e for e in played)
+    told = g.narrate(copy.deepcopy(raw))
+    assert not any("say" in e or "after" in e or "tell" in e for e in told)
+    assert all(e["text"].startswith(g.names[e["seat"]] + " ") and e["own"].startswith("You ")
+               for e in told if e["kind"] == "played")
+    assert g.narrate(copy.deepcopy(told)) == told
+    # A turn's other consequences (a missed turn, the stock used up or rebuilt) end both lines.
+    tails = [(e["text"].split("; ", 1)[1], e["own"].split("; ", 1)[1]) for b, e in zip(raw, told) if b.get("after")]
+    assert all(t == o for t, o in tails)
+    if options.get("jacks"):
+        assert any("misses a turn" in t for t, _ in tails)

@@ -3,6 +3,7 @@ generator that uses only hashlib), the reveals, turns, hole ends, scoring, refus
 default and random orders, storage and replay."""
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -93,7 +94,7 @@ def test_deal_six_each_a_discard_and_the_rest_the_stock(n):
     v = g.view(0)
     assert v["stock"] == 52 - 6 * n - 1 and v["discard"] == g.discard[0] and v["phase"] == "reveal"
     assert all(card == HIDDEN for grid in v["grids"] for card in grid)
-    assert g.drain_events() == [{"kind": "hole_start", "hole": 1, "dealer": 0}] and g.drain_events() == []
+    assert g.narrate(g.drain_events()) == [{"kind": "hole_start", "hole": 1, "dealer": 0}] and g.narrate(g.drain_events()) == []
 
 
 def test_same_seed_same_deal_other_seed_other_deal():
@@ -175,7 +176,7 @@ def test_dealer_rotates_each_hole_and_each_game(n, game, dealers):
     g = new(n, seed=3, holes=4, game=game)
     seen, starters = [], []
     for _ in range(4):
-        seen += [e["dealer"] for e in g.drain_events() if e["kind"] == "hole_start"]
+        seen += [e["dealer"] for e in g.narrate(g.drain_events()) if e["kind"] == "hole_start"]
         for s in sorted(g.to_move()):
             g.apply(s, g.default_orders(s))
         starters.append(next(iter(g.to_move())))
@@ -189,20 +190,20 @@ def test_dealer_rotates_each_hole_and_each_game(n, game, dealers):
 # -- reveals ---------------------------------------------------------------------------------
 def test_reveals_are_secret_until_everyone_has_revealed():
     g = new(3, seed=2)
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(0, Reveal(1, 5))
     assert g.to_move() == {1, 2} and g.turn == 2
     own, other, gm = g.view(0)["grids"][0], g.view(1)["grids"][0], g.view(None)["grids"][0]
     assert own == [g.grid[0][0], HIDDEN, HIDDEN, HIDDEN, g.grid[0][4], HIDDEN]
     assert other == [HIDDEN] * 6 and gm == g.grid[0]
     assert g.view(2)["revealed"] == [True, False, False]
-    text = g.drain_events()[0]["text"]
+    text = g.narrate(g.drain_events())[0]["text"]
     assert "1" not in text and "5" not in text and g.grid[0][0] not in text
     g.apply(2, Reveal(3, 6))
     assert g.view(1)["grids"][0] == [HIDDEN] * 6 and g.view(1)["grids"][2] == [HIDDEN] * 6
     g.apply(1, Reveal(2, 4))
     assert g.view(1)["grids"][0] == own and g.view(2)["grids"][1][1] == g.grid[1][1]
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert kinds(events) == ["played"] * 5 + ["revealed"]
     # Once all are in, each seat's turned-up cards are news for everyone, and no seat's move.
     shown = [e for e in events[2:5]]
@@ -230,10 +231,10 @@ def test_a_hole_is_scored_from_every_grid_turned_up():
     set_grid(g, 0, ["7-Iron", "Sand Trap", "Hole-in-One", "7-Iron", "Water Hazard", "Gimme"])
     set_grid(g, 1, ["Hole-in-One", "Putter", "3-Iron", "Hole-in-One", "Putter", "9-Iron"])
     g.stock = ["Gimme"]
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, DrawStock())
     g.apply(1, DiscardFlip(3))
-    end = next(e for e in g.drain_events() if e["kind"] == "hole_end")
+    end = next(e for e in g.narrate(g.drain_events()) if e["kind"] == "hole_end")
     assert end["scores"] == [18, 12] and end["totals"] == [18, 12] and end["stock_out"]
     assert end["cancelled"] == [[1, 4], [1, 2, 4, 5]]
     assert end["points"][0] == [7, 10, -2, 7, 10, 0]
@@ -253,7 +254,7 @@ def test_the_last_hole_gives_the_result_and_ties_share_the_win():
     g.apply(0, DrawDiscard(3))
     assert g.result().line == "Ann and Cy share the win with 0" and g.result().winners == (0, 2)
     assert g.to_move() == set() and g.result().scores == (0, 3, 0)
-    assert g.drain_events()[-1] == {"kind": "game_end", "line": "Ann and Cy share the win with 0"}
+    assert g.narrate(g.drain_events())[-1] == {"kind": "game_end", "line": "Ann and Cy share the win with 0"}
 
 
 # -- the end of a hole -----------------------------------------------------------------------
@@ -261,7 +262,7 @@ def test_a_full_grid_gives_every_other_player_one_final_turn():
     g = revealed(3, seed=8)
     assert g.current == 1
     g.up[1] = [True] * 5 + [False]
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, DrawDiscard(6))
     assert g.ender == 1 and g.view(0)["final_turns_from"] == 1
     g.up[2] = [True] * 5 + [False]
@@ -270,7 +271,7 @@ def test_a_full_grid_gives_every_other_player_one_final_turn():
     assert g.hole == 1 and g.to_move() == {0}
     g.apply(0, DrawStock())
     g.apply(0, Keep(4))
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert [e["seat"] for e in events if e["kind"] == "played"] == [1, 2, 0]
     assert kinds(events)[-2:] == ["hole_end", "hole_start"] and not events[-2]["stock_out"]
     assert g.hole == 2 and g.to_move() == {0, 1, 2}
@@ -281,11 +282,11 @@ def test_the_last_stock_card_ends_the_hole_after_that_turn_even_with_final_turns
     g.up[1] = [True] * 5 + [False]
     g.apply(1, DrawDiscard(6))  # Cy and Ann are owed a final turn
     g.stock = g.stock[-1:]
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(2, DrawStock())
     assert g.hole == 1 and g.to_move() == {2}  # the player still keeps or discards as usual
     g.apply(2, Keep(5))
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     end = next(e for e in events if e["kind"] == "hole_end")
     assert end["stock_out"] and end["hole"] == 1 and g.hole == 2
     assert not any(e["kind"] == "played" and e["seat"] == 0 for e in events)
@@ -303,16 +304,16 @@ def test_draw_discard_and_draw_stock_and_the_turn_counter():
     g = revealed(2, seed=12)
     assert g.turn == 3 and g.current == 1
     top, old = g.discard[-1], g.grid[1][3]
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, DrawDiscard(4))
     assert g.grid[1][3] == top and g.up[1][3] and g.discard[-1] == old and g.turn == 4
-    assert g.drain_events() == [{"kind": "played", "seat": 1, "move": True,
+    assert g.narrate(g.drain_events()) == [{"kind": "played", "seat": 1, "move": True,
                                  "text": f"Bill took {top} from the discard into 4 (out went {old})",
                                  "own": f"You took {top} from the discard into 4 (out went {old})"}]
     card = g.stock[-1]
     g.apply(0, DrawStock())
     assert g.turn == 4 and g.to_move() == {0} and g.drawn == card
-    assert g.drain_events() == [{"kind": "drawn", "seat": 0, "card": card, "own": f"You drew {card} from the stock"}]
+    assert g.narrate(g.drain_events()) == [{"kind": "drawn", "seat": 0, "card": card, "own": f"You drew {card} from the stock"}]
     assert g.view(0)["drawn"] == card and g.view(1)["drawn"] is None
     g.apply(0, DiscardFlip(5))
     assert g.discard[-1] == card and g.up[0][4] and g.turn == 5 and g.to_move() == {1}
@@ -323,9 +324,9 @@ def test_conditional_draw_keeps_at_or_under_the_limit_else_flips(top, kept):
     g = revealed(2, seed=13)
     g.stock[-1] = top
     before, turn = list(g.grid[1]), g.turn
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, DrawStockIf(3, 4, 6))
-    events = g.drain_events()
+    events = g.narrate(g.drain_events())
     assert events[0] == {"kind": "drawn", "seat": 1, "card": top, "own": None} and events[1]["kind"] == "played"
     worth = WORTH[top]
     if kept:
@@ -341,10 +342,10 @@ def test_conditional_draw_keeps_at_or_under_the_limit_else_flips(top, kept):
 def test_resign_with_two_players_ends_the_game_and_the_other_wins_on_their_total():
     g = revealed(2, seed=1)
     g.totals = [10, 5]
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, Resign())
     assert g.result().line == "Ann wins with 10" and g.result().winners == (0,) and g.resigned == [False, True]
-    assert g.to_move() == set() and kinds(g.drain_events()) == ["played", "game_end"]
+    assert g.to_move() == set() and kinds(g.narrate(g.drain_events())) == ["played", "game_end"]
     with pytest.raises(IllegalOrder) as e:
         g.apply(0, DrawStock())
     assert e.value.rule == gd.RULE_OVER
@@ -355,10 +356,10 @@ def test_resign_with_three_players_the_others_play_on_and_the_resigned_cannot_wi
     assert g.current == 1
     g.apply(1, DrawStock())
     drawn = g.drawn
-    g.drain_events()
+    g.narrate(g.drain_events())
     g.apply(1, Resign())  # the seat to move, holding a drawn card: the card is discarded, the turn passes
     assert g.result() is None and g.current == 2 and g.discard[-1] == drawn and g.drawn is None
-    assert kinds(g.drain_events()) == ["played"]
+    assert kinds(g.narrate(g.drain_events())) == ["played"]
     for order in (DrawStock(), Resign()):
         with pytest.raises(IllegalOrder) as e:
             g.check(1, order)
@@ -618,3 +619,27 @@ def test_random_orders_are_legal_and_cover_the_moves():
             seen.add(type(order).__name__)
             g.apply(s, order)
     assert seen == {"Reveal", "DrawDiscard", "DrawStock", "Keep", "DiscardFlip"}
+
+
+def test_moves_keep_their_facts_until_narrated_and_read_the_same_after():
+    # Play writes only the facts of a move; `narrate` writes the words (once: the facts go).
+    policy = random.Random(4)
+    g = GolfDeck.new(["Ann", "Bob", "Cy"], {"holes": 2}, 21)
+    raw = []
+    while g.result() is None:
+        seat = min(g.to_move())
+        g.apply(seat, random_orders(g, seat, policy))
+        raw += g.drain_events()
+    played = [e for e in raw if e["kind"] == "played"]
+    assert played and all("say" in e and "text" not in e and "own" not in e for e in played)
+    drawn = [e for e in raw if e["kind"] == "drawn"]
+    assert drawn and all("tell" in e and "own" not in e for e in drawn)
+    told = g.narrate(copy.deepcopy(raw))
+    assert not any("say" in e or "tell" in e for e in told)
+    assert all(isinstance(e["text"], str) and isinstance(e["own"], str) for e in told if e["kind"] == "played")
+    assert g.narrate(copy.deepcopy(told)) == told
+    # Each word line names its mover, and nothing else about the events changed.
+    for before, after in zip(raw, told):
+        if before["kind"] == "played":
+            assert after["text"].startswith(g.names[before["seat"]] + " ")
+            assert {k: v for k, v in before.items() if k != "say"} == {k: v for k, v in after.items() if k not in ("text", "own")}

@@ -22,22 +22,18 @@ TWO64 = 2**64
 
 # -- the reference: the README's words, hashlib only --------------------------------------------
 def ref_words(seed: bytes):
-    """The stream's words: block k = SHA-256(seed || k as 8 bytes big-endian), 8 bytes a word."""
-    k = 0
+    """The stream's words: the SHAKE-256 output of the seed, 8 bytes a word, big-endian."""
+    size, at = 64, 0
     while True:
-        block = hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
-        for at in range(0, 32, 8):
-            yield int.from_bytes(block[at:at + 8], "big")
-        k += 1
+        out = hashlib.shake_256(seed).digest(size)  # a longer output starts with the shorter one
+        while at + 8 <= size:
+            yield int.from_bytes(out[at:at + 8], "big")
+            at += 8
+        size *= 2
 
 
 def ref_bytes(seed: bytes, count: int) -> bytes:
-    out = b""
-    k = 0
-    while len(out) < count:
-        out += hashlib.sha256(seed + k.to_bytes(8, "big")).digest()
-        k += 1
-    return out[:count]
+    return hashlib.shake_256(seed).digest(count)
 
 
 class Ref:
@@ -81,7 +77,7 @@ SEED_0_15 = bytes(range(16))
 
 def ref_vectors(seed: bytes) -> dict:
     big = Ref(seed)
-    draws = [big.below(2**63 + 1) for _ in range(4)]
+    draws = [big.below(2**63 + 1) for _ in range(6)]
     return {
         "seed": seed.hex(),
         "commitment": hashlib.sha256(seed).hexdigest(),
@@ -100,7 +96,7 @@ def _ten_dice(seed: bytes) -> list[int]:
 
 def module_vectors(seed: bytes) -> dict:
     big = Generator(seed)
-    draws = [big.below(2**63 + 1) for _ in range(4)]
+    draws = [big.below(2**63 + 1) for _ in range(6)]
     first = Generator(seed)
     return {
         "seed": seed.hex(),
@@ -196,7 +192,7 @@ def test_commitment_is_the_sha256_of_the_seed_bytes():
 
 
 @pytest.mark.parametrize("count", [0, 1, 16, 31, 32, 33, 100])
-def test_stream_is_the_concatenated_blocks(count):
+def test_stream_is_the_shake_output(count):
     assert stream(SEED_0_15, count) == ref_bytes(SEED_0_15, count)
 
 
@@ -273,7 +269,7 @@ def test_shuffle_is_fisher_yates_from_the_end(size):
     for s in range(5):
         seed = seed_from_int(s)
         g, ref = Generator(seed), Ref(seed)
-        g.below(7)  # start mid-block: the shuffle's words straddle blocks
+        g.below(7)  # start one word in, so the shuffle's words start mid-stream
         ref.below(7)
         items = list(range(size))
         g.shuffle(items)
@@ -285,7 +281,9 @@ def test_shuffle_draws_in_order_when_words_are_rejected(monkeypatch):
     # Shrink every limit to under 2**63 so that about half the words are rejected: the
     # shuffle's rare path must still take words strictly in order, like `below` one by one.
     cap = 2**63
-    monkeypatch.setattr(rng, "_LIMITS", [None] + [cap - cap % n for n in range(1, 1025)])
+    limits = [None] + [cap - cap % n for n in range(1, 1025)]
+    monkeypatch.setattr(rng, "_LIMITS", limits)
+    monkeypatch.setattr(rng, "_SAFE", rng._lowest(limits))
     for s in range(10):
         seed = seed_from_int(s)
         g, ref = Generator(seed), Ref(seed, cap)
@@ -399,3 +397,45 @@ def test_the_record_holds_every_value_below_returns_in_order():
     restored = Generator.restore(g.state(), record=[])
     restored.dice(2)
     assert restored.record == [ref.below(6), ref.below(6)]
+
+
+def _on_words(words: list[int]) -> Generator:
+    """A generator whose stream starts with `words` (then goes on with SEED_1's own)."""
+    g = Generator(SEED_1)
+    g._words = tuple(words) + g._squeeze(len(words) + 64)[len(words):]
+    return g
+
+
+def _by_hand(words: list[int], size: int) -> list:
+    """Fisher-Yates over `words` exactly as the README says, rejections included."""
+    items, pending = list(range(size)), iter(words)
+    for i in range(size - 1, 0, -1):
+        n = i + 1
+        word = next(pending)
+        while word >= TWO64 - TWO64 % n:
+            word = next(pending)
+        j = word % n
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+@pytest.mark.parametrize("size", [4, 5, 52, 54])
+def test_the_shuffles_fast_check_never_lets_a_rejected_word_through(size):
+    # The shuffle accepts all its words at once when the largest is under the lowest limit of
+    # its sizes. A word just under that line, and one exactly on a size's own limit (rejected:
+    # the next word is drawn instead), must both come out as the one-by-one rule says.
+    words = list(Generator(SEED_0_15)._take(size + 8))
+    safe = rng._SAFE[size]
+    words[0] = safe - 1  # accepted by every size
+    at = (size - 1) // 2  # word k is drawn for size - k: this one lies exactly on its limit
+    n = size - at
+    words[at] = TWO64 - TWO64 % n
+    items = list(range(size))
+    g = _on_words(words)
+    g.shuffle(items)
+    assert items == _by_hand(words, size)
+    assert g.words == size  # one word more than size - 1: the rejected one
+    clean = list(range(size))
+    words[at] = safe - 1
+    _on_words(words).shuffle(clean)
+    assert clean == _by_hand(words, size)
