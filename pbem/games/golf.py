@@ -65,6 +65,10 @@ NEAREST = {4: (3, 4), 6: (4, 5)}
 LOOK_ORDER = {4: (3, 4, 1, 2), 6: (4, 5, 6, 1, 2, 3)}  # nearest first
 POSITIONS = {4: (1, 2, 3, 4), 6: (1, 2, 3, 4, 5, 6)}
 FREE_PEEKS = {"any2": 2, "one": 1}
+# (layout, peek option) -> (the positions every seat sees at the deal, seen or not by position).
+AT_THE_DEAL = {(size, peek): (near, tuple(p in near for p in POSITIONS[size]))
+               for size in POSITIONS for peek in ("near2", "any2", "one", "paid")
+               for near in [NEAREST[size] if peek in ("near2", "paid") else ()]}
 
 
 @register
@@ -126,8 +130,7 @@ class Golf(GolfRules, TurnByTurn):
         self.once = bool(o["replace_unseen_once"])
         self.chosen_looks = o["peek"] != "near2"  # looks a player orders (PEEK), not given at the deal
         # What every seat sees of its own layout at the deal (the near two, or nothing).
-        self.near = NEAREST[self.size] if o["peek"] in ("near2", "paid") else ()
-        self.seen_at_deal = tuple(p in self.near for p in self.positions)
+        self.near, self.seen_at_deal = AT_THE_DEAL[self.size, o["peek"]]
         self.packs = 2 if self.n >= 8 else 1
         # Shared by every game on these options: read, never changed.
         self.points, self.lo, self.hi, self.guess, self.jacks, self.deck = game_tables(o, self.packs)

@@ -75,6 +75,7 @@ _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
 _FLIP = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
+_DRAWS = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS = len(REVEAL_PAIRS)
@@ -379,7 +380,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.revealing = True
         self.reveals = [None] * n
         draw = rng.below(PAIRS ** n)  # one draw for all: seat s's pair is base-15 digit s
-        self.default_reveals = [REVEAL_PAIRS[draw // PAIRS ** s % PAIRS] for s in range(n)]
+        pairs = []
+        for _ in range(n):
+            draw, digit = divmod(draw, PAIRS)
+            pairs.append(REVEAL_PAIRS[digit])
+        self.default_reveals = pairs
         self.events.append({"kind": "hole_start", "hole": self.hole_no, "dealer": self.dealer})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
@@ -545,8 +550,7 @@ def random_orders(state: GolfDeck, seat: int, rng) -> object:
     if seat != state.current:
         return None
     if state.drawn is None:
-        k = int(random_() * (GRID + 1))
-        return _DRAW_STOCK if k == GRID else _DRAW_DISCARD[k + 1]
+        return _DRAWS[int(random_() * (GRID + 1))]
     up = state.up[seat]
     k = int(random_() * (GRID + up.count(False)))
     if k < GRID:
