@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BILL, GEORGE, GM, body, kinds
+from conftest import BILL, GEORGE, GM, body, kinds, too_wide
 
 from pbem.games.matchplay import rule as cited
 
@@ -179,7 +179,12 @@ def test_help_without_a_game(table):
     assert kinds(table.mails("newcomer@example.test")) == ["help"]
     help_mail = table.mails("newcomer@example.test")[0]
     assert help_mail["To"] == "newcomer@example.test" and help_mail["Auto-Submitted"] == "auto-replied"
-    assert "GAME <game id>" in body(help_mail)
+    text = body(help_mail)
+    assert "GAME <game id>" in text and not too_wide(text), too_wide(text)
+    # Every command a stranger or a league player may send is named, with what it does.
+    for command in ("OBSERVE <id>", "UNOBSERVE <id>", "SET ABSENCE <first day> TO <last day>",
+                    "SET TIMEZONE <zone>", "STATUS", "PRESS <text>", "RESIGN", "END"):
+        assert f"\n    {command}" in text, command
     assert not list((table.root / "mail" / GM / "new").iterdir())  # handled, moved out of new/
 
 
