@@ -24,6 +24,7 @@ from ..store import iso
 from . import games
 from .games import Table, new_secret
 from .letters import Postman
+from .observers import notice_to_spectators
 from .turns import Turns
 
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
@@ -267,6 +268,7 @@ class Admin:
         table.row.status = "abandoned"
         table.row.deadline = None
         self._tell_players(table, "The GM has abandoned this game. It ends here, without a result.")
+        notice_to_spectators(self.postman, table, "the GM has abandoned it. It ends here, without a result.")
         return f"{table.id} abandoned"
 
     def _tell_players(self, table: Table, notice: str, **extra) -> None:

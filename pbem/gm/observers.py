@@ -191,23 +191,35 @@ def copy_to_spectators(postman, kind: str, table, template: str | None, extra: d
     if key in postman.spectated:
         return
     postman.spectated.add(key)
-    store = postman.store
+    _to_watchers(postman, table, kind, template or kind, table.type, dict(public, notes=notes, done=[]))
+
+
+def notice_to_spectators(postman, table, notice: str) -> None:
+    """The GM's word on a game that ends without a result (ABANDON) to everyone who watches it
+    or its league: the game's own copies stop here, a league's go on with its other games."""
+    _to_watchers(postman, table, "status", "spectator_notice", None, {"notice": notice})
+
+
+def _watchers(store: Store, table) -> dict[str, list[dict]]:
+    """Address -> what it watches that covers this game ([{id, kind}]), players left out (they
+    have their own mail)."""
     league = league_of(store, table.id)
     rows = store.observers([table.id] + ([league] if league else []))
-    if not rows:
-        return
-    players = {seat.address for seat in table.seats}  # they have their own copy already
+    players = {seat.address for seat in table.seats}
     watchers: dict[str, list[dict]] = {}
     for row in rows:
-        if row["address"] in players:
-            continue
-        watchers.setdefault(row["address"], []).append(
-            {"id": row["target"], "kind": "game" if row["target"] == table.id else "league"})
-    for address, targets in watchers.items():
+        if row["address"] not in players:
+            watchers.setdefault(row["address"], []).append(
+                {"id": row["target"], "kind": "game" if row["target"] == table.id else "league"})
+    return watchers
+
+
+def _to_watchers(postman, table, kind: str, template: str, game_type: str | None, extra: dict) -> None:
+    for address, targets in _watchers(postman.store, table).items():
         try:
             ctx = spectator_context(postman, table, targets)
-            ctx.update(public, notes=notes, done=[])
-            subject, text = render(template or kind, table.type, **ctx)
+            ctx.update(extra)
+            subject, text = render(template, game_type, **ctx)
             postman.post(Letter(kind=kind, to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
                                 text=text))
         except Exception as e:  # noqa: BLE001 - a barrier: the players' mail goes on regardless
@@ -228,5 +240,5 @@ def spectator_context(postman, table, targets: list[dict]) -> dict:
             "view": table.state.spectator_view(), "me": None, "spectator": {"targets": targets}}
 
 
-__all__ = ["SPECTATOR_KINDS", "Request", "Spectator", "copy_to_spectators", "league_of", "read_request",
-           "watched"]
+__all__ = ["SPECTATOR_KINDS", "Request", "Spectator", "copy_to_spectators", "league_of", "notice_to_spectators",
+           "read_request", "watched"]

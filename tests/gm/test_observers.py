@@ -212,6 +212,25 @@ NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
 
 
+def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(table):
+    table.new_match()
+    ask(table, FAN, "OBSERVE m1")
+    table.pbem("gm", "ABANDON", "m1")
+    told = table.new_mails(FAN)
+    assert kinds(told) == ["status"] and told[0]["Subject"] == "[m1] Notice from the GM"
+    assert told[0]["X-PBEM-Game"] == "m1" and told[0]["Reply-To"] is None
+    text = " ".join(body(told[0]).split())
+    assert "as a spectator of game m1" in text and "the GM has abandoned it" in text
+    assert "That was the last mail of this game to its spectators." in text and "UNOBSERVE" not in text
+    assert all(len(line) <= 78 for line in body(told[0]).splitlines())
+    # The players get their own notice, and no spectator's copy.
+    for player in (GEORGE, BILL):
+        mine = table.mails(player)[-1]
+        assert "abandoned this game" in body(mine) and "as a spectator" not in body(mine)
+    refused = ask(table, FAN, "OBSERVE m1")
+    assert kinds(refused) == ["error"] and "nothing more to watch" in " ".join(body(refused[0]).split())
+
+
 def test_a_league_is_watched_game_by_game_until_unobserve(table):
     lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
     lines += [f"  - {n} <{a}>" for n, a in zip(NAMES, ADDRESSES)]
