@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .errors import IllegalOrder
+
 _REGISTRY: dict[str, type["GameState"]] = {}
 
 
@@ -14,6 +16,9 @@ def register(cls: type["GameState"]) -> type["GameState"]:
 
 def registry() -> dict[str, type["GameState"]]:
     return dict(_REGISTRY)
+
+
+RULE_OVER = "no orders once the game is over"
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,18 @@ class GameState:
 
     def check(self, seat: int, command) -> None:
         raise NotImplementedError
+
+    def refuse_out_of_play(self, seat: int, command, *, seat_rule: str, resigned_rule: str) -> None:
+        """The refusals every engine's check starts with: the game is over, there is no such
+        seat, or the seat has resigned (RESIGN included: once is enough). The state keeps
+        `_result`, `n` and `resigned`; the rules are cited as the game's own text words them."""
+        if self._result is not None:
+            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalOrder(f"there is no seat {seat} in this game", rule=seat_rule)
+        if self.resigned[seat]:
+            raise IllegalOrder("you have resigned already" if type(command) is Resign else
+                               "you have resigned from this game", rule=resigned_rule)
 
     def apply(self, seat: int, command) -> None:
         raise NotImplementedError

@@ -49,6 +49,7 @@ from typing import Sequence
 
 from . import dicegolf_best as best
 from . import rng as fair
+from . import base
 from .base import NMR_OPTION, GameState, Option, Resign, Result, register
 from .cards import share_the_win
 from .errors import IllegalOrder
@@ -63,7 +64,7 @@ POLICIES = best.POLICIES
 RANKS = ((7, "Master's"), (12, "Pro"))
 RANK_OVER = "Amateur"
 
-RULE_OVER = "no orders once the game is over"
+RULE_OVER = base.RULE_OVER
 RULE_SEAT = "only the players of this game send orders"
 RULE_RESIGNED = "a player who has resigned plays no more"
 RULE_FOREIGN = "only the orders of dice golf"
@@ -292,14 +293,8 @@ class DiceGolf(GameState):
         return [row]
 
     def check(self, seat: int, command) -> None:
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalOrder(f"there is no seat {seat} in this game", rule=RULE_SEAT)
+        self.refuse_out_of_play(seat, command, seat_rule=RULE_SEAT, resigned_rule=RULE_RESIGNED)
         t = type(command)
-        if self.resigned[seat]:
-            raise IllegalOrder("you have resigned from this game" if t is not Resign else
-                               "you have resigned already", rule=RULE_RESIGNED)
         if t is Enter:
             self.entry_value(seat, command)
         elif t is Policy:

@@ -7,6 +7,7 @@ about everything else.
 """
 from __future__ import annotations
 
+from . import base
 from .base import Resign
 from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from .errors import IllegalOrder
@@ -16,7 +17,7 @@ GRID = 6  # cards in a grid: two rows of three
 _OURS = frozenset({Reveal, DrawDiscard, DrawStock, Keep, DiscardFlip, DrawStockIf, Resign})
 _GOLF_ONLY = {Discard: "DISCARD", Knock: "KNOCK", Peek: "PEEK"}
 
-RULE_OVER = "no orders once the game is over"
+RULE_OVER = base.RULE_OVER
 RULE_FOREIGN = "only the orders of golf with the golf deck"
 RULE_POSITION = "grid positions are 1 to 6 (top row 1 2 3, bottom row 4 5 6)"
 RULE_REVEAL_ONCE = "two cards are turned up once a hole, before its first turn"
@@ -36,14 +37,8 @@ class GolfDeckRules:
     """`check_order` and its helpers; the state and `default_orders` are the game's."""
 
     def check_order(self, seat: int, command) -> None:
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
-        if not 0 <= seat < self.n:
-            raise IllegalOrder(f"there is no seat {seat} in this game", rule=RULE_TURN)
+        self.refuse_out_of_play(seat, command, seat_rule=RULE_TURN, resigned_rule=RULE_RESIGNED)
         t = type(command)
-        if self.resigned[seat]:
-            raise IllegalOrder("you have resigned from this game" if t is not Resign else
-                               "you have resigned already", rule=RULE_RESIGNED)
         if t is Resign:
             return
         if t not in _OURS:

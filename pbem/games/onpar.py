@@ -79,6 +79,7 @@ from typing import Sequence
 from . import onpar_course as oc
 from . import onpar_play as play
 from . import rng as fair
+from . import base
 from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
 from .cards import share_the_win
 from .course import EXAMPLE_PARS, Course
@@ -92,7 +93,7 @@ HAND = oc.HAND
 MAX_HOLES = 99
 _ON = (False, True)
 
-RULE_OVER = "no orders once the game is over"
+RULE_OVER = base.RULE_OVER
 RULE_FOREIGN = "only the orders of On Par"
 RULE_TURN = "turns go round the table: only the player to move may play"
 RULE_RESIGNED = "a player who has resigned takes no more turns"
@@ -234,14 +235,8 @@ class OnPar(TurnByTurn):
         return set() if self._result is not None else {self.current}
 
     def check_order(self, seat: int, command) -> None:
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalOrder(f"there is no seat {seat} in this game", rule=RULE_TURN)
+        self.refuse_out_of_play(seat, command, seat_rule=RULE_TURN, resigned_rule=RULE_RESIGNED)
         t = type(command)
-        if self.resigned[seat]:
-            raise IllegalOrder("you have resigned from this game" if t is not Resign else
-                               "you have resigned already", rule=RULE_RESIGNED)
         if t is Resign:
             return
         if t not in ORDERS:
