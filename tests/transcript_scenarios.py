@@ -20,6 +20,7 @@ import mailbox
 import os
 import random
 import tempfile
+import textwrap
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -31,6 +32,24 @@ START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 WIDTH = 78
 RULE = "=" * WIDTH
 
+
+
+def _as_shown(lines: list[str]) -> list[str]:
+    """The HTML part's text as a reader's window of 78 columns shows it: its paragraphs flow
+    (HTML has no line width), so a prose line is wrapped there, a list item under its bullet;
+    a preformatted block (a table, orders), which the converter marks by four spaces more,
+    keeps its own lines, as the <pre> shows them."""
+    out = []
+    for line in lines:
+        if line.startswith("    "):
+            out.append(line[4:])
+        elif len(line) <= WIDTH or line.startswith(" "):
+            out.append(line)
+        else:
+            bullet = "- " if line.startswith("- ") else ""
+            out += textwrap.wrap(line, WIDTH, subsequent_indent=" " * len(bullet),
+                                 break_long_words=False, break_on_hyphens=False)
+    return out
 
 class Transcript:
     """A GM in a temporary folder and the record of every mail in and out, in order."""
@@ -78,7 +97,7 @@ class Transcript:
         for name, addr in players:
             self.players[addr] = name
             args += ["--player", f"{name} <{addr}>"]
-        self.step(f"The GM starts the game: pbem {' '.join(args[:3])} ...")
+        self.step(f"The GM starts the game: pbem {' '.join(args[:2])} ...")
         self.pbem(*args)
         self.collect()
 
@@ -151,10 +170,11 @@ class Transcript:
         self.lines += text_of(plain).rstrip("\n").splitlines()
         if html_text is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
-            self.lines += text_of(html_text).rstrip("\n").splitlines()
+            self.lines += _as_shown(text_of(html_text).rstrip("\n").splitlines())
         self.lines.append("")
 
     def step(self, label: str) -> None:
+        assert len(f"# Mon 01 Dec 09:00 UTC - {label}") <= WIDTH, label
         self.lines += ["", "#" * WIDTH, f"# {self.now:%a %d %b %H:%M} UTC - {label}", "#" * WIDTH, ""]
 
     def text(self) -> str:
