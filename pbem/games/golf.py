@@ -223,21 +223,13 @@ class Golf(GolfRules, TurnByTurn):
         if seat == self.current and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
             if t is DrawDiscard:
-                pos = command.pos
-                if drawn is None and pos.__class__ is int and 0 < pos <= self.size and not self.once:
-                    return self._take(seat, pos)
-                if drawn is None and self._free(seat, pos):
-                    return self._take(seat, pos)
+                if drawn is None and self._free(seat, command.pos):
+                    return self._take(seat, command.pos)
             elif t is DrawStock or t is Discard:
                 if (drawn is None) is (t is DrawStock):
                     return self._play(seat, command, t)
             elif t is Keep:
-                pos = command.pos
-                if drawn is not None and pos.__class__ is int and 0 < pos <= self.size and not self.once:
-                    self.started[seat] = True
-                    self.peeks_left[seat] = 0
-                    return self._keep(seat, pos)
-                if drawn is not None and self._free(seat, pos):
+                if drawn is not None and self._free(seat, command.pos):
                     return self._play(seat, command, t)
             elif t is DrawStockIf:
                 if drawn is None and command.flip is None and self._free(seat, command.keep):
