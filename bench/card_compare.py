@@ -1,6 +1,6 @@
 """The card engines against an earlier copy of themselves, side by side in one process.
 
-    python bench/card_compare.py BEFORE_DIR [rounds] [seconds]
+    python bench/card_compare.py [--new-generator] BEFORE_DIR [rounds] [seconds]
 
 BEFORE_DIR holds copies of the earlier `pbem/games` modules the card engines need (base.py,
 errors.py, cards.py, card_orders.py, golfdeck.py, golf.py, golf_scoring.py, and whatever else
@@ -15,6 +15,10 @@ the same seed.
 - the engine alone: the same kind of games recorded first (each side its own, as the two deal
   differently), then timed replaying only `new` and `apply` of the recorded orders.
 
+`--new-generator` puts the earlier engines on the current generator too (the modules' every
+`random.Random(n)` becomes a `rng.Generator` of the seed n as 16 bytes), so that the ratio
+counts only what changed in the engines, not the move from Python's `random`.
+
 Rounds alternate before / after, so the noise of this shared machine falls on both; the ratios
 of the medians and of the best rounds are printed (the best round of each is the one the other
 work on the machine disturbed least).
@@ -26,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+import types
 from pathlib import Path
 
 from pbem.games import golf, golfdeck, rng
@@ -44,6 +49,23 @@ def load_before(folder: Path) -> dict:
     if (folder / "__init__.py").exists():
         spec.loader.exec_module(package)
     return {name: importlib.import_module(f"before_games.{name}") for name in MODULES}
+
+
+class EarlierOnTheGenerator(rng.Generator):
+    """What an earlier engine asked of `random.Random(n)`, from the current generator."""
+    def __init__(self, seed: int = 0):
+        super().__init__(rng.seed_from_int(seed))
+
+    def getrandbits(self, k: int) -> int:
+        return self.bits(k)
+
+
+def on_the_generator(modules: dict) -> None:
+    """Every `random.Random` the earlier modules make comes from the current generator."""
+    shim = types.SimpleNamespace(Random=EarlierOnTheGenerator)
+    for module in modules.values():
+        if getattr(module, "random", None) is random:
+            module.random = shim
 
 
 def holes(module, engine, seed_of):
@@ -105,10 +127,16 @@ def compare(name: str, before, after, rounds: int, seconds: float, per_call: int
 
 
 def main() -> None:
-    folder = Path(sys.argv[1])
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
-    seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 2.0
+    args = sys.argv[1:]
+    new_generator = "--new-generator" in args
+    args = [arg for arg in args if arg != "--new-generator"]
+    folder = Path(args[0])
+    rounds = int(args[1]) if len(args) > 1 else 7
+    seconds = float(args[2]) if len(args) > 2 else 2.0
     old = load_before(folder)
+    if new_generator:
+        on_the_generator(old)
+        print("the earlier engines draw from the current generator")
     old_seed = lambda policy: policy.randrange(1 << 30)  # the earlier engines took an integer
     new_seed = lambda policy: policy.randbytes(rng.MIN_SEED_BYTES)  # games are made with 16 bytes
     for name, kind in (("golfdeck", "GolfDeck"), ("golf", "Golf")):
