@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import email.utils
+import itertools
 import signal
 import smtplib
 import ssl
@@ -19,6 +20,7 @@ from pathlib import Path
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 LOOPBACK = "127.0.0.1"
+ACCEPTED = itertools.count(1)  # the id in each Received line: the order this server took mail in
 
 
 def read_users(path: Path) -> dict[str, str]:
@@ -96,14 +98,16 @@ class LmtpHandler:
 
 def received_header(server, session) -> bytes:
     """A trace line that says, as real servers do (RFC 3848), whether TLS and AUTH were used:
-    the tests read it to know what the client really negotiated."""
+    the tests read it to know what the client really negotiated. Its id counts the messages
+    this server process took, so a test can tell the order they came in, which the mailbox's
+    UIDs do not promise (a Maildir save that waits for its lock gets its UID later)."""
     transport = server.transport
     tls = session.ssl is not None or (transport is not None
                                       and transport.get_extra_info("ssl_object") is not None)
     protocol = "ESMTP" + ("S" if tls else "") + ("A" if session.authenticated else "")
     user = f" (authenticated as {session.auth_data})" if session.authenticated else ""
     line = (f"Received: from {session.host_name} ([{session.peer[0]}]){user}\r\n"
-            f"\tby localhost with {protocol}; {email.utils.formatdate()}\r\n")
+            f"\tby localhost with {protocol} id {next(ACCEPTED):08d}; {email.utils.formatdate()}\r\n")
     return line.encode("utf-8")
 
 
