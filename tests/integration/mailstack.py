@@ -345,7 +345,9 @@ mail_uid = {uid}
 mail_gid = {gid}
 first_valid_uid = {uid}
 first_valid_gid = {gid}
-mail_location = maildir:{root}/mail/%d/%n/Maildir
+# sdbox, not Maildir: a Maildir delivery that finds the uid list locked (a client reading the
+# box) gets its UID at a later sync, after mail delivered behind it; the tests read in UID order.
+mail_location = sdbox:{root}/mail/%d/%n/sdbox
 mail_fsync = never
 mailbox_idle_check_interval = 1 secs
 mail_max_userip_connections = 100
