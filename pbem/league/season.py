@@ -1,6 +1,7 @@
 """A league's season as the GM runs it: kept in the store, its rounds opened when their time
 comes (the games created through the GM, like `pbem new-game`), its standings derived each time
-from the games' own stored results, and mailed to every player when a round has ended.
+from the games' own stored results, and mailed to every player (and every spectator of the
+league) when a round has ended.
 
 The pure parts (the plan, the pairings, the standings) are the other modules of this package;
 this one reads and writes the store and the mail, so `pbem process` and `pbem run` drive a
@@ -12,6 +13,7 @@ import logging
 from datetime import datetime
 
 from ..games.rng import new_seed
+from ..mail.clean import clean
 from ..mail.outbound import Letter
 from ..render import render
 from ..store import from_iso
@@ -138,14 +140,31 @@ class Season:
             with self.store.transaction():
                 data = self.standings_data(league_id, now)
                 finished = number >= plan.rounds
+                table = dict(round=number, finished=finished, rows=data["standings"], columns=columns(plan))
+                players = set()
                 for player in plan.players:
                     address = self._address(league_id, player.address)
+                    players.add(address)
                     self._mail(postman, league_id, plan, "standings", address,
-                               self._name(league_id, plan, player.address), round=number, finished=finished,
-                               rows=data["standings"], columns=columns(plan))
+                               self._name(league_id, plan, player.address), **table)
+                self._to_spectators(postman, league_id, plan, players, table)
                 self.store.update_league(league_id, reported=number, **({"status": "finished"} if finished else {}))
             done.append(f"league {league_id}: standings after round {number}")
         return done
+
+    def _to_spectators(self, postman, league_id: str, plan: LeaguePlan, players: set[str], table: dict) -> None:
+        """The standings, once, to each address that watches the league (OBSERVE), its players
+        left out (they have their own). A spectator's copy never stops the players' mail."""
+        spectator = {"targets": [{"id": league_id, "kind": "league"}]}
+        for row in self.store.observers([league_id]):
+            if row["address"] in players:
+                continue
+            try:
+                self._mail(postman, league_id, plan, "standings", row["address"], None, spectator=spectator,
+                           **table)
+            except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
+                log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
+                          clean(row["address"], 100), type(e).__name__, clean(e, 200))
 
     # -- reading -----------------------------------------------------------------------------
     def plan(self, league_id: str) -> LeaguePlan:
@@ -226,9 +245,10 @@ class Season:
         ctx = postman.context(None, None)
         from ..games import game_type
         ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
-                   **extra)
+                   spectator=None)
+        ctx.update(extra)
         subject, text = render(kind, "league", **ctx)
-        postman.post(Letter(kind=kind, to_addr=address, to_name=name, subject=f"[{league_id}] {subject}",
+        postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
                             text=text, extra_headers={"X-PBEM-League": league_id}))
 
 

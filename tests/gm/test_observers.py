@@ -64,6 +64,20 @@ def assert_spectator_copy(m, game_id: str, watched: str) -> str:
     return text
 
 
+def assert_league_standings_copy(m, league_id: str, last: bool, names=None) -> str:
+    """A league spectator's standings: the table by names only, no secret to reply with, the
+    way to stop (but after the last round), and lines that fit 78 columns."""
+    text = body(m)
+    assert m["X-PBEM-League"] == league_id and m["Subject"].startswith(f"[{league_id}] Standings after round")
+    assert m["Reply-To"] is None and m["X-PBEM-Game"] is None
+    assert text.startswith("Hello,\n") and f"as a spectator of league {league_id}" in " ".join(text.split())
+    assert all(name in text for name in (names or NAMES)) and not any(a in text for a in ADDRESSES)
+    assert (f"    UNOBSERVE {league_id}\n" in text) != last
+    assert ("That was the last mail of this league to its spectators." in text) == last
+    assert all(len(line) <= 78 for line in text.splitlines()), text
+    return text
+
+
 def play_match(table, game_id, rng, after_each=None, limit=40):
     """Both players answer every turn with random legal orders; `after_each(orders_sent)` runs
     after each player's mail is handled."""
@@ -90,6 +104,7 @@ def test_a_stranger_watches_a_match_turn_by_turn_and_never_sees_an_open_turns_or
     text = body(answer[0])
     assert "You now watch game m1 (MatchPlay Golf: George v Bill) as a spectator." in text
     assert "    UNOBSERVE m1\n" in text and all(len(line) <= 78 for line in text.splitlines())
+    assert "standings" not in text  # a game alone has none
     assert kinds(ask(table, CRITIC, "observe m1")) == ["ack"]
 
     copies: list = []
@@ -239,6 +254,7 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
     answer = ask(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
     assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
+    assert "and a league's standings after each round" in " ".join(body(answer[0]).split())
     # A player of the league may watch it too, and then gets copies of the games of others only.
     assert kinds(ask(table, ADDRESSES[0], "OBSERVE cup", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1 opens: two matches
@@ -248,6 +264,10 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
         table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))
         play_match(table, game_id, rng)
     copies = table.new_mails(FAN)
+    standings = [m for m in copies if m["X-PBEM-Kind"] == "standings"]
+    copies = [m for m in copies if m["X-PBEM-Kind"] != "standings"]
+    assert len(standings) == 1  # round 1 has ended: the league's standings, once
+    assert_league_standings_copy(standings[0], "cup", last=False)
     for game_id in first:
         mine = [m for m in copies if m["X-PBEM-Game"] == game_id]
         turns = len(load(table, game_id).state.view(None)["holes"]) // 3 + 1
@@ -255,7 +275,10 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
         for m in mine:
             assert_spectator_copy(m, game_id, "cup")
             assert "    UNOBSERVE cup\n" in body(m)  # a league's result still says how to stop
-    assert {m["X-PBEM-Kind"] for m in copies} == {"report", "result"}  # no welcome, turn or standings
+    assert {m["X-PBEM-Kind"] for m in copies} == {"report", "result"}  # no welcome or turn
+    # A player who watches her own league gets her standings once, as a player.
+    hers = [m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-Kind"] == "standings"]
+    assert len(hers) == 1 and body(hers[0]).startswith(f"Hello {NAMES[0]},")
     alices = [g for g in first if ADDRESSES[0] in {p["address"] for p in table.show(g)["players"]}]
     assert len(alices) == 1
     for game_id in first:
@@ -271,6 +294,26 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(days=7, hours=1)))
     play_match(table, "cup-r2-1", rng)
     assert table.new_mails(FAN) == []
+
+
+def test_a_league_spectator_gets_the_final_standings_once_with_no_way_to_stop_left(table):
+    lines = ["id: duo", "name: Two Up", "game: matchplay", "course: parkland", "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    assert kinds(ask(table, FAN, "OBSERVE duo", now=iso(START - timedelta(hours=1)))) == ["ack"]
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))  # the one round opens
+    table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))
+    play_match(table, "duo-r1-1", random.Random(5))
+    table.pbem("process", now=iso(START + timedelta(days=8)))
+    standings = [m for m in table.new_mails(FAN) if m["X-PBEM-Kind"] == "standings"]
+    assert len(standings) == 1
+    text = assert_league_standings_copy(standings[0], "duo", last=True, names=NAMES[:2])
+    assert "the season is over" in standings[0]["Subject"] and "final standings" in " ".join(text.split())
+    for address in ADDRESSES[:2]:  # the players' own, not a spectator's
+        theirs = [m for m in table.mails(address) if m["X-PBEM-Kind"] == "standings"]
+        assert len(theirs) == 1 and "spectator" not in body(theirs[0])
 
 
 # -- nothing secret in a spectator's mail -------------------------------------------------------
