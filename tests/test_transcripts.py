@@ -54,3 +54,12 @@ def test_every_html_part_says_what_the_text_says(name):
         if html is not None:
             html_words = [w for w in re.findall(r"\S+", html) if w not in ("```", "[code]", "[/code]")]
             assert html_words == re.findall(r"\S+", text), (to, kind)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_no_mail_shows_a_python_value(name):
+    # Options and values are written as the GM and the players write them (`jokers=true`),
+    # never as Python prints them (True, None, [], {}).
+    leaks = [(to, kind, line) for to, kind, text, _ in played(name).mails for line in text.splitlines()
+             if re.search(r"\b(True|False|None)\b|=\[|=\{|\[\]|\{\}", line)]
+    assert not leaks, leaks[:5]
