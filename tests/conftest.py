@@ -121,6 +121,16 @@ class LocalTable:
     def show(self, game: str = "m1") -> dict:
         return json.loads(self.pbem("show", game, "--json")[1])
 
+    def load(self, game_id: str = "m1"):
+        """The game as the GM keeps it (its engine state, seats and row), read from the store."""
+        from pbem.gm import games
+        from pbem.store import Store
+        store = Store(self.root / "pbem.sqlite3")
+        try:
+            return games.load(store, game_id)
+        finally:
+            store.close()
+
 
 def body(m: EmailMessage) -> str:
     part = m.get_body(preferencelist=("plain",)) if m.is_multipart() else m

@@ -10,8 +10,6 @@ import random
 import pytest
 from conftest import body
 
-from pbem.gm import games
-from pbem.store import Store
 
 PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test"]
 GAMES = {"matchplay": 2, "golfdeck": 3, "golf": 2, "dicegolf": 2, "onpar": 2}
@@ -19,11 +17,7 @@ OPTIONS = {"golfdeck": ["holes=1"], "golf": ["holes=1"], "onpar": ["holes=1"]}
 
 
 def engine(table, game_id="f1"):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game_id)
-    finally:
-        store.close()
+    return table.load(game_id)
 
 
 def play(table, game_type, check_secret=None):

@@ -14,11 +14,7 @@ PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test", "di@exampl
 
 
 def engine(table, game="c1"):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game).state
-    finally:
-        store.close()
+    return table.load(game).state
 
 
 def play_by_mail(table, type_name, n, *options, seed=3, holes=2):

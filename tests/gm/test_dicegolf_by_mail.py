@@ -16,11 +16,7 @@ SCORE_BY_TOSS = {1: -2, 2: 0, 3: 1, 4: 2}
 
 
 def engine(table, game="dg"):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game).state
-    finally:
-        store.close()
+    return table.load(game).state
 
 
 def new_game(table, n, *extra):

@@ -12,11 +12,7 @@ from pbem.store import Store
 
 
 def engine_state(table, game="m1") -> MatchPlay:
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game).state
-    finally:
-        store.close()
+    return table.load(game).state
 
 
 def test_seed_example_one_by_mail(table):

@@ -13,7 +13,6 @@ from conftest import BILL, GEORGE, body, kinds
 from pbem.games import game_type
 from pbem.games.cards import GOLF_DECK_TYPES, HIDDEN
 from pbem.games.course import Course
-from pbem.gm import games
 from pbem.store import Store
 
 FAN, CRITIC = "fan@example.test", "critic@example.test"
@@ -25,11 +24,7 @@ def iso(moment: datetime) -> str:
 
 
 def load(table, game_id):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game_id)
-    finally:
-        store.close()
+    return table.load(game_id)
 
 
 def ask(table, who, text, subject="watching", now=None, headers=None):

@@ -7,8 +7,6 @@ import re
 import pytest
 from conftest import body, kinds, too_wide
 
-from pbem.gm import games
-from pbem.store import Store
 
 PLAYERS = ["ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"]
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -16,11 +14,7 @@ START = "2026-12-01T09:00:00Z"
 
 
 def engine(table, game="op"):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game).state
-    finally:
-        store.close()
+    return table.load(game).state
 
 
 def new_game(table, n, *extra):

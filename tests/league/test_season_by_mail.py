@@ -8,8 +8,6 @@ from datetime import datetime, timedelta, timezone
 
 from conftest import body
 
-from pbem.gm import games
-from pbem.store import Store
 
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
@@ -30,11 +28,7 @@ def league_file(table, game="matchplay", fmt="round-robin", players=6, extra="")
 
 
 def state_of(table, game_id):
-    store = Store(table.root / "pbem.sqlite3")
-    try:
-        return games.load(store, game_id)
-    finally:
-        store.close()
+    return table.load(game_id)
 
 
 def league_json(table, *args):
