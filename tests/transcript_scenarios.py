@@ -38,9 +38,12 @@ def _as_shown(lines: list[str]) -> list[str]:
     """The HTML part's text as a reader's window of 78 columns shows it: its paragraphs flow
     (HTML has no line width), so a prose line is wrapped there, a list item under its bullet;
     a preformatted block (a table, orders), which the converter marks by four spaces more,
-    keeps its own lines, as the <pre> shows them."""
+    keeps its own lines, as the <pre> shows them. A gap between blocks is one blank line, as a
+    browser leaves one margin (the converter writes two around a block)."""
     out = []
     for line in lines:
+        if not line.strip() and out and not out[-1].strip():
+            continue
         if line.startswith("    "):
             out.append(line[4:])
         elif len(line) <= WIDTH or line.startswith(" "):
@@ -50,6 +53,7 @@ def _as_shown(lines: list[str]) -> list[str]:
             out += textwrap.wrap(line, WIDTH, subsequent_indent=" " * len(bullet),
                                  break_long_words=False, break_on_hyphens=False)
     return out
+
 
 class Transcript:
     """A GM in a temporary folder and the record of every mail in and out, in order."""
