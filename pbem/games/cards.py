@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from .rng import Generator, seed_from_int
+from .rng import Generator
 
 HIDDEN = "??"
 
@@ -83,23 +83,6 @@ def checked_options(engine: str, given: dict | None, check: Callable[[dict], dic
 # `to_move()` of a turn-by-turn card game: shared read-only sets, one per seat (a move each).
 NOBODY: frozenset[int] = frozenset()
 ONLY = tuple(frozenset([seat]) for seat in range(16))
-
-
-# -- the games' chance ------------------------------------------------------------------------
-def game_generator(seed: bytes | int) -> Generator:
-    """The generator a card game draws from: on the seed's bytes, or on a whole number N as
-    `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
-    return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
-
-
-def stored_generator(state, game: str) -> Generator:
-    """A stored game's generator, where it stopped. A game stored before the games drew from
-    `Generator` holds a state of Python's `random` instead: it cannot go on the same way, so
-    it is refused rather than continued on other cards."""
-    if not isinstance(state, dict):
-        raise ValueError(f"this {game} game was stored before pbem's own random generator replaced "
-                         "Python's random; it cannot be loaded (start it again)")
-    return Generator.restore(state)
 
 
 # -- a player's grid ---------------------------------------------------------------------------

@@ -177,7 +177,7 @@ class DiceGolf(GameState):
             raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
         flags = read_flags(opts["flags"], course)
-        state = cls(names, opts, flags or [], generator(seed))
+        state = cls(names, opts, flags or [], fair.game_generator(seed))
         if flags is None:
             state._roll_flags()
         state._open_hole()
@@ -223,7 +223,7 @@ class DiceGolf(GameState):
 
     @classmethod
     def from_dict(cls, d: dict) -> "DiceGolf":
-        s = cls(d["names"], d["options"], d["flags"], restored(d["rng"]))
+        s = cls(d["names"], d["options"], d["flags"], fair.stored_generator(d["rng"], cls.TYPE))
         s.ahead = copy.deepcopy(d["ahead"])
         s.chance = copy.deepcopy(d["chance"])
         s.hole_no = d["hole"]
@@ -586,17 +586,6 @@ class DiceGolf(GameState):
         elif len(self._active()) < 2:
             self._finish()
 
-
-def generator(seed) -> fair.Generator:
-    """The game's generator: `seed` is the game's seed bytes, or a number N as `--seed N`."""
-    return fair.Generator(fair.seed_from_int(seed) if isinstance(seed, int) else seed)
-
-
-def restored(state) -> fair.Generator:
-    """The stored generator; a game stored before the fair generator cannot continue."""
-    if not isinstance(state, dict):
-        raise ValueError("this game was stored before pbem's fair generator and cannot be loaded")
-    return fair.Generator.restore(state)
 
 
 def _total(card: dict) -> int:

@@ -55,10 +55,10 @@ from .base import Resign, Result, TurnByTurn, register
 from . import card_words
 from .card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from .card_words import GOLF_SAYINGS
-from .cards import HIDDEN, NOBODY, ONLY, checked_options, game_generator, share_the_win, stored_generator
+from .cards import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
 from .golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from .golf_scoring import best_spot, game_tables, score_hole
-from .rng import Generator
+from .rng import Generator, game_generator, stored_generator
 
 COLS = {4: 2, 6: 3}
 NEAREST = {4: (3, 4), 6: (4, 5)}

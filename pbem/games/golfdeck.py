@@ -58,10 +58,9 @@ from .base import NMR_OPTION, Option, Result, TurnByTurn, register
 from .card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from . import card_words
 from .card_words import GOLFDECK_SAYINGS
-from .cards import (GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, game_generator, golf_deck, share_the_win,
-                    stored_generator)
+from .cards import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
 from .golfdeck_rules import GRID, GolfDeckRules
-from .rng import Generator
+from .rng import Generator, game_generator, stored_generator
 
 POINTS = GOLF_DECK_POINTS
 _POINTS_OF = POINTS.__getitem__

@@ -178,7 +178,7 @@ class OnPar(TurnByTurn):
             opts["traps"] = False
         course_pars = course.pars if course is not None else Course.from_pars_string(EXAMPLE_PARS).pars
         pars = [course_pars[h % len(course_pars)] for h in range(opts["holes"])]
-        state = cls(names, opts, pars, generator(seed))
+        state = cls(names, opts, pars, fair.game_generator(seed))
         state._start_hole()
         return state
 
@@ -204,7 +204,7 @@ class OnPar(TurnByTurn):
 
     @classmethod
     def from_dict(cls, d: dict) -> "OnPar":
-        s = cls(d["names"], d["options"], d["pars"], restored(d["rng"]))
+        s = cls(d["names"], d["options"], d["pars"], fair.stored_generator(d["rng"], cls.TYPE))
         s.shuffles = copy.deepcopy(d["shuffles"])
         s.hole_no = d["hole"]
         s.course = [(name, spaces) for name, spaces in d["course"]]
@@ -599,17 +599,6 @@ class OnPar(TurnByTurn):
             self._turn += 1
             self._begin_turn(self._following(seat))
 
-
-def generator(seed) -> fair.Generator:
-    """The game's generator: `seed` is the game's seed bytes, or a number N as `--seed N`."""
-    return fair.Generator(fair.seed_from_int(seed) if isinstance(seed, int) else seed)
-
-
-def restored(state) -> fair.Generator:
-    """The stored generator; a game stored before the fair generator cannot continue."""
-    if not isinstance(state, dict):
-        raise ValueError("this game was stored before pbem's fair generator and cannot be loaded")
-    return fair.Generator.restore(state)
 
 
 def _holes(value) -> int:

@@ -31,7 +31,8 @@ import struct
 from operator import mod
 from typing import MutableSequence, Sequence, TypeVar
 
-__all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "new_seed", "seed_from_int", "stream"]
+__all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "game_generator", "new_seed", "seed_from_int",
+           "stored_generator", "stream"]
 
 T = TypeVar("T")
 
@@ -60,6 +61,22 @@ def seed_from_int(n: int) -> bytes:
 def commitment(seed: bytes) -> str:
     """SHA-256 of the seed bytes as 64 lower-case hex digits: published before play."""
     return hashlib.sha256(_checked(seed)).hexdigest()
+
+
+def game_generator(seed: bytes | int) -> "Generator":
+    """The generator a new game draws from: on the seed's bytes, or on a whole number N as
+    `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
+    return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
+
+
+def stored_generator(state, game: str) -> "Generator":
+    """A stored game's generator, where it stopped. A game stored before the games drew from
+    `Generator` holds a state of Python's `random` instead: it cannot go on the same way, so
+    it is refused rather than continued on other cards or dice."""
+    if not isinstance(state, dict):
+        raise ValueError(f"this {game} game was stored before pbem's fair generator replaced "
+                         "Python's random; it cannot be loaded (start it again)")
+    return Generator.restore(state)
 
 
 def stream(seed: bytes, count: int) -> bytes:

@@ -5,9 +5,8 @@ from collections import Counter
 
 import pytest
 
-from pbem.games.cards import (GOLF_DECK_POINTS, HIDDEN, Grid, checked_options, deal, game_generator, golf_deck,
-                              matching_groups, share_the_win, shuffled, standard_pack, stored_generator,
-                              with_symbol)
+from pbem.games.cards import (GOLF_DECK_POINTS, HIDDEN, Grid, checked_options, deal, golf_deck, matching_groups,
+                              share_the_win, shuffled, standard_pack, with_symbol)
 from pbem.games.rng import Generator, seed_from_int
 
 
@@ -26,17 +25,6 @@ def test_shuffle_is_the_generators_and_leaves_the_source_alone():
     a, b = shuffled(deck, Generator(seed)), shuffled(deck, Generator(seed))
     assert a == b and a != deck and sorted(a) == sorted(deck) and deck == golf_deck()
     assert shuffled(deck, Generator(seed_from_int(6))) != a
-
-
-def test_a_games_generator_from_bytes_or_a_number_and_back_from_storage():
-    assert game_generator(7).state() == Generator(seed_from_int(7)).state()
-    assert game_generator(bytearray(seed_from_int(7))).state() == game_generator(7).state()
-    g = game_generator(b"sixteen bytes!!!")
-    g.below(52)
-    again = stored_generator(g.state(), "golf")
-    assert [again.below(1000) for _ in range(5)] == [g.below(1000) for _ in range(5)]
-    with pytest.raises(ValueError, match="golf game was stored before"):
-        stored_generator([3, [0] * 625, None], "golf")  # Python's random, as games once stored it
 
 
 def test_checked_options_are_worked_out_once_and_handed_out_as_copies():

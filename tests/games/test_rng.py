@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from pbem.games import rng
-from pbem.games.rng import Generator, commitment, new_seed, seed_from_int, stream
+from pbem.games.rng import (Generator, commitment, game_generator, new_seed, seed_from_int, stored_generator,
+                            stream)
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 TWO64 = 2**64
@@ -439,3 +440,14 @@ def test_the_shuffles_fast_check_never_lets_a_rejected_word_through(size):
     words[at] = safe - 1
     _on_words(words).shuffle(clean)
     assert clean == _by_hand(words, size)
+
+
+def test_a_games_generator_from_bytes_or_a_number_and_back_from_storage():
+    assert game_generator(7).state() == Generator(seed_from_int(7)).state()
+    assert game_generator(bytearray(seed_from_int(7))).state() == game_generator(7).state()
+    g = game_generator(b"sixteen bytes!!!")
+    g.below(52)
+    again = stored_generator(g.state(), "golf")
+    assert [again.below(1000) for _ in range(5)] == [g.below(1000) for _ in range(5)]
+    with pytest.raises(ValueError, match="golf game was stored before"):
+        stored_generator([3, [0] * 625, None], "golf")  # Python's random, as games once stored it
