@@ -100,10 +100,16 @@ class Turns:
         turn = state.turn
         state.apply(seat.seat, command)
         self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
-        self._pending += state.narrate(state.drain_events())
+        self._pending += self._drained()
         if msg is not None:
             self._acknowledge_moves(seat, [command], msg)
         return f"{command} (turn {turn})"
+
+    def _drained(self) -> list[dict]:
+        """The engine's events since the last call, their words written (`narrate`): the GM
+        reads a move's words only through here."""
+        state = self.table.state
+        return state.narrate(state.drain_events())
 
     def _begin(self) -> None:
         """Remember who owed what before the first action of a batch."""
@@ -127,7 +133,7 @@ class Turns:
         if before is None:
             before = self._before or set()
         turn_before = self._turn_before if self._before is not None else state.turn
-        events, self._pending, self._before = self._pending + state.narrate(state.drain_events()), [], None
+        events, self._pending, self._before = self._pending + self._drained(), [], None
         nmr = nmr or []
         told: set[int] = set()  # the seats that have had the NMR notes
         fresh_hole = self._record(events, nmr, told)
@@ -243,7 +249,7 @@ class Turns:
         state.apply(seat.seat, Resign())
         self.store.add_event(self.table.id, self.now, "resign", seat.seat, orders="RESIGN")
         if isinstance(state, TurnByTurn):
-            self._pending += state.narrate(state.drain_events())
+            self._pending += self._drained()
             if state.result() is None and msg is not None:
                 self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
                                      hole_ended=None)
@@ -313,7 +319,7 @@ class Turns:
                 self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
                                      turn=state.turn)
                 orders.append(str(command))
-                for ev in state.narrate(state.drain_events()):
+                for ev in self._drained():
                     played = ev["kind"] == "played" and ev["seat"] == s and ev.get("move", True)
                     events.append(dict(ev, by_gm=True) if played else ev)
             self._pending += events
