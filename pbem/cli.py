@@ -420,21 +420,24 @@ def cmd_export(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    """Needs no configuration and no store: the record and the rules are enough."""
+    """Needs no configuration and no store: the record and the rules are enough. The record may
+    come from anyone: what it says is quoted only cut short and cleaned."""
     from .fairness import Difference, verify_record
+    from .mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
         record = json.loads(text)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read a record from {args.file}: {e}")
+    except (OSError, ValueError, RecursionError) as e:
+        raise UsageError(f"cannot read a record from {args.file}: {clean(e)}")
     if not isinstance(record, dict):
         raise UsageError(f"{args.file} holds no game record (a JSON object)")
+    name = clean(record.get("id", "?"), 80)
     try:
         line = verify_record(record)
     except Difference as e:
-        print(f"not verified: {record.get('id', '?')}: {e}")
+        print(f"not verified: {name}: {e}")
         return 1
-    print(f"verified: {record.get('id', '?')}: {line or 'no result yet'}")
+    print(f"verified: {name}: {line or 'no result yet'}")
     return 0
 
 

@@ -15,6 +15,10 @@ import hashlib
 import json
 from typing import Any
 
+from .games.base import TurnByTurn
+from .games.rng import commitment
+from .mail.clean import clean
+
 RECORD_VERSION = 1
 # The events a replay needs, in order: what was played, and when a turn was resolved.
 _PLAYED = ("orders", "nmr", "resign")
@@ -37,7 +41,7 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
     for ev in store.events(game_id)[1:]:
         if ev["kind"] in _PLAYED:
             # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
-            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not _public_moves(state):
+            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not isinstance(state, TurnByTurn):
                 continue
             steps.append({"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]})
         elif ev["kind"] == "resolved":
@@ -76,11 +80,6 @@ def _digest(state) -> str:
     return hashlib.sha256(public.encode()).hexdigest()[:32]
 
 
-def _public_moves(state) -> bool:
-    from .games.base import TurnByTurn
-    return isinstance(state, TurnByTurn) or not hasattr(state, "ready")
-
-
 def _results(state) -> Any:
     """The public results of a finished game, as JSON has them (keys as strings)."""
     return json.loads(json.dumps(state.spectator_view()))
@@ -88,41 +87,83 @@ def _results(state) -> Any:
 
 def verify_record(record: dict) -> str:
     """The result line of a record that checks out; `Difference` names the first thing that does
-    not."""
-    for key in ("type", "players", "options", "course", "steps", "seed_commitment", "result"):
-        if key not in record:
-            raise Difference(f"the record has no {key!r}")
-    seed_text = record.get("seed")
-    if seed_text is None:
-        raise Difference("the record has no seed: a game shows its seed only once it is over")
-    seed = _seed_bytes(seed_text)
-    if hashlib.sha256(seed).hexdigest() != str(record["seed_commitment"]).lower():
-        raise Difference("the seed does not match the commitment: SHA-256 of the seed is "
-                         f"{hashlib.sha256(seed).hexdigest()}, the record commits to {record['seed_commitment']}")
+    not. The record may come from anyone: whatever is in it, the answer is a Difference, never a
+    crash, and what it quotes of the record is cut short."""
+    _check_shape(record)
+    seed = _seed_bytes(record.get("seed"))
+    try:
+        digest = commitment(seed)
+    except ValueError:
+        raise Difference(f"the seed is {len(seed)} byte{'' if len(seed) == 1 else 's'}; a game's seed is at "
+                         "least 16") from None
+    if digest != str(record["seed_commitment"]).lower():
+        raise Difference(f"the seed does not match the commitment: SHA-256 of the seed is {digest}, "
+                         f"the record commits to {clean(record['seed_commitment'], 80)}")
+
     def check_step(number: int, state) -> None:
         after = record["steps"][number - 1].get("after")
         if after is not None and after != _digest(state):
-            step = record["steps"][number - 1]
-            raise Difference(f"step {number} ({step.get('order') or step.get('kind')}, seat {step.get('seat')}): "
-                             "the game after it is not the one the record saw")
+            raise Difference(f"{_step_name(number, record['steps'][number - 1])}: the game after it is not "
+                             "the one the record saw")
     state = _replay(record, check_step)
     _compare("chance", state.chance_record(), record.get("chance"))
     _compare("results", _results(state), record.get("results"))
     result = state.result()
     line = f"Result: {result.line}" if result else None
     if line != record["result"]:
-        raise Difference(f"the result line differs: the record says {record['result']!r}, the replay gives {line!r}")
+        raise Difference(f"the result line differs: the record says {clean(repr(record['result']))}, "
+                         f"the replay gives {line!r}")
     return line
+
+
+# What a replay reads of a record, and of what JSON kind each part must be.
+_SHAPE = (("type", str, "a string"), ("players", list, "a list"), ("options", dict, "an object"),
+          ("course", dict, "an object"), ("steps", list, "a list"))
+
+
+def _check_shape(record: dict) -> None:
+    for key in ("seed_commitment", "result"):
+        if key not in record:
+            raise Difference(f"the record has no {key!r}")
+    for key, kind, named in _SHAPE:
+        if key not in record:
+            raise Difference(f"the record has no {key!r}")
+        if not isinstance(record[key], kind):
+            raise Difference(f"the record's {key!r} is not {named}")
+    if not all(isinstance(name, str) for name in record["players"]):
+        raise Difference("the record's players are not all names (strings)")
+    course = record["course"]
+    if not isinstance(course.get("name"), str) or not isinstance(course.get("pars"), list) \
+            or not all(type(par) is int for par in course["pars"]):
+        raise Difference("the record's course is not a name and a list of whole-number pars")
+    if not isinstance(course.get("extras") or {}, dict):
+        raise Difference("the record's course extras are not an object")
+    for number, step in enumerate(record["steps"], start=1):
+        if not isinstance(step, dict):
+            raise Difference(f"step {number} is not an object")
+    if record.get("seed") is None:
+        raise Difference("the record has no seed: a game shows its seed only once it is over")
+
+
+def _step_name(number: int, step: dict) -> str:
+    """How a message names a step: its number, what was played (cut short) and by which seat."""
+    return f"step {number} ({clean(step.get('order') or step.get('kind'), 60)}, seat {clean(step.get('seat'), 10)})"
 
 
 def _replay(record: dict, after_step):
     """The game replayed from the record's seed and steps; `after_step(number, state)` each step."""
     from .games import game_type
     from .games.course import Course
-    engine = game_type(str(record["type"]))
+    try:
+        engine = game_type(record["type"])
+    except KeyError:
+        raise Difference(f"the record's game type {clean(record['type'], 40)!r} is not one pbem knows") from None
     course = record["course"]
-    state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
-                       Course(course["name"], tuple(course["pars"]), extras=course.get("extras") or {}))
+    try:
+        state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
+                           Course(course["name"], tuple(course["pars"]), extras=course.get("extras") or {}))
+    except Exception as e:  # the engine refuses the players, options or course it is given
+        raise Difference(f"the game cannot be set up from the record: {clean(e)}") from None
     _drain(state)
     for number, step in enumerate(record["steps"], start=1):
         _replay_step(engine, state, number, step)
@@ -137,14 +178,19 @@ def _seed_bytes(text) -> bytes:
     try:
         return bytes.fromhex(str(text))
     except ValueError:
-        raise Difference(f"the seed {str(text)[:40]!r} is not hex") from None
+        raise Difference(f"the seed {clean(text, 40)!r} is not hex") from None
 
 
 def _replay_step(engine, state, number: int, step: dict) -> None:
     kind = step.get("kind")
+    seat = step.get("seat")
+    if kind in (*_PLAYED, "replace") and (type(seat) is not int or not 0 <= seat < len(state.names)):
+        raise Difference(f"{_step_name(number, step)}: there is no such seat in this game")
     try:
         if kind in _PLAYED:
             command = engine.command_from_text(step["order"])
+            if str(command) != step["order"]:  # one order, one text: as the GM stored it
+                raise ValueError(f"the order is not written as pbem writes it ({str(command)!r})")
             if kind == "orders":  # a player's order must be legal; the GM's own (nmr) are by its rules
                 state.check(step["seat"], command)
             state.apply(step["seat"], command)
@@ -153,12 +199,11 @@ def _replay_step(engine, state, number: int, step: dict) -> None:
         elif kind == "replace":
             state.names[step["seat"]] = step["name"]
         else:
-            raise Difference(f"step {number} is of no known kind: {kind!r}")
+            raise Difference(f"step {number} is of no known kind: {clean(repr(kind), 40)}")
     except Difference:
         raise
     except Exception as e:  # an order the rules refuse, or one that does not read
-        raise Difference(f"step {number} ({step.get('order') or kind}, seat {step.get('seat')}) does not replay: "
-                         f"{e}") from None
+        raise Difference(f"{_step_name(number, step)} does not replay: {clean(e)}") from None
     _drain(state)
 
 
@@ -173,8 +218,9 @@ def _compare(what: str, replayed, recorded, path: str = "") -> None:
     if isinstance(replayed, dict) and isinstance(recorded, dict):
         for key in sorted(set(replayed) | set(recorded), key=str):
             if key not in recorded or key not in replayed:
-                raise Difference(f"{what}{path}: {key!r} is only in the {'replay' if key in replayed else 'record'}")
-            _compare(what, replayed[key], recorded[key], f"{path}.{key}")
+                raise Difference(f"{what}{path}: {clean(repr(key), 60)} is only in the "
+                                 f"{'replay' if key in replayed else 'record'}")
+            _compare(what, replayed[key], recorded[key], f"{path}.{clean(key, 60)}")
         return
     if isinstance(replayed, list) and isinstance(recorded, list):
         for i, (a, b) in enumerate(zip(replayed, recorded)):
@@ -183,4 +229,5 @@ def _compare(what: str, replayed, recorded, path: str = "") -> None:
             raise Difference(f"{what}{path}: the replay has {len(replayed)} items, the record {len(recorded)}")
         return
     if replayed != recorded:
-        raise Difference(f"{what}{path} differs: the record says {recorded!r}, the replay gives {replayed!r}")
+        raise Difference(f"{what}{path} differs: the record says {clean(repr(recorded))}, "
+                         f"the replay gives {clean(repr(replayed))}")

@@ -142,3 +142,42 @@ def test_the_seed_shows_nowhere_before_the_end(table, game_type):
         assert not log.exists() or seed_hex not in log.read_text()
     t = play(table, game_type, nothing_shows)
     assert table.show("f1")["seed"] == t.row.seed_hex
+
+
+def _hostile_records():
+    """Records anyone could hand to `pbem verify`: each wrong in one way, and a word the answer
+    must name."""
+    seed = bytes(16)
+    base = {"id": "h1", "type": "golf", "players": ["Ann", "Bob"], "options": {},
+            "course": {"name": "x", "pars": [4] * 18}, "steps": [], "result": None,
+            "seed_commitment": hashlib.sha256(seed).hexdigest(), "seed": seed.hex()}
+    changes = [
+        ({"type": "chess"}, "game type"), ({"type": 7}, "'type'"), ({"players": 5}, "'players'"),
+        ({"players": [1, 2]}, "players"), ({"options": [1]}, "'options'"), ({"course": "x"}, "'course'"),
+        ({"course": {"name": "x", "pars": ["4"]}}, "course"), ({"steps": [5]}, "step 1"),
+        ({"players": ["A"] * 10_000}, "cannot be set up"),
+        ({"seed": "00", "seed_commitment": hashlib.sha256(b"\0").hexdigest()}, "at least 16"),
+        ({"seed": "zz"}, "not hex"),
+        ({"steps": [{"kind": "replace", "seat": -1, "name": "Eve"}]}, "no such seat"),
+        ({"steps": [{"kind": "orders", "seat": "x", "order": "DRAW STOCK"}]}, "no such seat"),
+        ({"steps": [{"kind": "orders", "seat": 0, "order": "DRAW\0STOCK\r\nKNOCK"}]}, "does not replay"),
+        ({"steps": [{"kind": "orders", "seat": 0, "order": "D" * 5_000_000}]}, "does not replay"),
+        ({"steps": [{"kind": "orders", "seat": 0, "order": "DRAW DISCARD \u0663"}]}, "as pbem writes it"),
+        ({"id": "h1\r\nverified: forged"}, "commitment"),
+    ]
+    for change, words in changes:
+        record = dict(base, **change)
+        if change.get("id"):
+            record["seed_commitment"] = "0" * 64
+        yield record, words
+
+
+def test_verify_answers_any_record_in_one_short_line_and_never_crashes(table, tmp_path):
+    path = tmp_path / "record.json"
+    for record, words in _hostile_records():
+        path.write_text(json.dumps(record))
+        code, out, err = table.pbem("verify", str(path), check=False)
+        assert code == 1 and err == "", (words, out, err)
+        lines = out.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("not verified: h1") and words in lines[0], (words, out)
+        assert len(lines[0]) <= 400 and "\0" not in out and "\r" not in out, (words, len(lines[0]))
