@@ -94,6 +94,11 @@ class LeaguePlan:
         """When round ``round_no`` (from 1) opens."""
         return self.start + (round_no - 1) * self.round_length
 
+    @property
+    def ends(self) -> datetime:
+        """When the last round's week is up (a match that runs long may go on past it)."""
+        return self.opens(self.rounds) + self.round_length
+
     def round_at(self, moment: datetime) -> int:
         """The last round opened at ``moment`` (0 before the start, at most ``rounds``)."""
         if moment < self.start:
