@@ -20,7 +20,7 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
         try:
             return season.create(text)
         except LeagueError as e:
-            raise ValueError("; ".join(e.problems)) from None
+            raise ValueError(problems_text(target, e.problems)) from None
     if action == "list":
         rows = [{"id": lg["id"], "name": lg["name"], "status": lg["status"], "opened": lg["opened"],
                  "reported": lg["reported"]} for lg in app.store.leagues()]
@@ -40,6 +40,14 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
     if as_json:
         return json.dumps(data["standings"], indent=2, ensure_ascii=False)
     return "" if html else _standings_text(season, target, data)
+
+
+def problems_text(path: str, problems: list[str]) -> str:
+    """Every problem of a league file, one a line, each naming its key; the last line says
+    nothing was made (and so never ends in a quoted value)."""
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    return "\n".join([f"{path}: {count}, one a line:", *problems,
+                      "No league was created; correct the file and run league create again."])
 
 
 def _show_text(season: Season, league_id: str, data: dict) -> str:
