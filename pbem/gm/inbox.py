@@ -334,12 +334,11 @@ class Inbox:
                 for problem in (e, *e.also):
                     errors.append(problem.at(*_swap(order.line_for(problem.part))))
                 break  # later orders depend on this one
-        for order in orders:
-            if isinstance(order.command, SetAbsence):
-                from ..league import absence  # a league player's days away, checked before anything applies
-                wrong = absence.check(self.store, table.id, seat.address, order.command, self.postman.now,
-                                      order.lines[0])
-                errors += [wrong] if wrong else []
+        away = [o for o in orders if isinstance(o.command, SetAbsence)]
+        if away:
+            from ..league import absence  # a league player's days away: every line of the message together
+            errors += absence.check_all(self.store, table.id, seat.address,
+                                        [(o.command, o.lines[0]) for o in away], self.postman.now)
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             make_suggestions(errors, state, seat.seat)
@@ -348,7 +347,9 @@ class Inbox:
         turns = Turns(self.postman, table)
         # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
         together = len(game_orders) > 1
-        effects = [turns.obey(seat, order, msg, ack=not together) for order in orders]
+        effects = [turns.obey(seat, order, msg, ack=not together) for order in orders if order not in away]
+        if away:  # one answer for all of them
+            effects.append(turns.absent(seat, [o.command for o in away], msg))
         if together:
             turns.acknowledge(seat, [o.command for o in game_orders], msg)
         games.save(self.store, table)

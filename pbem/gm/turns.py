@@ -52,8 +52,7 @@ class Turns:
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
         if isinstance(command, SetAbsence):
-            from ..league import absence  # league mail: the league layer moves its games' deadlines
-            return absence.take(self.store, self.postman, self.table, seat, command)
+            return self.absent(seat, [command], msg)
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)
@@ -62,6 +61,11 @@ class Turns:
         if isinstance(command, Resign):
             return self.resign(seat, msg)
         return self.orders(seat, command, msg if ack else None)
+
+    def absent(self, seat: Seat, commands: list, msg: Inbound) -> str:
+        """The SET ABSENCE lines of one message, taken together and answered once."""
+        from ..league import absence  # league mail: the league layer moves its games' deadlines
+        return absence.take(self.store, self.postman, self.table, seat, commands, answer=msg)
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""

@@ -1,15 +1,30 @@
 """A league player away for some days (`SET ABSENCE <first> TO <last>`): the deadlines of their
 league games that fall inside the absence move to its end, as do the deadlines set while it
-lasts, up to the league's `absence_days` a season. Kept as league events, like every change."""
+lasts, up to the league's `absence_days` a season. Kept as league events, like every change.
+
+The days are counted over every line of a message together (CONTRACT section 10), and a day
+asked for twice counts once: ninety-nine ranges back to back are ninety-nine times the days, not
+ninety-nine fresh allowances. A message is taken or refused whole, and answered once."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone
 
 from ..games.errors import IllegalOrder
 
 _LEAGUE_GAME = re.compile(r"^(.+)-r[0-9]+-[0-9]+$")
-RULE = "an absence is for the games of a league, within the league's absence days"
+# As for a GM's deadline: an absence that starts further off is a typing mistake, and the bound
+# keeps every date pbem works out from one far inside the calendar.
+FURTHEST = timedelta(days=366)
+EXAMPLE_DAYS = 7
+Span = tuple[date, date]
+
+
+def rule(allowance: int | None) -> str:
+    if allowance is None:
+        return "an absence is for the games of a league in play"
+    return (f"an absence is for the games of a league in play, at most {allowance} "
+            f"day{'s' if allowance != 1 else ''} a season, counted over every line of a message")
 
 
 def league_of(store, game_id: str) -> str | None:
@@ -19,75 +34,155 @@ def league_of(store, game_id: str) -> str | None:
     return None
 
 
-def _span(first, last) -> tuple[datetime, datetime]:
+def _span(first: date, last: date) -> tuple[datetime, datetime]:
     start = datetime.combine(first, time(0), tzinfo=timezone.utc)
     return start, datetime.combine(last, time(0), tzinfo=timezone.utc) + timedelta(days=1)
 
 
+def _taken(store, league_id: str, address: str | None = None) -> list[tuple[str, date, date]]:
+    return [(ev["address"], date.fromisoformat(ev["first"]), date.fromisoformat(ev["last"]))
+            for ev in store.league_events(league_id)
+            if ev["kind"] == "absence" and (address is None or ev["address"] == address)]
+
+
 def absences(store, league_id: str, address: str | None = None) -> list[tuple[str, datetime, datetime]]:
     """(address, start, end) of every absence of the league (of one address)."""
-    from datetime import date
-    out = []
-    for ev in store.league_events(league_id):
-        if ev["kind"] == "absence" and (address is None or ev["address"] == address):
-            out.append((ev["address"], *_span(date.fromisoformat(ev["first"]), date.fromisoformat(ev["last"]))))
-    return out
+    return [(who, *_span(first, last)) for who, first, last in _taken(store, league_id, address)]
+
+
+def days_of(spans: list[Span]) -> int:
+    """The days the spans cover, a day inside two of them counted once."""
+    total, reach = 0, None
+    for first, last in sorted(spans):
+        if reach is not None and first <= reach:
+            total += max((last - reach).days, 0)
+            reach = max(reach, last)
+        else:
+            total += (last - first).days + 1
+            reach = last
+    return total
+
+
+def _allowance(store, league_id: str) -> int:
+    from .plan import read_plan
+    return read_plan(dict(store.league(league_id)["plan"], id=league_id)).absence_days
 
 
 def days_left(store, league_id: str, address: str) -> int:
-    from .season import Season  # noqa: F401  (the plan is read the same way)
-    from .plan import read_plan
-    league = store.league(league_id)
-    plan = read_plan(dict(league["plan"], id=league_id))
-    used = sum((end - start).days for _, start, end in absences(store, league_id, address))
-    return plan.absence_days - used
+    spans = [(first, last) for _, first, last in _taken(store, league_id, address)]
+    return _allowance(store, league_id) - days_of(spans)
 
 
 def check(store, game_id: str, address: str, command, now: datetime, line: tuple[int, str]):
-    """The error for an absence that cannot be taken (None: it can)."""
-    lineno, text = line
+    """The error for one absence line that cannot be taken (None: it can)."""
+    wrong = check_all(store, game_id, address, [(command, line)], now)
+    return wrong[0] if wrong else None
+
+
+def check_all(store, game_id: str, address: str, lines: list, now: datetime) -> list[IllegalOrder]:
+    """The errors of a message's absence lines, `(command, (lineno, text))` in the message's
+    order, counted together: the first line past the season's days is refused, and what the
+    lines after it ask for is said there rather than line by line."""
+    if not lines:
+        return []
     league_id = league_of(store, game_id)
+    others = f" (nor can the other {len(lines) - 1} SET ABSENCE lines)" if len(lines) > 1 else ""
     if league_id is None:
-        return IllegalOrder(f"game {game_id} is in no league: an absence moves the deadlines of league games",
-                            rule=RULE, line=text, lineno=lineno)
-    start, end = _span(command.first, command.last)
-    if end <= now:
-        return IllegalOrder(f"that absence is over already (it is {now:%Y-%m-%d} now)", rule=RULE,
-                            line=text, lineno=lineno,
-                            hint=f"SET ABSENCE {now:%Y-%m-%d} TO {(now + timedelta(days=6)):%Y-%m-%d}")
-    left = days_left(store, league_id, address)
-    days = (end - start).days
-    if days > left:
-        hint = None
-        if left > 0:
-            hint = f"SET ABSENCE {command.first.isoformat()} TO {(command.first + timedelta(days=left - 1)).isoformat()}"
-        return IllegalOrder(f"that is {days} days away, and you have {left} day{'s' if left != 1 else ''} of "
-                            f"absence left this season", rule=RULE, line=text, lineno=lineno, hint=hint)
+        return [_refused(lines[0], f"game {game_id} is in no league: an absence moves the deadlines of "
+                                   f"league games{others}", rule(None), None)]
+    league, allowance = store.league(league_id), _allowance(store, league_id)
+    if league["status"] != "active":
+        return [_refused(lines[0], f"league {league_id} is {league['status']}: there is no deadline of it "
+                                   f"left to move{others}", rule(allowance), None)]
+    taken = [(first, last) for _, first, last in _taken(store, league_id, address)]
+    errors, above = [], 0
+    for i, (command, line) in enumerate(lines):
+        left = allowance - days_of(taken)
+        wrong = _dates(command, line, now, left, allowance)
+        if wrong:
+            errors.append(wrong)
+            continue
+        if days_of(taken + [(command.first, command.last)]) > allowance:
+            errors.append(_too_many(command, line, now, taken, above, lines[i + 1:], allowance))
+            break
+        taken.append((command.first, command.last))
+        above += 1
+    return errors
+
+
+def _refused(line: tuple[int, str], message: str, why: str, hint: str | None) -> IllegalOrder:
+    lineno, text = line
+    return IllegalOrder(message, rule=why, line=text, lineno=lineno, hint=hint)
+
+
+def _example(now: datetime, left: int) -> str | None:
+    """A line that would be taken now: from today, a week or what is left of the days."""
+    if left <= 0:
+        return None
+    today = now.date()
+    return f"SET ABSENCE {today.isoformat()} TO {(today + timedelta(days=min(EXAMPLE_DAYS, left) - 1)).isoformat()}"
+
+
+def _dates(command, line, now: datetime, left: int, allowance: int) -> IllegalOrder | None:
+    """Dates that no deadline can be moved by: an absence over already, or one too far ahead."""
+    today = now.date()
+    if command.last < today:
+        return _refused(line, f"that absence is over already (it is {today.isoformat()} now)", rule(allowance),
+                        _example(now, left))
+    if command.first > today + FURTHEST:
+        return _refused(line, f"an absence may start a year ahead at most (by "
+                              f"{(today + FURTHEST).isoformat()})", rule(allowance), _example(now, left))
     return None
 
 
-def take(store, postman, table, seat, command) -> str:
-    """Record the absence and move the deadlines of the player's league games inside it."""
+def _too_many(command, line, now: datetime, taken: list[Span], above: int, after: list,
+              allowance: int) -> IllegalOrder:
+    left = allowance - days_of(taken)
+    days = days_of(taken + [(command.first, command.last)]) - days_of(taken)
+    whole = (command.last - command.first).days + 1
+    counted = "" if days == whole else f" ({days:,} of them not counted yet)"
+    since = f"after the line{'s' if above != 1 else ''} above it " if above else ""
+    message = (f"that is {whole:,} day{'s' if whole != 1 else ''} away{counted}, and {since}you have {left} "
+               f"day{'s' if left != 1 else ''} of absence left this season")
+    if after:
+        asked = days_of(taken + [(command.first, command.last)] + [(c.first, c.last) for c, _ in after])
+        message += (f"; this line and the {len(after)} more after it ask for {asked - days_of(taken):,} "
+                    f"days")
+    first = max(command.first, now.date())
+    hint = f"SET ABSENCE {first.isoformat()} TO {(first + timedelta(days=left - 1)).isoformat()}" if left > 0 else None
+    return _refused(line, message, rule(allowance), hint)
+
+
+def take(store, postman, table, seat, commands, answer=None) -> str:
+    """Record the absences of one message (checked by `check_all`) and move the deadlines of the
+    player's league games inside them; one acknowledgement for them all."""
     from ..gm import games
+    commands = list(commands) if isinstance(commands, (list, tuple)) else [commands]
     league_id = league_of(store, table.id)
-    store.add_league_event(league_id, postman.now, "absence", address=seat.address,
-                           first=command.first.isoformat(), last=command.last.isoformat())
-    start, end = _span(command.first, command.last)
+    for command in commands:
+        store.add_league_event(league_id, postman.now, "absence", address=seat.address,
+                               first=command.first.isoformat(), last=command.last.isoformat())
+    spans = [_span(c.first, c.last) for c in commands]
     moved = []
     for row in store.league_games(league_id):
-        if row.status != "active" or row.deadline is None or not start <= row.deadline < end:
+        if row.status != "active" or row.deadline is None:
+            continue
+        until = later(row.deadline, spans)
+        if until == row.deadline:
             continue
         other = table if row.id == table.id else games.load(store, row.id)
         if other.seat_of(seat.address) is None:
             continue
-        other.row.deadline, other.row.reminded_turn = end, None
+        other.row.deadline, other.row.reminded_turn = until, None
         games.save(store, other)
         moved.append(row.id)
     left = days_left(store, league_id, seat.address)
-    postman.to_seat("ack", table, seat, template="absence", first=command.first.isoformat(),
-                    last=command.last.isoformat(), until=end.strftime("%Y-%m-%d %H:%M UTC"), moved=moved,
-                    left=left, league=league_id)
-    return f"absence {command.first} to {command.last}: {len(moved)} deadline(s) moved"
+    away = [{"first": c.first.isoformat(), "last": c.last.isoformat(),
+             "until": end.strftime("%Y-%m-%d %H:%M UTC")} for c, (_, end) in zip(commands, spans)]
+    postman.to_seat("ack", table, seat, answer=answer, template="absence", spans=away, moved=moved, left=left,
+                    league=league_id)
+    said = ", ".join(f"{c.first} to {c.last}" for c in commands)
+    return f"absence {said}: {len(moved)} deadline(s) moved"
 
 
 def later(deadline: datetime, spans: list[tuple[datetime, datetime]]) -> datetime:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 from ..clock import now
@@ -19,7 +20,7 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
         try:
             return season.create(text)
         except LeagueError as e:
-            raise ValueError("; ".join(e.problems)) from None
+            raise ValueError(problems_text(target, e.problems)) from None
     if action == "list":
         rows = [{"id": lg["id"], "name": lg["name"], "status": lg["status"], "opened": lg["opened"],
                  "reported": lg["reported"]} for lg in app.store.leagues()]
@@ -33,7 +34,7 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
     moment = now()
     data = season.show(target, moment)
     if action == "show":
-        return json.dumps(data, indent=2, ensure_ascii=False) if as_json else _show_text(data)
+        return json.dumps(data, indent=2, ensure_ascii=False) if as_json else _show_text(season, target, data)
     if html:
         Path(html).write_text(_page(season, target, data, moment), encoding="utf-8")
     if as_json:
@@ -41,33 +42,46 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
     return "" if html else _standings_text(season, target, data)
 
 
-def _show_text(data: dict) -> str:
+def problems_text(path: str, problems: list[str]) -> str:
+    """Every problem of a league file, one a line, each naming its key; the last line says
+    nothing was made (and so never ends in a quoted value)."""
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    return "\n".join([f"{path}: {count}, one a line:", *problems,
+                      "No league was created; correct the file and run league create again."])
+
+
+def _show_text(season: Season, league_id: str, data: dict) -> str:
     lines = [f"League {data['id']}: {data['name']} ({data['game']}), {data['status']}"]
     for r in data["rounds"]:
-        lines.append(f"Round {r['round']} ({r['status']}, opens {r['opens']})")
+        lines.append(f"Round {r['round']} ({_round_state(r)})")
         for g in r["games"]:
             lines.append(f"  {g['id']:<24} {g['status']:<9} {', '.join(g['players'])}"
                          + (f"  {g['result']}" if g["result"] else ""))
         if r["byes"]:
             lines.append(f"  bye: {', '.join(r['byes'])}")
-    return "\n".join(lines) + "\n\n" + _rows_text(data["standings"])
+    return "\n".join(lines) + "\n\n" + _table_text(season, league_id, data["standings"])
 
 
-def _rows_text(rows: list[dict]) -> str:
-    out = []
-    for r in rows:
-        out.append(f"{r['rank']:>3}  {r['name']:<24} played {r['played']:>2}  won {r['won']:>2}  halved "
-                   f"{r['halved']:>2}  lost {r['lost']:>2}  points {r['points']:>4g}  holes {r['holes_diff']:>+3d}  "
-                   f"total {r['total']:>4}  on time {r['on_time']:.0%}" + (f"  ({r['note']})" if r.get("note") else ""))
-    return "\n".join(out)
+def _round_state(r: dict) -> str:
+    """A round as its state stands: to open, open since, or over (it opened then)."""
+    when = datetime.strptime(r["opens"], "%Y-%m-%dT%H:%M:%SZ").strftime("%Y-%m-%d %H:%M UTC")
+    if r["status"] == "waiting":
+        return f"waiting, opens {when}"
+    if r["status"] == "open":
+        return f"open since {when}"
+    return f"closed, every game over; it opened {when}"
 
 
 def _standings_text(season: Season, league_id: str, data: dict) -> str:
+    return f"{data['name']} ({league_id})\n\n" + _table_text(season, league_id, data["standings"])
+
+
+def _table_text(season: Season, league_id: str, rows: list[dict]) -> str:
+    """The standings as the mail shows them: the columns of the league's game."""
     from ..render import environment
     from .standings import columns
-    table = environment().get_template("league/_table.txt").module.table(data["standings"],
-                                                                         columns(season.plan(league_id)))
-    return f"{data['name']} ({league_id})\n\n" + "\n".join(line.rstrip() for line in str(table).splitlines())
+    table = environment().get_template("league/_table.txt").module.table(rows, columns(season.plan(league_id)))
+    return "\n".join(line.rstrip() for line in str(table).splitlines())
 
 
 def _page(season: Season, league_id: str, data: dict, moment) -> str:

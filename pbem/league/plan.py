@@ -36,6 +36,7 @@ KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start"
 PLAYER_KEYS = ("name", "address", "timezone")
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 _EXAMPLE_START = "2026-12-07T18:00:00Z"
+SHOWN_CHARS = 60             # of a wrong value, quoted in its problem
 
 
 class LeagueError(Exception):
@@ -94,6 +95,11 @@ class LeaguePlan:
         """When round ``round_no`` (from 1) opens."""
         return self.start + (round_no - 1) * self.round_length
 
+    @property
+    def ends(self) -> datetime:
+        """When the last round's week is up (a match that runs long may go on past it)."""
+        return self.opens(self.rounds) + self.round_length
+
     def round_at(self, moment: datetime) -> int:
         """The last round opened at ``moment`` (0 before the start, at most ``rounds``)."""
         if moment < self.start:
@@ -122,25 +128,47 @@ class LeaguePlan:
 def read_plan(source: str | Mapping, *, gm_address: str | None = None) -> LeaguePlan:
     """The league file (YAML text, or what YAML gave) as a checked plan; LeagueError lists
     every problem. ``gm_address``, when given, may not be a player's."""
-    data = _parse(source) if isinstance(source, str) else source
+    twice: list[str] = []
+    data = _parse(source, twice) if isinstance(source, str) else source
     if not isinstance(data, Mapping):
         raise LeagueError([f"top level: expected a mapping of keys ({', '.join(KEYS[:4])} ...), "
                            f"got {_show(data)}"])
     reader = _Reader({str(k).strip().lower(): v for k, v in data.items()}, gm_address)
+    reader.problems += twice
     plan = reader.plan()
     if reader.problems or plan is None:
         raise LeagueError(reader.problems)
     return plan
 
 
-def _parse(text: str) -> Any:
+class _Loader(yaml.SafeLoader):
+    """YAML as safe_load reads it, but a key written twice in one mapping is noted (plain YAML
+    keeps the last silently, and the GM would never learn which one was used)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict[str, int] = {}
+        for key_node, _ in node.value:
+            key = str(key_node.value).strip().lower() if isinstance(key_node, yaml.ScalarNode) else None
+            line = key_node.start_mark.line + 1
+            if key is not None and key in seen:
+                self.twice.append(f"{key}: written twice (lines {seen[key]} and {line}); write it once")
+            seen.setdefault(key, line)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _parse(text: str, twice: list[str]) -> Any:
+    loader = _Loader(text)
+    loader.twice = twice
     try:
-        return yaml.safe_load(text)
+        data = loader.get_single_data()
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         what = getattr(err, "problem", None) or "cannot be parsed"
         raise LeagueError([f"league file: YAML syntax error{where}: {what}"]) from None
+    finally:
+        loader.dispose()
+    return data
 
 
 class _Reader:
@@ -174,11 +202,12 @@ class _Reader:
             self.whole("rounds", None, 1, MOST_ROUNDS)
             return None
         fmt, size, rounds = self.shape(engine, len(players))
-        if fmt is not None and options is not None and courses is not None:
-            self.fits_course(engine, options, courses, size)
-        if self.problems:
-            return None
-        self.fits_game_ids(league_id, fmt, size, rounds, len(players))
+        if courses is not None:
+            # With the options as given when they are right, or the game's own when not, so
+            # that a course the game refuses is named now, beside the options' problems.
+            self.fits_course(engine, options or {}, courses, size if fmt is not None else 0)
+        if fmt is not None and size and rounds:
+            self.fits_game_ids(league_id, fmt, size, rounds, len(players))
         if self.problems:
             return None
         return LeaguePlan(
@@ -408,7 +437,7 @@ class _Reader:
     def fits_course(self, engine, options: dict, courses: tuple[str, ...], size: int) -> None:
         """Each course is tried on a game of a table's size, so a course the game refuses (a
         nine-hole course for an 18-hole game) is found now rather than in round 3."""
-        names = _stand_ins(max(size, engine.MIN_PLAYERS))
+        names = _stand_ins(min(max(size, engine.MIN_PLAYERS), engine.MAX_PLAYERS))
         many = "courses" in self.data
         for i, spec in enumerate(courses):
             try:
@@ -443,12 +472,12 @@ def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
         reader.problem(f"{key}.{extra}", f"unknown key; a player has {', '.join(PLAYER_KEYS)}")
     address = _address(reader, f"{key}.address", item.get("address"))
     name = item.get("name")
-    if name is not None and (not isinstance(name, (str, int)) or isinstance(name, bool)
-                             or not str(name).strip() or any(ord(c) < 32 for c in str(name))):
+    bad_name = name is not None and (not isinstance(name, (str, int)) or isinstance(name, bool)
+                                     or not str(name).strip() or any(ord(c) < 32 for c in str(name)))
+    if bad_name:
         reader.problem(f"{key}.name", f"expected one line of text, got {_show(name)}")
-        return None
     zone = _zone(reader, f"{key}.timezone", item.get("timezone"))
-    if address is None or zone is False:
+    if address is None or zone is False or bad_name:
         return None
     shown = str(name).strip() if name is not None else address.split("@")[0]
     return LeaguePlayer(shown, address, zone or None)
@@ -513,8 +542,11 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        shown = value if len(value) <= 60 else value[:57] + "..."
-        return '"' + shown.replace('"', '\\"') + '"'
+        # One problem, one line: a line break in the value is shown as \n; a long value is cut
+        # where the quote closes, and says how much more there was.
+        shown = "".join(ch if ord(ch) >= 32 else f"\\x{ord(ch):02x}" for ch in value.replace("\n", "\\n"))
+        more = f" (and {len(shown) - SHOWN_CHARS} more characters)" if len(shown) > SHOWN_CHARS else ""
+        return '"' + shown[:SHOWN_CHARS].replace('"', '\\"') + '"' + more
     if isinstance(value, Mapping):
         return "a mapping"
     if isinstance(value, (list, tuple)):

@@ -14,10 +14,9 @@ from datetime import datetime
 
 from ..games.rng import new_seed
 from ..mail.clean import clean
-from ..mail.outbound import Letter
-from ..render import render
 from ..store import from_iso
-from .pairings import fixtures, schedule
+from . import notices
+from .pairings import schedule
 from .plan import LeaguePlan, read_plan
 from .records import GameRecord, Orders, Replacement, Withdrawal
 from .standings import columns, standings
@@ -43,11 +42,12 @@ class Season:
         if taken:
             raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")
         postman = self.gm.postman()
+        names = {p.address: p.name for p in plan.players}
         with self.store.transaction():
             self.store.add_league(league_id, plan.name, plan.to_dict(), postman.now)
             for player in plan.players:
-                self._mail(postman, league_id, plan, "welcome", player.address, player.name,
-                           fixtures=fixtures(plan, player.address))
+                notices.welcome(postman, league_id, plan, player.address, player.address, player.name,
+                                row_names=names, gone=set())
         log.info("league %s created: %s, %d players, %d rounds", league_id, plan.game, len(plan.players),
                  plan.rounds)
         return league_id
@@ -141,12 +141,13 @@ class Season:
                 data = self.standings_data(league_id, now)
                 finished = number >= plan.rounds
                 table = dict(round=number, finished=finished, rows=data["standings"], columns=columns(plan))
-                players = set()
+                players, gone = set(), withdrawn(self.store, league_id)
                 for player in plan.players:
                     address = self._address(league_id, player.address)
                     players.add(address)
-                    self._mail(postman, league_id, plan, "standings", address,
-                               self._name(league_id, plan, player.address), **table)
+                    if address not in gone:  # a player withdrawn was told it was their last
+                        self._mail(postman, league_id, plan, "standings", address,
+                                   self._name(league_id, plan, player.address), **table)
                 self._to_spectators(postman, league_id, plan, players, table)
                 self.store.update_league(league_id, reported=number, **({"status": "finished"} if finished else {}))
             done.append(f"league {league_id}: standings after round {number}")
@@ -210,6 +211,10 @@ class Season:
         plan = self.plan(league_id)
         games = {g.id: g for g in self.store.league_games(league_id)}
         seats = {gid: [s.address for s in self.store.seats(gid)] for gid in games}
+
+        def games_shown(gid: str, players: list[str]) -> dict:
+            return {"id": gid, "players": players, "status": games[gid].status, "result": games[gid].result}
+        gone = withdrawn(self.store, league_id)
         rounds = []
         for one in schedule(plan):
             ids = [p.game_id(league_id) for p in one.games]
@@ -219,13 +224,28 @@ class Season:
             rounds.append({
                 "round": one.number, "opens": plan.opens(one.number).strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "status": status,
-                "games": [{"id": gid, "players": seats.get(gid, [self._address(league_id, a) for a in p.players]),
-                           "status": games[gid].status if gid in games else "waiting",
-                           "result": games[gid].result if gid in games else None}
+                "games": [games_shown(gid, seats[gid]) if gid in games else self._unmade(league_id, plan, gid, p, gone)
                           for gid, p in zip(ids, one.games)],
                 "byes": [self._address(league_id, a) for a in one.byes]})
         return {"id": league_id, "name": plan.name, "game": plan.game, "status": league["status"],
                 "rounds": rounds, "standings": self.standings_data(league_id, now)["standings"]}
+
+    def _unmade(self, league_id: str, plan: LeaguePlan, game_id: str, pairing, gone: set[str]) -> dict:
+        """A game of the schedule not made (yet): waiting, or, when a player of it has withdrawn,
+        what it counts as (`forfeit` or `void`), for it will never be made."""
+        seated = {self._address(league_id, a): self._name(league_id, plan, a) for a in pairing.players}
+        staying = [a for a in seated if a not in gone]
+        shown = {"id": game_id, "players": list(seated), "status": "waiting", "result": None}
+        if len(staying) == len(seated):
+            return shown
+        if plan.format != "round-robin":
+            shown["players"] = staying  # a table is made without them, when enough are left
+            if len(staying) >= plan.min_table:
+                return shown
+        who = ", ".join(name for a, name in seated.items() if a in gone)
+        if plan.withdrawn == "forfeit" and plan.format == "round-robin" and staying:
+            return shown | {"status": "forfeit", "result": f"Result: {seated[staying[0]]} wins by forfeit ({who} withdrew)"}
+        return shown | {"status": "void", "result": f"Not played: {who} withdrew"}
 
     # -- who plays a league row now ------------------------------------------------------------
     def _address(self, league_id: str, address: str) -> str:
@@ -242,14 +262,7 @@ class Season:
         return name
 
     def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str, **extra) -> None:
-        ctx = postman.context(None, None)
-        from ..games import game_type
-        ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
-                   spectator=None)
-        ctx.update(extra)
-        subject, text = render(kind, "league", **ctx)
-        postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
-                            text=text, extra_headers={"X-PBEM-League": league_id}))
+        notices.league_mail(postman, league_id, plan, kind, address, name, **extra)
 
 
 def _course(name: str):
@@ -286,6 +299,17 @@ def current_addresses(store, league_id: str) -> set[str]:
         elif ev["kind"] == "withdraw":
             current.discard(ev["address"])
     return current
+
+
+def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
+    """Each league row, by its address in the league file: (name, address) of who holds it now."""
+    league = store.league(league_id)
+    plan = read_plan(dict(league["plan"], id=league_id))
+    out = {p.address: (p.name, p.address) for p in plan.players}
+    for ev in store.league_events(league_id):
+        if ev["kind"] == "replace":
+            out = {row: ((ev["name"], ev["new"]) if held[1] == ev["old"] else held) for row, held in out.items()}
+    return out
 
 
 def withdrawn(store, league_id: str) -> set[str]:

@@ -191,7 +191,8 @@ def test_a_replacement_takes_the_seat_and_the_row_and_a_withdrawal_forfeits_what
     league = league_json(table, "show")
     # Bruno's later matches are never made; Zoe plays Alice's row from round 1 on.
     later = [g for r in league["rounds"][1:] for g in r["games"]]
-    assert all(ADDRESSES[1] not in g["players"] for g in later if g["status"] != "waiting")
+    assert all(ADDRESSES[1] not in g["players"] for g in later if g["status"] not in ("waiting", "forfeit"))
+    assert [g["status"] for g in later if ADDRESSES[1] in g["players"]] == ["forfeit", "forfeit"]
     assert all(ADDRESSES[0] not in g["players"] for r in league["rounds"] for g in r["games"])
     rows = {row["address"]: row for row in league_json(table, "standings")}
     assert newcomer in rows and ADDRESSES[0] not in rows

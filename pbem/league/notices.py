@@ -1,0 +1,78 @@
+"""The league's own mail: the welcome with a player's schedule (at the start, or to a newcomer
+who takes over a row), and what a withdrawal means for the leaver and for each opponent.
+Each reader is told about their own season, in the second person."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..mail.outbound import Letter
+from ..render import render
+from .pairings import fixtures, schedule
+from .plan import LeaguePlan
+
+EXAMPLE_DAYS = 7
+
+
+def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
+                template: str | None = None, **extra) -> None:
+    from ..games import game_type
+    ctx = postman.context(None, None)
+    ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
+               spectator=None)
+    ctx.update(extra)
+    subject, text = render(template or kind, "league", **ctx)
+    postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
+                        text=text, extra_headers={"X-PBEM-League": league_id}))
+
+
+def absence_example(plan: LeaguePlan, now: datetime) -> str | None:
+    """A SET ABSENCE line that would be taken: real dates inside the season, from the later of
+    round 2's opening (round 1's when there is one) and today, a week or the allowance long."""
+    days = min(EXAMPLE_DAYS, plan.absence_days)
+    first = max(plan.opens(min(2, plan.rounds)).date(), now.date())
+    last = min(first + timedelta(days=days - 1), (plan.ends - timedelta(seconds=1)).date())
+    if days <= 0 or last < first:
+        return None
+    return f"SET ABSENCE {first.isoformat()} TO {last.isoformat()}"
+
+
+def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *,
+            row_names: dict[str, str], gone: set[str], replacing: str | None = None) -> None:
+    """The schedule of league row `row` (a plan address), to the player who holds it: every round
+    at the start; a newcomer, the rounds still to open. `row_names`: each row's player now, by
+    the row's plan address; `gone`: the rows whose player withdrew."""
+    now = postman.now
+    rounds = [f for f in fixtures(plan, row) if replacing is None or f.opens > now]
+    league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,
+                replacing=replacing, absence_example=absence_example(plan, now))
+
+
+def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *,
+               left: list[str], opened: int) -> None:
+    """To the player withdrawn from league row `row`: they are out, and what their games in play
+    and their matches not made yet count as."""
+    later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
+    match = plan.format == "round-robin"
+    league_mail(postman, league_id, plan, "status", address, name, template="withdrawn", left=left,
+                later=later if match else [])
+
+
+def forfeits(postman, league_id: str, plan: LeaguePlan, leaver: str, *, leaver_name: str, opened: int,
+             holders: dict[str, tuple[str, str]]) -> list[str]:
+    """To each opponent of a match not made yet: that match will not be played, and what it
+    counts as. `holders`: each row's (name, address) now. Returns the addresses told."""
+    if plan.format != "round-robin":
+        return []  # a table plays on without the leaver: no one's game is lost
+    told = []
+    for one in schedule(plan):
+        game = one.game_of(leaver)
+        if one.number <= opened or game is None:
+            continue
+        for row in game.players:
+            if row == leaver or row not in holders:
+                continue
+            other_name, address = holders[row]
+            league_mail(postman, league_id, plan, "status", address, other_name, template="forfeit",
+                        leaver=leaver_name, round=one.number, opens=plan.opens(one.number))
+            told.append(address)
+    return told
