@@ -13,6 +13,7 @@ import logging
 from datetime import datetime
 
 from ..games.rng import new_seed
+from ..gm.observers import spectator_token
 from ..mail.clean import clean
 from ..mail.outbound import Letter
 from ..render import render
@@ -161,7 +162,7 @@ class Season:
                 continue
             try:
                 self._mail(postman, league_id, plan, "standings", row["address"], None, spectator=spectator,
-                           **table)
+                           secret=spectator_token(self.store, row["address"], postman.now), **table)
             except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
                 log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
                           clean(row["address"], 100), type(e).__name__, clean(e, 200))
@@ -241,7 +242,8 @@ class Season:
                 name = ev["name"]
         return name
 
-    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str, **extra) -> None:
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str,
+              secret: str | None = None, **extra) -> None:
         ctx = postman.context(None, None)
         from ..games import game_type
         ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
@@ -249,7 +251,7 @@ class Season:
         ctx.update(extra)
         subject, text = render(kind, "league", **ctx)
         postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
-                            text=text, extra_headers={"X-PBEM-League": league_id}))
+                            text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}))
 
 
 def _course(name: str):
