@@ -227,9 +227,8 @@ class Inbox:
                 f"to watch, send a mail with the line{'s' if len(pending['targets']) > 1 else ''} {again}."))
         spectator = observers.Spectator(self.store, msg.sender, self.postman.now)
         if observers.declines(lines):
-            done = [{"verb": "declined", "id": i, "kind": None, "what": i, "changed": False, "through": None}
-                    for i in pending["targets"]]
-            observers.tell(self.postman, msg, msg.sender, done)
+            observers.tell(self.postman, msg, msg.sender,
+                           [observers.unchanged(self.store, "declined", i) for i in pending["targets"]])
             return Outcome("handled", f"spectator declined: {ids}", auth=msg.sender)
         observers.tell(self.postman, msg, msg.sender, spectator.confirm(pending["targets"]))
         return Outcome("handled", f"spectator confirmed: {ids}", auth=msg.sender)

@@ -102,6 +102,14 @@ def spectator_token(store: Store, address: str, now) -> str:
     return store.spectator_token(address, new_secret(), now)
 
 
+def unchanged(store: Store, verb: str, target_id: str) -> dict:
+    """An id the answer speaks of though nothing was done to it (`gone`: it cannot be watched
+    now; `declined`: the address said no), named as fully as it still can be."""
+    found = watched(store, target_id)
+    return {"verb": verb, "id": target_id, "kind": found[0].kind if len(found) == 1 else None,
+            "what": " and ".join(t.what for t in found) or target_id, "changed": False, "through": None}
+
+
 def _league_closed(league: dict | None) -> bool:
     return league is not None and league["plan"].get("spectators", True) is False
 
@@ -220,8 +228,7 @@ class Spectator:
             for target in targets:
                 done.append(self._watching(target, new=self.store.add_observer(target.id, self.address, self.now)))
             if not targets:
-                done.append({"verb": "gone", "id": target_id, "kind": None, "what": target_id, "changed": False,
-                             "through": None})
+                done.append(unchanged(self.store, "gone", target_id))
         return done
 
     def _watching(self, target: Watched, new: bool) -> dict:

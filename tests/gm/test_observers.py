@@ -244,6 +244,128 @@ def test_a_flood_of_requests_gets_no_more_answers_than_the_limit_and_signs_up_no
     assert [who for who in crowd if "report" in kinds(table.mails(who))] == answered
 
 
+# -- the question and its answer ---------------------------------------------------------------
+def play_one_turn(table, game_id="m1", seed=2):
+    module = importlib.import_module("pbem.games.matchplay")
+    t, rng = load(table, game_id), random.Random(seed)
+    for s in (0, 1):
+        table.order(t.seats[s].address, str(module.random_orders(t.state, s, rng)), game=game_id)
+
+
+def test_an_observe_is_only_a_question_until_the_same_address_answers_it(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1")
+    assert kinds(question) == ["ack"] and question[0]["Subject"] == "[m1] Confirm: watch game m1"
+    text = " ".join(body(question[0]).split())
+    assert "To confirm, reply to this mail; the reply needs no text." in text
+    assert "If you did not ask, ignore this mail: no other will follow." in text
+    assert "UNOBSERVE" not in text  # nothing to stop yet
+    play_one_turn(table)
+    assert table.new_mails(FAN) == []  # no report before the answer
+    # The token from another address makes nothing, and the question still stands.
+    table.send(CRITIC, "yes", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    refused = table.new_mails(CRITIC)
+    assert kinds(refused) == ["error"]
+    assert "must come from the address that was asked" in " ".join(body(refused[0]).split())
+    # An answer from the address, whatever it says (here a quote of the question), makes it.
+    quoted = "\n".join("> " + line for line in body(question[0]).splitlines())
+    table.send(FAN, f"Sure!\n\n{quoted}\n", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    answer = table.new_mails(FAN)
+    assert kinds(answer) == ["ack"] and answer[0]["Subject"] == "[m1] Watching game m1"
+    assert token_of(answer[0]) != token_of(question[0])  # the spectator's own token from now on
+    play_one_turn(table, seed=3)
+    report = table.new_mails(FAN)
+    assert kinds(report) == ["report"] and token_of(report[0]) == token_of(answer[0])
+    assert kinds(table.mails(CRITIC)) == ["error"]  # the critic never watched
+    # The one-time token is spent: a second answer to the question changes nothing and is not answered.
+    table.send(FAN, "", subject="Re: confirm", to=reply_address(question[0]),
+               headers={"In-Reply-To": question[0]["Message-ID"]})
+    table.pbem("process")
+    assert table.new_mails(FAN) == []
+
+
+def test_a_question_expires_after_seven_days(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1", now="2026-12-01T18:00:00Z")
+    until = "2026-12-08 18:00 UTC"
+    assert until in " ".join(body(question[0]).split())
+    table.send(FAN, "", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process", now="2026-12-08T18:00:01Z")
+    late = table.new_mails(FAN)
+    assert kinds(late) == ["error"]
+    text = " ".join(body(late[0]).split())
+    assert "the question has expired" in text and "send a mail with the line OBSERVE m1" in text
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        assert store.observers(["m1"]) == []
+    finally:
+        store.close()
+
+
+def test_an_unobserve_in_the_answer_says_no(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1")
+    table.send(FAN, "UNOBSERVE m1", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    said = table.new_mails(FAN)
+    assert kinds(said) == ["ack"] and said[0]["Subject"] == "[m1] Not watching game m1"
+    assert "you said no" in " ".join(body(said[0]).split()) and said[0]["Reply-To"] is None
+    play_one_turn(table)
+    assert table.new_mails(FAN) == []
+
+
+def test_unobserve_takes_the_token_from_any_address_and_without_it_only_the_spectators_own(table):
+    table.new_match()
+    observe(table, FAN, "OBSERVE m1")
+    play_one_turn(table)
+    report = table.new_mails(FAN)[0]
+    # A stranger's UNOBSERVE without the token speaks for the stranger alone: the fan still watches.
+    assert "You were not watching game m1" in " ".join(body(ask(table, CRITIC, "UNOBSERVE m1")[0]).split())
+    # With the token (a reply to the spectator's mail, from another address), it stops the fan's mail,
+    # and the fan hears of it.
+    table.send(CRITIC, "UNOBSERVE m1", subject=f"Re: {report['Subject']}", to=reply_address(report))
+    table.pbem("process")
+    assert table.new_mails(CRITIC) == []
+    told = table.new_mails(FAN)
+    assert kinds(told) == ["ack"] and "You no longer watch game m1" in body(told[0])
+    play_one_turn(table, seed=4)
+    assert table.new_mails(FAN) == []
+
+
+def test_a_game_made_private_takes_no_spectators(table):
+    table.new_match("m1", "445 345 434 543 434 454", "--option", "spectators=false")
+    refused = ask(table, FAN, "OBSERVE m1")
+    assert kinds(refused) == ["error"] and refused[0]["Reply-To"] is None
+    text = " ".join(body(refused[0]).split())
+    assert "Line 1: game m1 takes no spectators: its GM made it private." in text
+    assert "What would be right" not in text  # no suggestion: nothing would be
+    assert table.show("m1")["status"] == "active"
+    code, _, err = table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player",
+                              f"Bill <{BILL}>", "--course", "445 345 434 543 434 454", "--option",
+                              "spectators=maybe", check=False)
+    assert code == 2 and "option spectators: expected one of true, false, got 'maybe'" in err
+
+
+def test_a_private_league_takes_no_spectators_for_itself_or_its_games(table):
+    lines = ["id: quiet", "name: Quiet Cup", "game: matchplay", "course: parkland", "spectators: false",
+             "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    for target in ("quiet", "quiet-r1-1"):
+        refused = ask(table, FAN, f"OBSERVE {target}", now=iso(START + timedelta(minutes=5)))
+        assert kinds(refused) == ["error"]
+        kind = "league" if target == "quiet" else "game"
+        assert f"{kind} {target} takes no spectators" in " ".join(body(refused[0]).split())
+    (table.root / "bad.yaml").write_text("\n".join(lines).replace("spectators: false", "spectators: sometimes"))
+    code, _, err = table.pbem("league", "create", str(table.root / "bad.yaml"), check=False)
+    assert code == 2 and 'spectators: expected true or false, got "sometimes' in err
+
+
 # -- leagues -----------------------------------------------------------------------------------
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
