@@ -241,9 +241,10 @@ class App:
         import asyncio
         return asyncio.run(self.send_outbox_async())
 
-    async def send_outbox_async(self, keep_open: bool = False) -> "Delivery":
-        """Send what is due. `keep_open` (the daemon) keeps one sender and its connection for
-        the next pass, so an ack pays no new TLS handshake and login."""
+    async def send_outbox_async(self, keep_open: bool = False, waiting_too: bool = False) -> "Delivery":
+        """Send what is due (`waiting_too`: and what waits for a retry, the server being back).
+        `keep_open` (the daemon) keeps one sender and its connection for the next pass, so an
+        ack pays no new TLS handshake and login."""
         from .courier import deliver
         checkpoint("sending")
         first_retry = self.config.smtp.retry_seconds
@@ -253,7 +254,8 @@ class App:
             sender = self._sender
         else:
             sender = self.sender()
-        delivery = await deliver(self.store, sender, clock.now, first_retry, keep_open=keep_open)
+        delivery = await deliver(self.store, sender, clock.now, first_retry, keep_open=keep_open,
+                                 waiting_too=waiting_too)
         for row in delivery.failed:
             self.gm.report_failed_delivery(row)
         if delivery.failed:  # the reports themselves

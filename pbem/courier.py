@@ -10,6 +10,7 @@ who tells the GM: no mail can go until the configuration is mended.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable, Protocol
@@ -20,14 +21,17 @@ from .mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from .store import Store
 
 log = logging.getLogger("pbem")
-# The longest wait between tries while the server is away: an outage is noticed as over within
-# this long (the daemon wakes for it; cron passes come when they come).
+# The longest wait between tries while the server is away (cron passes come when they come;
+# the daemon notices the server's return sooner, see Lookout).
 LAST_RETRY = timedelta(minutes=3)
+# How often the daemon asks a server that mail waits for whether it is back.
+PROBE_EVERY = 2.0
 
 
 class Sender(Protocol):
     async def connect(self) -> None: ...
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None: ...
+    async def greets(self) -> bool: ...
     async def close(self) -> None: ...
 
 
@@ -43,14 +47,64 @@ def retry_after(attempts: int, first: float = 30.0) -> timedelta:
     return min(timedelta(seconds=first) * (2 ** min(attempts, 20)), LAST_RETRY)
 
 
+class Lookout:
+    """The daemon's eye on a server that mail waits for. While the outbox holds mail put off by
+    the backoff, the server is asked every PROBE_EVERY seconds whether it is back (a connection
+    and its greeting; nothing is sent), and once it is, what waits goes at once, oldest first,
+    not at the backoff's next try (30 s after the first failure, then longer). A server that
+    greets but still takes no mail gets one such early try, then the backoff again until it is
+    seen away once more: a probe never becomes a retry every few seconds."""
+
+    def __init__(self, make_sender: Callable[[], Sender], monotonic: Callable[[], float] = time.monotonic):
+        self.make_sender = make_sender
+        self.monotonic = monotonic
+        self.early = True         # an early try is allowed (none failed since the server was away)
+        self.next_probe = 0.0
+        self.watching = False
+        self._prober: Sender | None = None
+
+    def waiting(self, store: Store, now: datetime) -> bool:
+        """Whether mail waits for a retry and none is due (what is due goes the usual way)."""
+        nxt = store.next_outbox_try()
+        return nxt is not None and nxt > now
+
+    async def back(self, store: Store, now: datetime) -> bool:
+        """Whether to send what waits now, the server being back. Asks it only when a probe is due."""
+        if not self.waiting(store, now):
+            self.watching = False
+            return False
+        if self._prober is None:
+            self._prober = self.make_sender()
+        where = getattr(self._prober, "where", "the server")
+        if not self.watching:
+            self.watching = True
+            log.info("outbox: mail waits for %s; asking it every %.0f s whether it is back", where, PROBE_EVERY)
+        if self.monotonic() < self.next_probe:
+            return False
+        self.next_probe = self.monotonic() + PROBE_EVERY
+        if not await self._prober.greets():
+            self.early = True
+            return False
+        if self.early:
+            log.info("outbox: %s answers again; sending the waiting mail now", where)
+        return self.early
+
+    def tried(self, delivery: Delivery) -> None:
+        """After the early try: another only once the server has been seen away again."""
+        self.early = not delivery.deferred
+
+
 async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], first_retry: float = 30.0,
-                  keep_open: bool = False) -> Delivery:
-    """Send the outbox when some mail is due. With `keep_open` the connection stays open for the
-    next call (the daemon); otherwise it is closed at the end."""
+                  keep_open: bool = False, waiting_too: bool = False) -> Delivery:
+    """Send the outbox when some mail is due (`waiting_too`: whether due or not, the server
+    being back). With `keep_open` the connection stays open for the next call (the daemon);
+    otherwise it is closed at the end."""
     result = Delivery()
-    if not store.queued(clock()):
+    if not waiting_too and not store.queued(clock()):
         return result
     rows = store.queued()  # once connected, everything waiting goes, oldest first
+    if not rows:
+        return result
 
     def wait(reason: str, waiting: list[dict]) -> None:
         for row in waiting:
@@ -127,6 +181,9 @@ class MaildirSender:
         except OSError as e:
             raise TemporaryFailure(f"cannot write to the Maildir of {clean(recipient, 100)}: "
                                    f"{clean(e, 200)}") from None
+
+    async def greets(self) -> bool:
+        return True  # a folder is always there; a write that fails says why
 
     async def close(self) -> None:
         pass

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from . import clock
 from .app import App, BadSettings, Busy, imap_problem
+from .courier import PROBE_EVERY
 
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 10.0       # re-check the clock and the store at least this often (a command may have
@@ -62,7 +63,9 @@ def _run_local(app: App) -> None:
 
 
 async def _run_imap(app: App, stop: asyncio.Event) -> None:
+    from .courier import Lookout
     from .mail.imap import ImapError
+    lookout = Lookout(app.sender)
     backoff = 1.0
     while not stop.is_set():
         inbox = app.inbox()
@@ -72,10 +75,10 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
                      "yes" if inbox.has_idle and app.config.imap.idle else "no")
             backoff = 1.0
             while not stop.is_set():
-                handled = await _pass(app, inbox, stop)
+                handled = await _pass(app, inbox, stop, lookout)
                 if handled or stop.is_set():
                     continue  # more may have come while we worked
-                await _first(inbox.wait_for_mail(_until_next(app)), stop)
+                await _first(inbox.wait_for_mail(_until_next(app, lookout)), stop)
         except ImapError as e:
             problem = imap_problem(e)
             if isinstance(problem, BadSettings):
@@ -83,43 +86,48 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
             log.warning("pbem run: IMAP connection lost or refused (%s); trying again in %.0f s", e, backoff)
             await inbox.close()
             # New mail waits, but deadlines and the outbox do not wait for the IMAP server.
-            await _offline_pass(app)
-            await _sleep(min(backoff, _until_next(app)), stop)
+            await _offline_pass(app, lookout)
+            await _sleep(min(backoff, _until_next(app, lookout)), stop)
             backoff = min(backoff * 2, MAX_BACKOFF)
         finally:
             await inbox.close()
 
 
-async def _pass(app: App, inbox, stop: asyncio.Event) -> int:
+async def _pass(app: App, inbox, stop: asyncio.Event, lookout) -> int:
     try:
         with app.lock(wait=5.0):
             if app.store.unhandled_inbound():
                 app.gm.recover()
             handled = await app.handle_inbox(inbox, stop)
             app.tick()
-            await _send(app)
+            await _send(app, lookout)
             return handled
     except Busy:
         return 0  # a cron pass is at work; it does the same job
 
 
-async def _offline_pass(app: App) -> None:
+async def _offline_pass(app: App, lookout) -> None:
     try:
         with app.lock(wait=5.0):
             app.tick()
-            await _send(app)
+            await _send(app, lookout)
     except Busy:
         pass
 
 
-async def _send(app: App) -> None:
-    delivery = await app.send_outbox_async(keep_open=True)
+async def _send(app: App, lookout) -> None:
+    if await lookout.back(app.store, clock.now()):
+        delivery = await app.send_outbox_async(keep_open=True, waiting_too=True)
+        lookout.tried(delivery)
+    else:
+        delivery = await app.send_outbox_async(keep_open=True)
     if delivery.settings:
         raise BadSettings(delivery.settings)
 
 
-def _until_next(app: App) -> float:
-    """Seconds until the next deadline, reminder or outbox retry falls due."""
+def _until_next(app: App, lookout=None) -> float:
+    """Seconds until the next deadline, reminder or outbox retry falls due (or the next look at
+    a server that mail waits for)."""
     now = clock.now()
     moments = [m for m in (app.store.next_wakeup(app.config.games.reminder_delta), app.store.next_outbox_try()) if m]
     if not moments:
@@ -129,6 +137,8 @@ def _until_next(app: App) -> float:
         # Still due after the pass that should have done it: something is stuck (a retry that
         # keeps failing, say). Look again shortly, but never spin.
         return STUCK_WAIT
+    if lookout is not None and lookout.waiting(app.store, now):
+        wait = min(wait, PROBE_EVERY)
     return max(SHORTEST_WAIT, min(LONGEST_WAIT, wait))
 
 

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -41,6 +41,16 @@ _INDEXES = (
     # Spectators: who watches a game or a whole league (`target` is its id), since when.
     "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
     "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",
+    # An OBSERVE waits for its confirmation: the one-time token its answer's Reply-To carries,
+    # who asked and for what (the ids, JSON), until when it may be answered.
+    "CREATE TABLE IF NOT EXISTS observe_requests (token TEXT PRIMARY KEY, address TEXT, targets TEXT, "
+    "asked TEXT, expires TEXT)",
+    "CREATE INDEX IF NOT EXISTS observe_requests_address ON observe_requests (address, asked)",
+    # A spectator's own token, in the Reply-To of every mail it gets: UNOBSERVE with it is taken
+    # from any address.
+    "CREATE TABLE IF NOT EXISTS spectators (address TEXT PRIMARY KEY, token TEXT UNIQUE, since TEXT)",
+    # Games and leagues the GM made private (spectators=false).
+    "CREATE TABLE IF NOT EXISTS closed_to_spectators (target TEXT PRIMARY KEY, since TEXT)",
 )
 
 
@@ -356,6 +366,57 @@ class Store:
         """The ids that `address` watches."""
         rows = self.conn.execute("SELECT target FROM observers WHERE address = ? ORDER BY target", [address.lower()])
         return [row[0] for row in rows]
+
+    def add_observe_request(self, token: str, address: str, targets: list[str], now: datetime,
+                            expires: datetime, kept: timedelta) -> None:
+        """An OBSERVE that waits for its confirmation. Requests expired longer ago than `kept`
+        go (one that expired more lately is kept to say so to a late answer)."""
+        self.conn.execute("DELETE FROM observe_requests WHERE expires < ?", [iso(now - kept)])
+        self.conn.execute("INSERT INTO observe_requests (token, address, targets, asked, expires) "
+                          "VALUES (?, ?, ?, ?, ?)", [token.lower(), address.lower(), json.dumps(targets),
+                                                     iso(now), iso(expires)])
+
+    def observe_request(self, token: str | None) -> dict | None:
+        """The OBSERVE waiting for the confirmation that carries `token`, or None."""
+        if not token:
+            return None
+        row = self.conn.execute("SELECT token, address, targets, asked, expires FROM observe_requests "
+                                "WHERE token = ?", [token.lower()]).fetchone()
+        if row is None:
+            return None
+        return {"token": row[0], "address": row[1], "targets": json.loads(row[2]), "asked": from_iso(row[3]),
+                "expires": from_iso(row[4])}
+
+    def drop_observe_request(self, token: str) -> None:
+        self.conn.execute("DELETE FROM observe_requests WHERE token = ?", [token.lower()])
+
+    def observe_asked(self, address: str, targets: list[str], since: datetime, now: datetime) -> bool:
+        """Whether `address` was asked to confirm watching just these targets since then (and
+        may still answer)."""
+        rows = self.conn.execute("SELECT targets FROM observe_requests WHERE address = ? AND asked >= ? "
+                                 "AND expires > ?", [address.lower(), iso(since), iso(now)])
+        return any(sorted(json.loads(row[0])) == sorted(targets) for row in rows)
+
+    def spectator_token(self, address: str, new_token: str, now: datetime) -> str:
+        """The spectator's token (`new_token` becomes it if it has none yet)."""
+        self.conn.execute("INSERT OR IGNORE INTO spectators (address, token, since) VALUES (?, ?, ?)",
+                          [address.lower(), new_token.lower(), iso(now)])
+        return self.conn.execute("SELECT token FROM spectators WHERE address = ?", [address.lower()]).fetchone()[0]
+
+    def spectator_by_token(self, token: str | None) -> str | None:
+        """The address whose spectator token this is, or None."""
+        if not token:
+            return None
+        row = self.conn.execute("SELECT address FROM spectators WHERE token = ?", [token.lower()]).fetchone()
+        return row[0] if row else None
+
+    def close_to_spectators(self, target: str, now: datetime) -> None:
+        self.conn.execute("INSERT OR IGNORE INTO closed_to_spectators (target, since) VALUES (?, ?)",
+                          [target, iso(now)])
+
+    def closed_to_spectators(self, target: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM closed_to_spectators WHERE target = ?",
+                                 [target]).fetchone() is not None
 
     # -- inbound mail ---------------------------------------------------------------------
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",

@@ -14,7 +14,7 @@ from ..mail.clean import base_address, clean
 from ..mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from ..mail.screen import screen
 from ..store import Store
-from . import admin, games
+from . import admin, games, observers
 from .inbox import Inbox, Outcome, Policy
 from .letters import Postman
 from .turns import Turns
@@ -53,6 +53,7 @@ class GM:
                  options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,
                  deadline: str | None = None) -> str:
         options = dict(options or {})
+        closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
         options.setdefault("nmr", self.default_nmr)
         if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
             from ..games.rng import seed_from_int
@@ -65,6 +66,8 @@ class GM:
             table = games.create(self.store, type_name=type_name, players=players, course=course,
                                  options=options, seed=seed, now=postman.now, game_id=game_id,
                                  deadline=deadline or self.default_deadline)
+            if closed:
+                self.store.close_to_spectators(table.id, postman.now)
             postman.to_all("welcome", table, course=course)
             if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
                 Turns(postman, table).announce(set())

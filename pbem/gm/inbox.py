@@ -59,6 +59,9 @@ class Inbox:
         if msg.oversized:
             return self._too_large(msg)
         lines = command_lines(msg.text)
+        pending = self.store.observe_request(self._secret_in_address(msg))
+        if pending is not None:  # an answer to the question an OBSERVE got, whatever it says
+            return self._confirm(msg, pending, lines[: self.policy.max_command_lines + 1])
         if self._echo_of_own_mail(msg, lines):
             return Outcome("ignored", "a reply to the GM's own mail that carries no command")
         heading = read_heading(lines[: self.policy.max_command_lines + 1])
@@ -169,10 +172,12 @@ class Inbox:
 
     # -- spectators -----------------------------------------------------------------------
     def _spectator(self, msg: Inbound, request: observers.Request) -> Outcome:
-        """OBSERVE / UNOBSERVE from anyone, players too: no secret is asked, so the request is
-        answered as unproven mail is, and one that gets no answer changes nothing (forged
-        requests cannot sign up more addresses than the hour's answers)."""
-        spectator = observers.Spectator(self.store, msg.sender, self.postman.now)
+        """OBSERVE / UNOBSERVE from anyone, players too. No secret is asked, so the request is
+        answered as unproven mail is, and one that gets no answer changes nothing. An OBSERVE
+        only asks the address to confirm; UNOBSERVE is done at once, for the sender, or for
+        the spectator whose token the address it was sent to carries (from any address)."""
+        owner = self.store.spectator_by_token(self._secret_in_address(msg))
+        spectator = observers.Spectator(self.store, owner or msg.sender, self.postman.now)
         steps, errors = spectator.check(request)
         asked = ", ".join(str(o.command) for o in request.orders)
         if errors:
@@ -188,10 +193,45 @@ class Inbox:
         silenced = self._unanswerable(msg, f"spectator request: {asked}")
         if silenced:
             return silenced
-        done = spectator.apply(steps)
-        self.postman.to_sender("ack", msg, template="observing", done=done)
-        games_named = {d["id"] for d in done if d["kind"] == "game"}
-        return Outcome("handled", f"spectator: {asked}", next(iter(games_named)) if len(games_named) == 1 else None)
+        applied = spectator.apply(steps)
+        now = self.postman.now
+        if applied.wanted and self.store.observe_asked(spectator.address, [t.id for t in applied.wanted],
+                                                        now - observers.ASKED_AGAIN, now):
+            applied.wanted = []  # asked already within the hour: the question is in that mailbox
+            if not applied.done:
+                return Outcome("ignored", f"spectator request: {asked}; its confirmation was asked already")
+        if applied.wanted:
+            observers.ask_to_confirm(self.postman, msg, spectator.address, applied)
+        else:
+            observers.tell(self.postman, msg, spectator.address, applied.done)
+        named = {d["id"] for d in applied.done if d["kind"] == "game"} | {
+            t.id for t in applied.wanted if t.kind == "game"}
+        waiting = "; asked to confirm" if applied.wanted else ""
+        return Outcome("handled", f"spectator: {asked}{waiting}", next(iter(named)) if len(named) == 1 else None)
+
+    def _confirm(self, msg: Inbound, pending: dict, lines: list) -> Outcome:
+        """A reply to the question an OBSERVE got, carrying its one-time token: from the address
+        that was asked, before it expires, it makes the subscription (an UNOBSERVE line in it
+        says no instead). The token is used once either way."""
+        ids = " ".join(pending["targets"])
+        if msg.sender != pending["address"]:
+            return self._unproven(msg, note=f"spectator confirmation from another address ({ids})",
+                                  problem="This confirmation must come from the address that was asked.",
+                                  hint="Reply from the address the question was sent to; the reply needs no text.")
+        self.store.drop_observe_request(pending["token"])
+        if pending["expires"] <= self.postman.now:
+            again = "; ".join(f"OBSERVE {i}" for i in pending["targets"])
+            return self._unproven(msg, note=f"spectator confirmation expired ({ids})",
+                                  problem="This confirmation came too late: the question has expired.", hint=(
+                f"A question may be answered for {observers.CONFIRM_FOR.days} days. Nothing was changed; "
+                f"to watch, send a mail with the line{'s' if len(pending['targets']) > 1 else ''} {again}."))
+        spectator = observers.Spectator(self.store, msg.sender, self.postman.now)
+        if observers.declines(lines):
+            observers.tell(self.postman, msg, msg.sender,
+                           [observers.unchanged(self.store, "declined", i) for i in pending["targets"]])
+            return Outcome("handled", f"spectator declined: {ids}", auth=msg.sender)
+        observers.tell(self.postman, msg, msg.sender, spectator.confirm(pending["targets"]))
+        return Outcome("handled", f"spectator confirmed: {ids}", auth=msg.sender)
 
     def _sender_flood(self, msg: Inbound, since) -> Outcome | None:
         """Past the hourly limit of unproven mail from one address: one warning, then silence

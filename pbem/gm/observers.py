@@ -1,23 +1,28 @@
-"""Spectators: anyone may watch a game, or every game of a league, by mail.
+"""Spectators: anyone may watch a game, or every game of a league, by mail, once they confirm.
 
-`OBSERVE <id>` and `UNOBSERVE <id>` need no secret, so they are answered as any mail that
-proves no seat is (within `limits.strangers_per_hour`), and a request that cannot be answered
-changes nothing: a flood of forged requests cannot sign up more addresses than it gets
-answers. Every report and result of a watched game goes to its spectators too, written from
-the engine's `spectator_view` (what every player may know, nothing more) with no Reply-To
-secret, and each copy says how to stop them.
+`OBSERVE <id>` needs no secret, so it is answered as any mail that proves no seat is (within
+`limits.strangers_per_hour`), and the answer only asks: its Reply-To carries a one-time token,
+and nothing more is sent until a reply from the same address brings that token back (CONTRACT
+section 10). So one forged OBSERVE makes one mail at most, and never a spectator. Every mail a
+spectator gets then carries the spectator's own token in its Reply-To, and `UNOBSERVE` is taken
+with that token from any address, or without it from the spectator's own. Every report and
+result of a watched game goes to its spectators too, written from the engine's
+`spectator_view` (what every player may know, nothing more), and each copy says how to stop
+them. A game made with `spectators=false`, or a league whose file says so, takes none.
 """
 from __future__ import annotations
 
 import logging
 import re
 from dataclasses import dataclass, field
+from datetime import timedelta
 from types import SimpleNamespace
 
 from ..clock import format_utc
 from ..games import game_type
 from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
+from ..mail.clean import clean
 from ..mail.outbound import Letter
 from ..orders import grammar_for
 from ..orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
@@ -25,6 +30,7 @@ from ..orders.text import LongLine, subject_game_id
 from ..render import render
 from ..schedule import format_deadline
 from ..store import Store
+from .games import new_secret
 
 log = logging.getLogger("pbem")
 
@@ -39,6 +45,13 @@ ENDED = ("finished", "abandoned")
 WORDS = ("OBSERVE", "UNOBSERVE")
 RULE_KNOWN = "OBSERVE and UNOBSERVE name a game or a league of this GM by its id"
 RULE_IN_PLAY = "only a game or a league still in play can be observed"
+RULE_CLOSED = "a game or a league made with spectators=false takes no spectators"
+# How long the answer to an OBSERVE may be confirmed (as an open table's token), how long an
+# expired request is kept to say so to a late answer, and how soon the same request from the
+# same address is asked again (a forger repeating a victim's OBSERVE gets one mail through).
+CONFIRM_FOR = timedelta(days=7)
+KEPT_EXPIRED = timedelta(days=30)
+ASKED_AGAIN = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,7 @@ class Watched:
     id: str
     what: str  # "game m1 (MatchPlay Golf: George v Bill)"
     ended: str | None = None  # why there is nothing more to watch
+    closed: bool = False  # made with spectators=false (a league's games with their league)
 
 
 @dataclass
@@ -65,6 +79,41 @@ class Step:
     target_id: str = ""
 
 
+@dataclass
+class Applied:
+    """What a request did now (`done`, as the answer tells it) and the OBSERVEs that wait for
+    the address to confirm (`wanted`: what each names)."""
+    done: list[dict] = field(default_factory=list)
+    wanted: list[Watched] = field(default_factory=list)
+
+
+def closed_option(options: dict) -> bool:
+    """Takes `spectators` out of a new game's options (it is the GM's, not the rules'): whether
+    the game is closed to spectators. A ValueError names a value that is neither."""
+    value = options.pop("spectators", True)
+    text = str(value).strip().lower()
+    if text not in ("true", "false"):
+        raise ValueError(f"option spectators: expected one of true, false, got {clean(value, 40)!r}")
+    return text == "false"
+
+
+def spectator_token(store: Store, address: str, now) -> str:
+    """The token in the Reply-To of every mail a spectator gets (made with the first one)."""
+    return store.spectator_token(address, new_secret(), now)
+
+
+def unchanged(store: Store, verb: str, target_id: str) -> dict:
+    """An id the answer speaks of though nothing was done to it (`gone`: it cannot be watched
+    now; `declined`: the address said no), named as fully as it still can be."""
+    found = watched(store, target_id)
+    return {"verb": verb, "id": target_id, "kind": found[0].kind if len(found) == 1 else None,
+            "what": " and ".join(t.what for t in found) or target_id, "changed": False, "through": None}
+
+
+def _league_closed(league: dict | None) -> bool:
+    return league is not None and league["plan"].get("spectators", True) is False
+
+
 def league_of(store: Store, game_id: str) -> str | None:
     """The league a game belongs to, by its id, or None."""
     found = LEAGUE_GAME.fullmatch(game_id)
@@ -79,12 +128,15 @@ def watched(store: Store, target_id: str) -> list[Watched]:
         names = [seat.name for seat in store.seats(target_id)]
         cast = " v ".join(names) if len(names) == 2 else ", ".join(names)
         over = f"game {target_id} is {row.status}" + (f" ({row.result})" if row.result else "")
+        found = LEAGUE_GAME.fullmatch(target_id)
+        closed = store.closed_to_spectators(target_id) or bool(found and _league_closed(store.league(found.group(1))))
         out.append(Watched("game", target_id, f"game {target_id} ({game_type(row.type).TITLE}: {cast})",
-                           over if row.status in ENDED else None))
+                           over if row.status in ENDED else None, closed))
     league = store.league(target_id)
     if league is not None:
         over = f"league {target_id} is {league['status']}" if league["status"] != "active" else None
-        out.append(Watched("league", target_id, f"league {target_id} ({league['name']})", over))
+        out.append(Watched("league", target_id, f"league {target_id} ({league['name']})", over,
+                           _league_closed(league)))
     return out
 
 
@@ -137,29 +189,51 @@ class Spectator:
         if not targets and (observing or target_id not in self.store.observed_by(self.address)):
             raise IllegalOrder(f"there is no game or league {target_id} here", line=line, lineno=lineno,
                                rule=RULE_KNOWN, hint=self._same_but_case(word, target_id))
-        ended = [t.ended for t in targets if t.ended]
-        if observing and ended and len(ended) == len(targets):
-            raise IllegalOrder(f"{ended[0]}: there is nothing more to watch", line=line, lineno=lineno,
+        if observing and targets and all(t.closed or t.ended for t in targets):
+            closed = [t for t in targets if t.closed]
+            if closed:
+                raise IllegalOrder(f"{closed[0].kind} {target_id} takes no spectators: its GM made it private",
+                                   line=line, lineno=lineno, rule=RULE_CLOSED)
+            raise IllegalOrder(f"{targets[0].ended}: there is nothing more to watch", line=line, lineno=lineno,
                                rule=RULE_IN_PLAY)
-        return Step(order, [t for t in targets if not (observing and t.ended)], target_id)
+        return Step(order, [t for t in targets if not (observing and (t.ended or t.closed))], target_id)
 
     def _same_but_case(self, word: str, target_id: str) -> str | None:
         """`OBSERVE Cup` for a league `cup`: the id as it is, when only its case was wrong."""
         found = self.store.ids_but_for_case(target_id)
         return f"{word} {found[0]}" if found else None
 
-    def apply(self, steps: list[Step]) -> list[dict]:
-        """Do what the checked requests ask; what was done, as the answer tells it."""
-        done = []
+    def apply(self, steps: list[Step]) -> Applied:
+        """Stop what UNOBSERVE asks now; an OBSERVE of what the address watches already is told
+        so, any other waits for the address to confirm."""
+        applied = Applied()
         for step in steps:
-            if isinstance(step.order.command, Observe):
-                for target in step.targets:
-                    new = self.store.add_observer(target.id, self.address, self.now)
-                    done.append({"verb": "observe", "id": target.id, "kind": target.kind, "what": target.what,
-                                 "changed": new, "through": self._through(target)})
-            else:
-                done.append(self._stop(step))
+            if not isinstance(step.order.command, Observe):
+                applied.done.append(self._stop(step))
+                continue
+            watching = self.store.observed_by(self.address)  # as the lines before left it
+            for target in step.targets:
+                if target.id in watching:
+                    applied.done.append(self._watching(target, new=False))
+                elif target not in applied.wanted:
+                    applied.wanted.append(target)
+        return applied
+
+    def confirm(self, target_ids: list[str]) -> list[dict]:
+        """The confirmed OBSERVEs, each as it stands now (a game may have ended, or a league
+        closed, since the question was asked)."""
+        done = []
+        for target_id in target_ids:
+            targets = [t for t in watched(self.store, target_id) if not (t.ended or t.closed)]
+            for target in targets:
+                done.append(self._watching(target, new=self.store.add_observer(target.id, self.address, self.now)))
+            if not targets:
+                done.append(unchanged(self.store, "gone", target_id))
         return done
+
+    def _watching(self, target: Watched, new: bool) -> dict:
+        return {"verb": "observe", "id": target.id, "kind": target.kind, "what": target.what, "changed": new,
+                "through": self._through(target)}
 
     def _stop(self, step: Step) -> dict:
         stopped = self.store.remove_observer(step.target_id, self.address)
@@ -174,6 +248,38 @@ class Spectator:
         """The league through which the address gets a game's mail already, if any."""
         league = league_of(self.store, target.id) if target.kind == "game" else None
         return league if league and league in self.store.observed_by(self.address) else None
+
+
+# -- the answers -----------------------------------------------------------------------------
+def ask_to_confirm(postman, msg, address: str, applied: Applied) -> None:
+    """The one mail an OBSERVE gets: what it asks, and a Reply-To whose one-time token makes
+    the subscription when the address answers it (what UNOBSERVE stopped is told beside)."""
+    token, until = new_secret(), postman.now + CONFIRM_FOR
+    postman.store.add_observe_request(token, address, [t.id for t in applied.wanted], postman.now, until,
+                                      KEPT_EXPIRED)
+    _answer(postman, msg, address, token, done=applied.done,
+            confirm={"wanted": applied.wanted, "until": format_utc(until)})
+
+
+def tell(postman, msg, address: str, done: list[dict]) -> None:
+    """What a request did, to the spectator it was for; while the address watches anything,
+    the Reply-To carries its spectator token (a reply with UNOBSERVE just works)."""
+    watching = postman.store.observed_by(address)
+    _answer(postman, msg, address, spectator_token(postman.store, address, postman.now) if watching else None,
+            done=done, confirm=None)
+
+
+def _answer(postman, msg, address: str, secret: str | None, **extra) -> None:
+    ctx = postman.context(None, None)
+    ctx.update(extra)
+    subject, text = render("observing", None, **ctx)
+    postman.post(Letter(kind="ack", to_addr=address, subject=subject, text=text, secret=secret,
+                        in_reply_to=msg.message_id), topic="observing")
+
+
+def declines(lines) -> bool:
+    """Whether an answer to the question says no (an UNOBSERVE line) rather than yes."""
+    return any(first_word(line)[0] == "UNOBSERVE" for _, line in lines if not isinstance(line, LongLine))
 
 
 # -- the copies ------------------------------------------------------------------------------
@@ -221,10 +327,10 @@ def _to_watchers(postman, table, kind: str, template: str, game_type: str | None
             ctx.update(extra)
             subject, text = render(template, game_type, **ctx)
             postman.post(Letter(kind=kind, to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
-                                text=text))
+                                text=text, secret=spectator_token(postman.store, address, postman.now)))
         except Exception as e:  # noqa: BLE001 - a barrier: the players' mail goes on regardless
-            log.error("game %s: %s mail to spectator %s failed: %s: %s", table.id, kind, address,
-                      type(e).__name__, e)
+            log.error("game %s: %s mail to spectator %s failed: %s: %s", table.id, kind, clean(address, 100),
+                      type(e).__name__, clean(e, 200))
 
 
 def spectator_context(postman, table, targets: list[dict]) -> dict:
@@ -240,5 +346,6 @@ def spectator_context(postman, table, targets: list[dict]) -> dict:
             "view": table.state.spectator_view(), "me": None, "spectator": {"targets": targets}}
 
 
-__all__ = ["SPECTATOR_KINDS", "Request", "Spectator", "copy_to_spectators", "league_of", "notice_to_spectators",
-           "read_request", "watched"]
+__all__ = ["CONFIRM_FOR", "SPECTATOR_KINDS", "Applied", "Request", "Spectator", "ask_to_confirm", "closed_option",
+           "copy_to_spectators", "declines", "league_of", "notice_to_spectators", "read_request", "spectator_token",
+           "tell", "watched"]

@@ -14,7 +14,7 @@ EXAMPLE_DAYS = 7
 
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
-                template: str | None = None, **extra) -> None:
+                template: str | None = None, secret: str | None = None, **extra) -> None:
     from ..games import game_type
     ctx = postman.context(None, None)
     ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
@@ -22,7 +22,7 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: s
     ctx.update(extra)
     subject, text = render(template or kind, "league", **ctx)
     postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
-                        text=text, extra_headers={"X-PBEM-League": league_id}))
+                        text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}))
 
 
 def absence_example(plan: LeaguePlan, now: datetime) -> str | None:

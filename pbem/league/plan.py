@@ -32,7 +32,7 @@ MOST_PLAYERS = 100           # past this a league file is a mistake, and pairing
 MOST_ROUNDS = 100
 KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start",
         "round_length", "deadline", "format", "table_size", "rounds", "absence_days",
-        "withdrawn")
+        "withdrawn", "spectators")
 PLAYER_KEYS = ("name", "address", "timezone")
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 _EXAMPLE_START = "2026-12-07T18:00:00Z"
@@ -82,6 +82,7 @@ class LeaguePlan:
     deadline: str | None = None  # a duration as written; None: the GM's configured default
     absence_days: int = DEFAULT_ABSENCE_DAYS
     withdrawn: str = "forfeit"
+    spectators: bool = True      # false: OBSERVE of the league or its games is refused
 
     @property
     def addresses(self) -> tuple[str, ...]:
@@ -119,7 +120,7 @@ class LeaguePlan:
         out |= {"start": self.start.strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "round_length": format_duration(self.round_length).replace(" ", ""),
                 "format": self.format, "table_size": self.table_size, "rounds": self.rounds,
-                "absence_days": self.absence_days, "withdrawn": self.withdrawn}
+                "absence_days": self.absence_days, "withdrawn": self.withdrawn, "spectators": self.spectators}
         if self.deadline is not None:
             out["deadline"] = self.deadline
         return out
@@ -196,6 +197,9 @@ class _Reader:
         deadline = self.duration("deadline", None)
         absence = self.whole("absence_days", DEFAULT_ABSENCE_DAYS, 0, 366)
         withdrawn = self.choice("withdrawn", WITHDRAWN, "forfeit")
+        spectators = self.data.get("spectators", True)
+        if not isinstance(spectators, bool):
+            self.problem("spectators", f"expected true or false, got {_show(spectators)}")
         if engine is None or players is None:
             self.choice("format", FORMATS, None)
             self.whole("table_size", None, 1, MOST_PLAYERS)
@@ -215,7 +219,7 @@ class _Reader:
             courses=courses, players=players, start=start, round_length=round_length,
             deadline=deadline and self.data["deadline"].strip(), format=fmt, table_size=size,
             rounds=rounds, min_table=engine.MIN_PLAYERS, absence_days=absence,
-            withdrawn=withdrawn)
+            withdrawn=withdrawn, spectators=spectators)
 
     # -- single keys -------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import logging
 from datetime import datetime
 
 from ..games.rng import new_seed
+from ..gm.observers import spectator_token
 from ..mail.clean import clean
 from ..store import from_iso
 from . import notices
@@ -162,7 +163,7 @@ class Season:
                 continue
             try:
                 self._mail(postman, league_id, plan, "standings", row["address"], None, spectator=spectator,
-                           **table)
+                           secret=spectator_token(self.store, row["address"], postman.now), **table)
             except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
                 log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
                           clean(row["address"], 100), type(e).__name__, clean(e, 200))
@@ -261,8 +262,9 @@ class Season:
                 name = ev["name"]
         return name
 
-    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str, **extra) -> None:
-        notices.league_mail(postman, league_id, plan, kind, address, name, **extra)
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str,
+              secret: str | None = None, **extra) -> None:
+        notices.league_mail(postman, league_id, plan, kind, address, name, secret=secret, **extra)
 
 
 def _course(name: str):

@@ -15,6 +15,8 @@ from typing import Any
 # A server that takes the connection but says nothing for this long is probably waiting for a
 # TLS handshake (an implicit-TLS port): no real server is that slow to greet.
 GREETING_SECONDS = 10.0
+# A probe (`greets`) gives up sooner: it is asked again in a moment.
+PROBE_SECONDS = 3.0
 
 
 class TemporaryFailure(Exception):
@@ -133,6 +135,28 @@ class SmtpOutbox:
             raise self._session_refusal(err) from None
         except Exception as err:
             raise self._failure("send", err, TemporaryFailure) from None
+
+    async def greets(self) -> bool:
+        """Whether the server is there and ready: it takes a connection and greets with 220
+        (after the handshake, on an implicit-TLS port). No login, nothing sent but QUIT: cheap
+        enough to ask every few seconds while mail waits for it."""
+        context = self._context() if self.cfg.security == "ssl" else None
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                self.cfg.host, self.cfg.port, ssl=context, server_hostname=self.cfg.host if context else None),
+                PROBE_SECONDS)
+        except (OSError, asyncio.TimeoutError, ssl.SSLError):
+            return False
+        try:
+            ready = (await asyncio.wait_for(reader.readline(), PROBE_SECONDS)).startswith(b"220")
+            if ready:
+                writer.write(b"QUIT\r\n")
+                await asyncio.wait_for(writer.drain(), PROBE_SECONDS)
+            return ready
+        except (OSError, asyncio.TimeoutError, ValueError):
+            return False
+        finally:
+            writer.close()
 
     async def close(self) -> None:
         smtp, self._smtp = self._smtp, None

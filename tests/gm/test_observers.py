@@ -35,6 +35,29 @@ def ask(table, who, text, subject="watching", now=None, headers=None):
     return table.new_mails(who)
 
 
+def observe(table, who, text, subject="watching", now=None, headers=None):
+    """A spectator's request, confirmed as pbem asks: the one mail it gets is answered from the
+    same address, to the reply address that carries the token. The answer to that, returned."""
+    question = ask(table, who, text, subject=subject, now=now, headers=headers)
+    assert kinds(question) == ["ack"] and "Confirm: watch" in question[0]["Subject"], [
+        m["Subject"] for m in question]
+    table.send(who, "", subject=f"Re: {question[0]['Subject']}", to=reply_address(question[0]),
+               headers={"In-Reply-To": question[0]["Message-ID"]})
+    table.pbem("process", now=now)
+    return table.new_mails(who)
+
+
+def reply_address(m) -> str:
+    return email.utils.parseaddr(m["Reply-To"])[1]
+
+
+def token_of(m) -> str:
+    """The token in a mail's Reply-To (gm+<token>@...)."""
+    local = reply_address(m).split("@")[0]
+    assert local.startswith("gm+"), m["Reply-To"]
+    return local[len("gm+"):]
+
+
 def configure(table, **sections):
     text = (table.root / "pbem.yaml").read_text()
     for section, values in sections.items():
@@ -48,7 +71,7 @@ def assert_spectator_copy(m, game_id: str, watched: str) -> str:
     text = body(m)
     assert m["X-PBEM-Kind"] in ("report", "result"), (m["X-PBEM-Kind"], m["Subject"])
     assert m["X-PBEM-Game"] == game_id and m["Subject"].startswith(f"[{game_id}] ")
-    assert m["Reply-To"] is None and "+" not in email.utils.parseaddr(m["From"])[1]
+    assert "+" not in email.utils.parseaddr(m["From"])[1] and token_of(m)  # the spectator's token
     assert text.startswith("Hello,\n") and "as a spectator of" in " ".join(text.split())
     if m["X-PBEM-Kind"] == "report" or watched != game_id:
         assert f"    UNOBSERVE {watched}\n" in text
@@ -64,7 +87,7 @@ def assert_league_standings_copy(m, league_id: str, last: bool, names=None) -> s
     way to stop (but after the last round), and lines that fit 78 columns."""
     text = body(m)
     assert m["X-PBEM-League"] == league_id and m["Subject"].startswith(f"[{league_id}] Standings after round")
-    assert m["Reply-To"] is None and m["X-PBEM-Game"] is None
+    assert token_of(m) and m["X-PBEM-Game"] is None
     assert text.startswith("Hello,\n") and f"as a spectator of league {league_id}" in " ".join(text.split())
     assert all(name in text for name in (names or NAMES)) and not any(a in text for a in ADDRESSES)
     assert (f"    UNOBSERVE {league_id}\n" in text) != last
@@ -93,14 +116,14 @@ def play_match(table, game_id, rng, after_each=None, limit=40):
 # -- asking ------------------------------------------------------------------------------------
 def test_a_stranger_watches_a_match_turn_by_turn_and_never_sees_an_open_turns_orders(table):
     table.new_match()
-    answer = ask(table, FAN, "OBSERVE m1")
+    answer = observe(table, FAN, "OBSERVE m1")
     assert kinds(answer) == ["ack"] and answer[0]["Subject"] == "[m1] Watching game m1"
-    assert answer[0]["In-Reply-To"] and answer[0]["Reply-To"] is None
+    assert answer[0]["In-Reply-To"] and token_of(answer[0])
     text = body(answer[0])
     assert "You now watch game m1 (MatchPlay Golf: George v Bill) as a spectator." in text
     assert "    UNOBSERVE m1\n" in text and all(len(line) <= 78 for line in text.splitlines())
     assert "standings" not in text  # a game alone has none
-    assert kinds(ask(table, CRITIC, "observe m1")) == ["ack"]
+    assert kinds(observe(table, CRITIC, "observe m1")) == ["ack"]
 
     copies: list = []
 
@@ -129,15 +152,15 @@ def test_a_stranger_watches_a_match_turn_by_turn_and_never_sees_an_open_turns_or
     shown = table.show("m1")
     assert shown["result"] in body(result) and "Thank you for watching." in body(result)
     assert "That was the last mail of this game to its spectators." in body(result)
-    assert kinds(table.mails(CRITIC))[1:] == kinds(copies)
+    assert kinds(table.mails(CRITIC))[2:] == kinds(copies)  # after the question and the answer
     # The players' own mail is as it was: no spectator lines in it.
     assert not any("spectator" in body(m) for m in table.mails(GEORGE) + table.mails(BILL))
 
 
 def test_unobserve_stops_the_mail_and_says_so(table):
     table.new_match()
-    ask(table, FAN, "OBSERVE m1")
-    ask(table, CRITIC, "OBSERVE m1")
+    observe(table, FAN, "OBSERVE m1")
+    observe(table, CRITIC, "OBSERVE m1")
     rng = random.Random(2)
     module = importlib.import_module("pbem.games.matchplay")
     t = load(table, "m1")
@@ -196,7 +219,7 @@ def test_a_player_may_watch_another_game_but_not_in_a_mail_of_orders(table):
     text = " ".join(body(got[0]).split())
     assert "OBSERVE goes in a mail of its own" in text and "OBSERVE m2" in text
     assert load(table, "m1").state.to_move() == {0, 1}  # the PLAY was not applied either
-    assert kinds(ask(table, GEORGE, "OBSERVE m2")) == ["ack"]
+    assert kinds(observe(table, GEORGE, "OBSERVE m2")) == ["ack"]
 
 
 def test_a_flood_of_requests_gets_no_more_answers_than_the_limit_and_signs_up_no_more(table):
@@ -208,6 +231,10 @@ def test_a_flood_of_requests_gets_no_more_answers_than_the_limit_and_signs_up_no
     table.pbem("process")
     answered = [who for who in crowd if table.mails(who)]
     assert len(answered) == 3
+    for who in answered:  # each confirms the one mail it got
+        question = table.new_mails(who)[0]
+        table.send(who, "yes", subject="Re: confirm", to=reply_address(question))
+    table.pbem("process")
     t = load(table, "m1")
     module = importlib.import_module("pbem.games.matchplay")
     rng = random.Random(1)
@@ -217,6 +244,128 @@ def test_a_flood_of_requests_gets_no_more_answers_than_the_limit_and_signs_up_no
     assert [who for who in crowd if "report" in kinds(table.mails(who))] == answered
 
 
+# -- the question and its answer ---------------------------------------------------------------
+def play_one_turn(table, game_id="m1", seed=2):
+    module = importlib.import_module("pbem.games.matchplay")
+    t, rng = load(table, game_id), random.Random(seed)
+    for s in (0, 1):
+        table.order(t.seats[s].address, str(module.random_orders(t.state, s, rng)), game=game_id)
+
+
+def test_an_observe_is_only_a_question_until_the_same_address_answers_it(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1")
+    assert kinds(question) == ["ack"] and question[0]["Subject"] == "[m1] Confirm: watch game m1"
+    text = " ".join(body(question[0]).split())
+    assert "To confirm, reply to this mail; the reply needs no text." in text
+    assert "If you did not ask, ignore this mail: no other will follow." in text
+    assert "UNOBSERVE" not in text  # nothing to stop yet
+    play_one_turn(table)
+    assert table.new_mails(FAN) == []  # no report before the answer
+    # The token from another address makes nothing, and the question still stands.
+    table.send(CRITIC, "yes", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    refused = table.new_mails(CRITIC)
+    assert kinds(refused) == ["error"]
+    assert "must come from the address that was asked" in " ".join(body(refused[0]).split())
+    # An answer from the address, whatever it says (here a quote of the question), makes it.
+    quoted = "\n".join("> " + line for line in body(question[0]).splitlines())
+    table.send(FAN, f"Sure!\n\n{quoted}\n", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    answer = table.new_mails(FAN)
+    assert kinds(answer) == ["ack"] and answer[0]["Subject"] == "[m1] Watching game m1"
+    assert token_of(answer[0]) != token_of(question[0])  # the spectator's own token from now on
+    play_one_turn(table, seed=3)
+    report = table.new_mails(FAN)
+    assert kinds(report) == ["report"] and token_of(report[0]) == token_of(answer[0])
+    assert kinds(table.mails(CRITIC)) == ["error"]  # the critic never watched
+    # The one-time token is spent: a second answer to the question changes nothing and is not answered.
+    table.send(FAN, "", subject="Re: confirm", to=reply_address(question[0]),
+               headers={"In-Reply-To": question[0]["Message-ID"]})
+    table.pbem("process")
+    assert table.new_mails(FAN) == []
+
+
+def test_a_question_expires_after_seven_days(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1", now="2026-12-01T18:00:00Z")
+    until = "2026-12-08 18:00 UTC"
+    assert until in " ".join(body(question[0]).split())
+    table.send(FAN, "", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process", now="2026-12-08T18:00:01Z")
+    late = table.new_mails(FAN)
+    assert kinds(late) == ["error"]
+    text = " ".join(body(late[0]).split())
+    assert "the question has expired" in text and "send a mail with the line OBSERVE m1" in text
+    store = Store(table.root / "pbem.sqlite3")
+    try:
+        assert store.observers(["m1"]) == []
+    finally:
+        store.close()
+
+
+def test_an_unobserve_in_the_answer_says_no(table):
+    table.new_match()
+    question = ask(table, FAN, "OBSERVE m1")
+    table.send(FAN, "UNOBSERVE m1", subject="Re: confirm", to=reply_address(question[0]))
+    table.pbem("process")
+    said = table.new_mails(FAN)
+    assert kinds(said) == ["ack"] and said[0]["Subject"] == "[m1] Not watching game m1"
+    assert "you said no" in " ".join(body(said[0]).split()) and said[0]["Reply-To"] is None
+    play_one_turn(table)
+    assert table.new_mails(FAN) == []
+
+
+def test_unobserve_takes_the_token_from_any_address_and_without_it_only_the_spectators_own(table):
+    table.new_match()
+    observe(table, FAN, "OBSERVE m1")
+    play_one_turn(table)
+    report = table.new_mails(FAN)[0]
+    # A stranger's UNOBSERVE without the token speaks for the stranger alone: the fan still watches.
+    assert "You were not watching game m1" in " ".join(body(ask(table, CRITIC, "UNOBSERVE m1")[0]).split())
+    # With the token (a reply to the spectator's mail, from another address), it stops the fan's mail,
+    # and the fan hears of it.
+    table.send(CRITIC, "UNOBSERVE m1", subject=f"Re: {report['Subject']}", to=reply_address(report))
+    table.pbem("process")
+    assert table.new_mails(CRITIC) == []
+    told = table.new_mails(FAN)
+    assert kinds(told) == ["ack"] and "You no longer watch game m1" in body(told[0])
+    play_one_turn(table, seed=4)
+    assert table.new_mails(FAN) == []
+
+
+def test_a_game_made_private_takes_no_spectators(table):
+    table.new_match("m1", "445 345 434 543 434 454", "--option", "spectators=false")
+    refused = ask(table, FAN, "OBSERVE m1")
+    assert kinds(refused) == ["error"] and refused[0]["Reply-To"] is None
+    text = " ".join(body(refused[0]).split())
+    assert "Line 1: game m1 takes no spectators: its GM made it private." in text
+    assert "What would be right" not in text  # no suggestion: nothing would be
+    assert table.show("m1")["status"] == "active"
+    code, _, err = table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player",
+                              f"Bill <{BILL}>", "--course", "445 345 434 543 434 454", "--option",
+                              "spectators=maybe", check=False)
+    assert code == 2 and "option spectators: expected one of true, false, got 'maybe'" in err
+
+
+def test_a_private_league_takes_no_spectators_for_itself_or_its_games(table):
+    lines = ["id: quiet", "name: Quiet Cup", "game: matchplay", "course: parkland", "spectators: false",
+             "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    for target in ("quiet", "quiet-r1-1"):
+        refused = ask(table, FAN, f"OBSERVE {target}", now=iso(START + timedelta(minutes=5)))
+        assert kinds(refused) == ["error"]
+        kind = "league" if target == "quiet" else "game"
+        assert f"{kind} {target} takes no spectators" in " ".join(body(refused[0]).split())
+    (table.root / "bad.yaml").write_text("\n".join(lines).replace("spectators: false", "spectators: sometimes"))
+    code, _, err = table.pbem("league", "create", str(table.root / "bad.yaml"), check=False)
+    assert code == 2 and 'spectators: expected true or false, got "sometimes' in err
+
+
 # -- leagues -----------------------------------------------------------------------------------
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
@@ -224,11 +373,11 @@ ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
 
 def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(table):
     table.new_match()
-    ask(table, FAN, "OBSERVE m1")
+    observe(table, FAN, "OBSERVE m1")
     table.pbem("gm", "ABANDON", "m1")
     told = table.new_mails(FAN)
     assert kinds(told) == ["status"] and told[0]["Subject"] == "[m1] Notice from the GM"
-    assert told[0]["X-PBEM-Game"] == "m1" and told[0]["Reply-To"] is None
+    assert told[0]["X-PBEM-Game"] == "m1" and token_of(told[0])  # every spectator mail carries it
     text = " ".join(body(told[0]).split())
     assert "as a spectator of game m1" in text and "the GM has abandoned it" in text
     assert "That was the last mail of this game to its spectators." in text and "UNOBSERVE" not in text
@@ -247,11 +396,11 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
     (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
     table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
-    answer = ask(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
+    answer = observe(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
     assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
     assert "and a league's standings after each round" in " ".join(body(answer[0]).split())
     # A player of the league may watch it too, and then gets copies of the games of others only.
-    assert kinds(ask(table, ADDRESSES[0], "OBSERVE cup", now=iso(START - timedelta(hours=1)))) == ["ack"]
+    assert kinds(observe(table, ADDRESSES[0], "OBSERVE cup", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1 opens: two matches
     rng = random.Random(3)
     first = ["cup-r1-1", "cup-r1-2"]
@@ -297,7 +446,7 @@ def test_a_league_spectator_gets_the_final_standings_once_with_no_way_to_stop_le
     lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
     (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
     table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
-    assert kinds(ask(table, FAN, "OBSERVE duo", now=iso(START - timedelta(hours=1)))) == ["ack"]
+    assert kinds(observe(table, FAN, "OBSERVE duo", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # the one round opens
     table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))
     play_match(table, "duo-r1-1", random.Random(5))
@@ -338,7 +487,7 @@ def test_no_spectator_mail_of_a_card_game_names_a_card_face_down(table, type_nam
     for i, a in enumerate(players):
         args += ["--player", f"P{i} <{a}>"]
     table.pbem(*args)
-    ask(table, FAN, "OBSERVE c1")
+    observe(table, FAN, "OBSERVE c1")
     module = importlib.import_module(f"pbem.games.{type_name}")
     rng = random.Random(seed)
     ever_shown: set[str] = set()
@@ -368,7 +517,7 @@ def test_a_card_game_played_by_the_gm_for_the_silent_gives_spectators_no_readers
     players = ["ann@example.test", "bob@example.test"]
     table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "2", "--option", "holes=1", "--deadline", "1h",
                "--player", f"Ann <{players[0]}>", "--player", f"Bob <{players[1]}>", now=iso(START))
-    ask(table, FAN, "OBSERVE c1", now=iso(START))
+    observe(table, FAN, "OBSERVE c1", now=iso(START))
     moment = START
     for _ in range(200):
         if table.show("c1")["status"] == "finished":
@@ -390,7 +539,7 @@ def test_no_spectator_mail_of_on_par_names_a_card_in_a_hand(table):
     for name, a in zip(["Ann", "Bob", "Cy"], players):
         args += ["--player", f"{name} <{a}>"]
     table.pbem(*args)
-    ask(table, FAN, "OBSERVE op")
+    observe(table, FAN, "OBSERVE op")
     module = importlib.import_module("pbem.games.onpar")
     rng = random.Random(6)
     got = []
@@ -415,7 +564,7 @@ def test_a_dice_golf_spectator_gets_the_sheets_but_no_ones_policy(table):
     players = ["ann@example.test", "bob@example.test"]
     table.pbem("new-game", "dicegolf", "--id", "d1", "--seed", "3", *[
         x for i, a in enumerate(players) for x in ("--player", f"P{i} <{a}>")])
-    ask(table, FAN, "OBSERVE d1")
+    observe(table, FAN, "OBSERVE d1")
     for a in players:
         table.order(a, "POLICY BEST", game="d1")
     got = table.new_mails(FAN)
