@@ -82,6 +82,6 @@ def clock_stopped(row, owed: bool = True) -> str | None:
         return None
     left = time_left(row)
     if left is None or not owed:
-        return "The GM has paused this game: the clock is stopped until the GM resumes it."
-    return (f"The GM has paused this game: the clock is stopped, and when the GM resumes it, turn "
+        return "The game is paused: the clock is stopped until the GM resumes it."
+    return (f"The game is paused: the clock is stopped, and when the GM resumes it, turn "
             f"{row.turn} has {left} left for orders.")

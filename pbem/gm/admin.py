@@ -210,7 +210,8 @@ class Admin:
             return f"{table.id} was already paused"
         row.paused = 1
         row.paused_left = int((row.deadline - self.now).total_seconds()) if row.deadline else None
-        self._tell_players(table, "The GM has paused the game.")
+        self._tell_players(table, "The GM has paused the game. Orders are still taken while it is paused, "
+                                 "and a turn whose orders are all in is still played.")
         return f"{table.id} paused"
 
     def _resume(self, table: Table) -> str:

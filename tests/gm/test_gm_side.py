@@ -133,7 +133,7 @@ def test_extend_while_paused_adds_to_the_time_left(table):
     table.pbem("gm", "PAUSE", "m1", now="2026-12-02T18:00:00Z")  # 24 h left
     _, out, _ = table.pbem("gm", "EXTEND", "m1", "1d", now="2026-12-05T00:00:00Z")
     assert "the game is paused, and when it resumes turn 1 has 2d left" in out
-    assert "turn 1 has 2d left for orders" in body(table.mails(BILL)[-1])
+    assert "turn 1 has 2d left for orders" in " ".join(body(table.mails(BILL)[-1]).split())
     table.pbem("gm", "RESUME", "m1", now="2026-12-06T00:00:00Z")
     assert table.show()["deadline"] == "2026-12-08T00:00:00Z"
 

@@ -22,7 +22,7 @@ def test_a_forfeit_of_a_turn_the_gm_closed_says_the_gm_closed_it(table):
     report = [m for m in table.new_mails(BILL) if m["X-PBEM-Kind"] == "report"][0]
     text = flat(report)
     assert "F: forfeit, no orders before the GM closed the turn" in text
-    assert "by the deadline" not in text
+    assert "by the deadline" not in text and not too_wide(body(report))
 
 
 def test_a_forfeit_at_the_deadline_still_says_the_deadline(table):

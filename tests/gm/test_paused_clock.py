@@ -63,7 +63,7 @@ def test_every_mail_of_a_paused_game_says_the_clock_is_stopped(table):
     assert table.show()["turn"] == 2
     ack, report = done
     # The last orders of the turn: nothing is owed until the report, which gives turn 2's time.
-    assert "The GM has paused this game: the clock is stopped until the GM resumes it." in flat(ack)
+    assert "The game is paused: the clock is stopped until the GM resumes it." in flat(ack)
     for msg in sent + bill + [report] + table.new_mails(GEORGE):
         turn, left = (1, "1d") if msg in sent + bill else (2, "2d")
         assert STOPPED.format(turn=turn, left=left) in flat(msg), (msg["X-PBEM-Kind"], body(msg))
@@ -95,7 +95,7 @@ def test_a_move_played_while_a_card_game_is_paused_gives_the_next_move_its_whole
     table.new_mails(GEORGE)
     acked = table.order(BILL, "DRAW STOCK IF <= 13 KEEP 1 ELSE DISCARD", game="c1", now="2026-12-03T07:00:00Z")
     assert kinds(acked) == ["ack"] and "12h" not in flat(acked[0])  # Bob's time is used up
-    assert "The GM has paused this game" in flat(acked[0])
+    assert "The game is paused: the clock is stopped" in flat(acked[0])
     turn = table.new_mails(GEORGE)
     assert kinds(turn) == ["turn"] and not states_a_deadline(turn[0])
     assert STOPPED.format(turn=table.show("c1")["turn"], left="2d") in flat(turn[0]), body(turn[0])
