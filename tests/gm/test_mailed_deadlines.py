@@ -13,16 +13,17 @@ from conftest import body, kinds
 ALICE, BRUNO, CHLOE = "alice@example.test", "bruno@example.test", "chloe@example.test"
 ADMIN = "boss@example.test"
 START = "2026-12-07T18:00:00Z"
-DUE = re.compile(r"(?:due by|deadline is|Deadline:|deadline: ) ?(\d{4}-\d\d-\d\d \d\d:\d\d UTC)")
+DUE = re.compile(r"(?:due by|deadline is|deadline:) ?(\d{4}-\d\d-\d\d \d\d:\d\d UTC)", re.IGNORECASE)
 
 
-def league(table, players=(("Alice", ALICE), ("Bruno", BRUNO)), game="matchplay"):
+def league(table, players=(("Alice", ALICE), ("Bruno", BRUNO)), game="matchplay", fmt="round-robin"):
     text = (table.root / "pbem.yaml").read_text().replace(
         "  name: Golf GM\n", f"  name: Golf GM\n  admins: [{ADMIN}]\n  secret: gm-secret-1\n")
     (table.root / "pbem.yaml").write_text(text)
     lines = ["id: cup", "name: Winter Cup", f"game: {game}", "course: parkland", "players:"]
     lines += [f"  - {name} <{address}>" for name, address in players]
-    lines += [f"start: {START}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    lines += [f"start: {START}", "round_length: 7d", "deadline: 48h", f"format: {fmt}"]
+    lines += ["table_size: 2", "rounds: 1"] if fmt == "tables" else []
     path = table.root / "league.yaml"
     path.write_text("\n".join(lines) + "\n")
     table.pbem("league", "create", str(path), now="2026-12-06T18:00:00Z")
@@ -135,3 +136,17 @@ def test_a_round_that_opens_inside_an_absence_welcomes_with_the_moved_deadline(t
     game = welcomes[0]["X-PBEM-Game"]
     assert stored(table, game) == "2026-12-19 00:00 UTC"
     assert mailed(welcomes[0]) == {"2026-12-19 00:00 UTC"}, body(welcomes[0])
+
+
+def test_a_card_games_turn_mail_inside_an_absence_states_the_moved_deadline(table):
+    league(table, game="golf", fmt="tables")
+    game = "cup-r1-1"
+    shown = table.show(game)
+    first = shown["to_move"][0]
+    other = next(p["address"] for p in shown["players"] if p["address"] != first)
+    send(table, other, game, "SET ABSENCE 2026-12-10 TO 2026-12-14", now="2026-12-07T19:00:00Z")
+    table.new_mails(other)
+    send(table, first, game, "DRAW STOCK IF <= 13 KEEP 1 ELSE DISCARD", now="2026-12-09T12:00:00Z")
+    turn = [m for m in table.new_mails(other) if m["X-PBEM-Kind"] == "turn"]
+    assert len(turn) == 1 and stored(table, game) == "2026-12-15 00:00 UTC"
+    assert mailed(turn[0]) == {"2026-12-15 00:00 UTC"}, body(turn[0])
