@@ -65,7 +65,9 @@ class App:
     def gm(self) -> "GM":
         """The GM, loaded on first need: a cron pass with nothing to do never pays for it."""
         if self._gm is None:
-            from .gm import GM
+            from .gm import GM, deadlines
+            from .league.absence import DEADLINE_WHY, keep_away
+            deadlines.register(keep_away, DEADLINE_WHY)  # the GM settles deadlines by the leagues' rule
             config = self.config
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,

@@ -77,10 +77,10 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
-                                   "PROCESS, REPLACE, ABANDON, WITHDRAW",
+                                   "PROCESS, REPLACE, NEWSECRET, ABANDON, WITHDRAW",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
-                                    "ABANDON <game> | WITHDRAW <league> <address>")
+                                    "NEWSECRET <game> <address> | ABANDON <game> | WITHDRAW <league> <address>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
     ex = add("export", help="a game's public record as JSON (CONTRACT section 11)")
     ex.add_argument("game", metavar="GAME")

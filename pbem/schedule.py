@@ -5,8 +5,10 @@ now and then moves only how it is written in local time, never when it falls.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+
+from .clock import format_duration
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
@@ -55,3 +57,31 @@ def format_deadline(moment: datetime | None, zone_name: str | None = None) -> st
     same_day = local.date() == utc.date()
     utc_part = utc.strftime("%H:%M UTC") if same_day else plain
     return f"{local.strftime('%Y-%m-%d %H:%M')} {local.tzname()} ({utc_part})"
+
+
+def stated_deadline(row) -> datetime | None:
+    """The deadline a mail may state: the stored one of a game in play whose clock runs (while
+    the GM has paused a game its stored deadline is stale, and the time left counts instead)."""
+    if row.status != "active" or row.paused:
+        return None
+    return row.deadline
+
+
+def time_left(row) -> str | None:
+    """`1d 6h`: what a paused game's turn has left when it resumes (None: not paused, or no deadline)."""
+    if row.status != "active" or not row.paused or row.paused_left is None:
+        return None
+    return format_duration(timedelta(seconds=max(row.paused_left, 0)))
+
+
+def clock_stopped(row, owed: bool = True) -> str | None:
+    """What every mail of a paused game says of its clock (None: the clock runs). `owed`: some
+    orders are owed now, and the time left is theirs (not when the orders just sent are the
+    last of a turn, whose report tells the next turn's time)."""
+    if row.status != "active" or not row.paused:
+        return None
+    left = time_left(row)
+    if left is None or not owed:
+        return "The game is paused: the clock is stopped until the GM resumes it."
+    return (f"The game is paused: the clock is stopped, and when the GM resumes it, turn "
+            f"{row.turn} has {left} left for orders.")

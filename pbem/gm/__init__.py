@@ -47,7 +47,7 @@ class GM:
                              strangers_per_hour, max_command_lines, max_message_bytes)
 
     def postman(self) -> Postman:
-        return Postman(self.store, self.gm_address, self.gm_name, self.clock())
+        return Postman(self.store, self.gm_address, self.gm_name, self.clock(), admins=frozenset(self.policy.admins))
 
     def new_game(self, type_name: str, players: list[tuple[str, str]], course: Course, *,
                  options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,

@@ -5,6 +5,7 @@
     PAUSE <game> / RESUME <game>    stop the clock / start it again with the time that was left
     PROCESS <game>                  resolve the turn now, missing orders by the NMR policy
     REPLACE <game> <old address> <new spec>   a new player takes a seat (and gets a welcome)
+    NEWSECRET <game> <address>      the seat gets a new secret, mailed to it; the old one stops working
     ABANDON <game>                  end the game without a result
     REPLACE <league> <old address> <new spec>   in a league: every game in play and the rounds to come
     WITHDRAW <league> <address>     a player leaves a league (games left scored as the league says)
@@ -13,26 +14,28 @@ from __future__ import annotations
 
 import email.utils
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ..clock import format_duration, parse_duration, parse_time
 from ..games.base import TurnByTurn
-from ..games.errors import InvalidOrder
+from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.clean import base_address
 from ..store import iso
-from . import games
+from . import deadlines, games
 from .games import Table, new_secret
 from .letters import Postman
 from .observers import notice_to_spectators
 from .turns import Turns
 
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
-VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "ABANDON": 0,
-         "WITHDRAW": 1}
+YEAR_RULE = "a deadline may be a year away at most, however many EXTEND lines move it"
+VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "NEWSECRET": 1,
+         "ABANDON": 0, "WITHDRAW": 1}
 EXAMPLES = {"EXTEND": "EXTEND cup1 24h", "DEADLINE": "DEADLINE cup1 48h",
             "PAUSE": "PAUSE cup1", "RESUME": "RESUME cup1", "PROCESS": "PROCESS cup1",
             "REPLACE": 'REPLACE cup1 bill@example.test "William <will@example.test>"',
+            "NEWSECRET": "NEWSECRET cup1 bill@example.test",
             "ABANDON": "ABANDON cup1", "WITHDRAW": "WITHDRAW winter bill@example.test"}
 
 
@@ -41,6 +44,7 @@ class GMCommand:
     verb: str
     game_id: str
     args: tuple[str, ...]
+    lineno: int | None = field(default=None, compare=False)  # its line in the GM's mail
 
     def __str__(self) -> str:
         return " ".join((self.verb, self.game_id, *self.args))
@@ -66,7 +70,7 @@ def parse(line: str, lineno: int | None = None) -> GMCommand:
     if len(args) != VERBS[verb]:
         raise InvalidOrder(f"{verb} takes {VERBS[verb] + 1} argument(s)", line=line, lineno=lineno,
                            hint=EXAMPLES[verb])
-    return GMCommand(verb, words[1], args)
+    return GMCommand(verb, words[1], args, lineno)
 
 
 class Admin:
@@ -79,7 +83,14 @@ class Admin:
         return self.postman.now
 
     def run(self, command: GMCommand) -> str:
-        """Carry out one command (inside the caller's transaction); returns what was done."""
+        """Carry out one command (inside the caller's transaction); returns what was done. A
+        refusal names the command's line of the GM's mail."""
+        try:
+            return self._run(command)
+        except OrderError as e:
+            raise e.at(str(command), command.lineno) if command.lineno else e
+
+    def _run(self, command: GMCommand) -> str:
         if command.verb in ("REPLACE", "WITHDRAW") and self.store.league(command.game_id):
             from ..league import changes
             return getattr(changes, command.verb.lower())(self, command.game_id, *command.args)
@@ -109,8 +120,22 @@ class Admin:
                                "DEADLINE sets one for this turn", line=f"EXTEND {table.id} {duration}",
                                hint=f"DEADLINE {table.id} {duration}")
         moment = base + span
+        if moment > self.now + FURTHEST:
+            # Every EXTEND of one message counts: each one starts where the one before ended.
+            raise IllegalOrder(f"that moves the deadline of {table.id} from {iso(base)} to {iso(moment)}, more "
+                               f"than a year from now ({iso(self.now)})", rule=YEAR_RULE,
+                               line=f"EXTEND {table.id} {duration}", hint=self._longest_extend(table, base))
         return self._set_deadline(table, moment, f"extended by {duration}",
                                   f"The GM has extended the deadline of turn {table.state.turn} by {duration}.")
+
+    def _longest_extend(self, table: Table, base) -> str:
+        """The longest EXTEND that the cap still takes (in whole hours), or a DEADLINE when none."""
+        room = self.now + FURTHEST - base
+        hours = int(room.total_seconds()) // 3600
+        if hours < 1:
+            return self._deadline_examples(table)
+        days, hours = divmod(hours, 24)
+        return f"EXTEND {table.id} " + (f"{days}d" if days else "") + (f"{hours}h" if hours else "")
 
     def _deadline(self, table: Table, when: str) -> str:
         try:
@@ -144,8 +169,13 @@ class Admin:
             done = (f"deadline of {table.id} {how}: the game is paused, and when it resumes turn {turn} "
                     f"has {format_duration(moment - self.now)} left")
         else:
-            row.deadline = moment
-            done = f"deadline of {table.id} {how}: {iso(moment)}"
+            row.deadline = table.settled(moment)
+            done = f"deadline of {table.id} {how}: {iso(row.deadline)}"
+            moved = row.deadline != moment
+            why = moved and deadlines.reason(self.store, table.id, [s.address for s in table.seats], moment)
+            if why:  # told, so that the GM never reads one deadline and the players another
+                done += f" ({iso(moment)} asked for, but {why})"
+                notice += f" The GM asked for an earlier time, but {why}."
         if self._waits(table):
             # A wait game has no deadline of its own; one the GM sets acts like a PROCESS at that
             # time, for this turn only (a deadline that did nothing would mislead the players).
@@ -180,7 +210,8 @@ class Admin:
             return f"{table.id} was already paused"
         row.paused = 1
         row.paused_left = int((row.deadline - self.now).total_seconds()) if row.deadline else None
-        self._tell_players(table, "The GM has paused the game: the clock is stopped until it resumes.")
+        self._tell_players(table, "The GM has paused the game. Orders are still taken while it is paused, "
+                                 "and a turn whose orders are all in is still played.")
         return f"{table.id} paused"
 
     def _resume(self, table: Table) -> str:
@@ -189,7 +220,7 @@ class Admin:
             return f"{table.id} was not paused"
         row.paused = 0
         if row.paused_left is not None:
-            row.deadline = self.now + timedelta(seconds=max(row.paused_left, 0))
+            row.deadline = table.settled(self.now + timedelta(seconds=max(row.paused_left, 0)))
         row.paused_left = None
         self._tell_players(table, "The GM has resumed the game: the clock runs again.")
         return f"{table.id} resumed; deadline {iso(row.deadline) or 'none'}"
@@ -200,16 +231,20 @@ class Admin:
         if not owing:
             return f"{table.id}: nobody owes orders; nothing to resolve"
         # Told before the turn's own mail, so the report reads as the outcome of what the GM did.
-        self._tell_players(table, self._process_notice(table, owing), deadline=None, paused=False)
+        # The turn's time is over: the notice states neither its deadline nor the time it had left.
+        self._tell_players(table, self._process_notice(table, owing), deadline=None, left=None,
+                           paused_note=self._still_paused(table))
         first = len(self.store.events(table.id))
-        Turns(self.postman, table).missed_deadline(forced=True, by_gm=True)
+        self.postman.closing.add(table.id)  # the mail of this turn says the GM closed it
+        try:
+            Turns(self.postman, table).missed_deadline(forced=True, by_gm=True)
+        finally:
+            self.postman.closing.discard(table.id)
         played: dict[int, list[str]] = {}
         for ev in self.store.events(table.id)[first:]:
             if ev["kind"] == "nmr":
                 played.setdefault(ev["seat"], []).append(ev["orders"].replace("\n", " / "))
         row = table.row
-        if row.paused:  # the next turn's time waits for the clock too
-            row.paused_left = int((row.deadline - self.now).total_seconds()) if row.deadline else None
         what = "; ".join(f"{table.seats[s].name}: {' / '.join(orders)}" for s, orders in played.items())
         if self._waits(table):
             how = "the game waits for orders (nmr=wait), so the GM played default orders (autoplay) for"
@@ -218,6 +253,12 @@ class Admin:
         if isinstance(state, TurnByTurn):
             return f"{table.id}: the move owed by {_together(owing)} (turn {turn}) played now; {how} {what}"
         return f"{table.id} turn {turn} resolved now; {how} {what or 'nobody'}"
+
+    @staticmethod
+    def _still_paused(table: Table) -> str | None:
+        if not table.row.paused:
+            return None
+        return "The game stays paused: the clock of the next turn is stopped until the GM resumes it."
 
     def _process_notice(self, table: Table, owing: list[str]) -> str:
         who = _together(owing)
@@ -246,7 +287,7 @@ class Admin:
         if table.seat_of(address) is not None:
             raise InvalidOrder(f"{address} already plays in game {table.id}", line=new_spec)
         old_name = seat.name
-        self.postman.to_seat("status", table, seat, template="gm_notice", deadline=None, paused=False,
+        self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
                              notice=f"The GM has given your seat in game {table.id} to another player. "
                                     "Thank you for playing; you will get no more mail about this game.")
         seat.name = name or address.split("@")[0]
@@ -260,9 +301,27 @@ class Admin:
         Turns(self.postman, table).seat_taken(seat)  # the turn mail the welcome promises
         for other in table.seats:
             if other.seat != seat.seat:
-                self.postman.to_seat("status", table, other, template="gm_notice",
+                self.postman.to_seat("notice", table, other, template="gm_notice",
                                      notice=f"{seat.name} now plays in place of {old_name}.")
         return f"{old_address} replaced by {address} in {table.id}"
+
+    def _newsecret(self, table: Table, address: str) -> str:
+        """A seat whose secret someone else has learnt gets a new one: mailed to the seat alone,
+        in the Reply-To as always; the old one is refused from now on."""
+        seat = table.seat_of(address.strip())
+        if seat is None:
+            seated = ", ".join(s.address for s in table.seats)
+            raise InvalidOrder(f"{address[:60]} has no seat in game {table.id} (its players: {seated})",
+                               line=f"NEWSECRET {table.id} {address[:60]}",
+                               hint=f"NEWSECRET {table.id} {table.seats[0].address}")
+        seat.secret = new_secret()
+        self.store.update_seat(seat)
+        self.postman.to_seat("notice", table, seat, template="gm_notice", notice=(
+            f"The GM has given your seat in game {table.id} a new password: {seat.secret} (keep it to "
+            "yourself). Your old one no longer works: mail that carries it is refused. The new one is "
+            "in the reply address of this mail and of every mail I send you from now on, so replying "
+            "just works."))
+        return f"new secret for {seat.address} in {table.id}, mailed to them; the old one no longer works"
 
     def _abandon(self, table: Table) -> str:
         table.row.status = "abandoned"
@@ -272,11 +331,8 @@ class Admin:
         return f"{table.id} abandoned"
 
     def _tell_players(self, table: Table, notice: str, **extra) -> None:
-        row = table.row
-        if row.paused and row.paused_left is not None:
-            extra.setdefault("left", format_duration(timedelta(seconds=max(row.paused_left, 0))))
         for seat in table.seats:
-            self.postman.to_seat("status", table, seat, template="gm_notice", notice=notice, **extra)
+            self.postman.to_seat("notice", table, seat, template="gm_notice", notice=notice, **extra)
 
 
 def no_such_game(game_id: str, known: list[str], which: str = "games") -> str:

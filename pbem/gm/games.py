@@ -4,13 +4,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..clock import parse_duration
 from ..games import GameState, game_type, rng
 from ..games.course import Course
 from ..store import GameRow, Seat, Store
+from . import deadlines
 
 
 @dataclass
@@ -19,6 +20,8 @@ class Table:
     row: GameRow
     seats: list[Seat]
     state: GameState
+    # The store the game came from: the rules that may move a deadline read it (`deadlines`).
+    store: Store | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -59,11 +62,21 @@ class Table:
         self.row.result = f"Result: {result.line}" if result else None
 
     def next_deadline(self, now: datetime) -> None:
-        every = self.row.deadline_every
-        if self.row.status != "active" or not every or self.row.options.get("nmr") == "wait":
-            self.row.deadline = None
-        else:
-            self.row.deadline = now + parse_duration(every)
+        """A new turn's deadline, settled before any mail states it. While the GM has paused
+        the game the clock is stopped: the turn has its whole time left when it resumes."""
+        row, every = self.row, self.row.deadline_every
+        if row.status != "active" or not every or row.options.get("nmr") == "wait":
+            row.deadline = None
+            row.paused_left = None
+            return
+        span = parse_duration(every)
+        if row.paused:
+            row.paused_left = int(span.total_seconds())
+        row.deadline = self.settled(now + span)
+
+    def settled(self, moment: datetime | None) -> datetime | None:
+        """`moment` as the rules of the layers above move it (a player's absence)."""
+        return deadlines.settle(self.store, self.id, [s.address for s in self.seats], moment)
 
 
 # Ids stand in subjects ("[cup1]"), mail headers and commands: plain characters only.
@@ -111,7 +124,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     seats = [Seat(game_id, i, names[i], addresses[i], new_secret()) for i in range(len(players))]
-    table = Table(row, seats, state)
+    table = Table(row, seats, state, store)
     table.next_deadline(now)
     store.add_game(row, seats)
     store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
@@ -125,7 +138,7 @@ def load(store: Store, game_id: str) -> Table | None:
     if row is None:
         return None
     state = game_type(row.type).from_dict(row.state)
-    return Table(row, store.seats(game_id), state)
+    return Table(row, store.seats(game_id), state, store)
 
 
 def save(store: Store, table: Table) -> None:

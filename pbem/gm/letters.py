@@ -6,11 +6,12 @@ of a report or result from `state.spectator_view()` (see `observers`).
 """
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..clock import format_utc
-from ..schedule import format_deadline
+from ..schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from ..mail.inbound import Inbound
 from ..mail.outbound import Letter, compose
 from ..html_part import html_part
@@ -32,6 +33,8 @@ class Postman:
     answered: set = field(default_factory=set)
     hushed: set = field(default_factory=set)
     spectated: set = field(default_factory=set)  # the reports already copied to spectators
+    closing: set = field(default_factory=set)  # the games whose turn the GM is closing now (PROCESS)
+    admins: frozenset = frozenset()  # the GM's admin addresses: their HELP lists the GM's commands
 
     def hush(self, msg: Inbound) -> None:
         self.hushed.add(msg.message_id)
@@ -56,10 +59,15 @@ class Postman:
         ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
         if table is not None:
             state = table.state
+            row = table.row
+            # A paused game's stored deadline is stale: its mail states the time left instead.
             ctx.update(
-                game=table.row, title=type(state).TITLE, seats=table.seats,
-                deadline=format_deadline(table.row.deadline, seat.timezone if seat else None),
-                paused=bool(table.row.paused),
+                game=row, title=type(state).TITLE, seats=table.seats,
+                deadline=format_deadline(stated_deadline(row), seat.timezone if seat else None),
+                paused=bool(row.paused) and row.status == "active", left=time_left(row),
+                # The time left is the turn's only once the row has caught up with the engine.
+                paused_note=clock_stopped(row, bool(state.to_move()) and state.turn == row.turn),
+                forfeit_when="before the GM closed the turn" if table.id in self.closing else "by the deadline",
                 view=state.view(seat.seat) if seat else None,
             )
         ctx["me"] = seat
@@ -70,7 +78,7 @@ class Postman:
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)
-        text += _fairness(kind, table.row)
+        text = _with_clock(text, ctx.get("paused_note"), self.gm_name) + _fairness(kind, table.row)
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
@@ -94,8 +102,11 @@ class Postman:
                   template: str | None = None, **extra) -> None:
         """An answer to whoever wrote, who may be no player at all (no secret in the Reply-To then)."""
         ctx = self.context(table, seat)
+        ctx["admin"] = msg.sender in self.admins  # the answer goes to that address, whoever forged it
         ctx.update(extra)
         subject, text = render(template or kind, table.type if table else None, **ctx)
+        if seat is not None:
+            text = _with_clock(text, ctx.get("paused_note"), self.gm_name)
         prefix = f"[{table.id}] " if table else ""
         # The name is the seat's, never the one the sender wrote: an answer to a forged From must
         # carry no text of the forger's choosing.
@@ -104,6 +115,20 @@ class Postman:
                          subject=prefix + subject, text=text, secret=seat.secret if seat else None,
                          in_reply_to=msg.message_id, references=msg.references if seat else ()),
                   topic=template or kind)
+
+
+def _with_clock(text: str, note: str | None, gm_name: str) -> str:
+    """Every mail of a paused game says so: `note` where the mail does not say it already,
+    above the signature (or at the end of a mail without one)."""
+    if not note or " ".join(note.split()) in " ".join(text.split()):
+        return text
+    lines = text.rstrip("\n").split("\n")
+    signed = len(lines) > 1 and lines[-1].startswith(gm_name)
+    head, tail = (lines[:-1], lines[-1:]) if signed else (lines, [])
+    while head and not head[-1].strip():
+        head.pop()
+    told = textwrap.fill(note, 76, break_long_words=False, break_on_hyphens=False).split("\n")
+    return "\n".join(head + ([""] if head else []) + told + ([""] + tail if tail else [])) + "\n"
 
 
 def _fairness(kind: str, row) -> str:

@@ -28,7 +28,7 @@ from ..orders import grammar_for
 from ..orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from ..orders.text import LongLine, subject_game_id
 from ..render import render
-from ..schedule import format_deadline
+from ..schedule import format_deadline, stated_deadline
 from ..store import Store
 from .games import new_secret
 
@@ -342,7 +342,7 @@ def spectator_context(postman, table, targets: list[dict]) -> dict:
     seats = [SimpleNamespace(seat=s.seat, name=s.name) for s in table.seats]
     return {"gm_address": postman.gm_address, "gm_name": postman.gm_name, "now": format_utc(postman.now),
             "game": game, "title": type(table.state).TITLE, "seats": seats,
-            "deadline": format_deadline(row.deadline, None), "paused": bool(row.paused),
+            "deadline": format_deadline(stated_deadline(row), None), "paused": bool(row.paused),
             "view": table.state.spectator_view(), "me": None, "spectator": {"targets": targets}}
 
 

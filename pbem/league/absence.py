@@ -193,3 +193,16 @@ def later(deadline: datetime, spans: list[tuple[datetime, datetime]]) -> datetim
             return deadline
         deadline = max(inside)
     return deadline
+
+
+# The GM settles every deadline it sets by this rule (registered from above, in `app`), so that
+# the mail stating a deadline states the moved one.
+DEADLINE_WHY = "it falls inside a player's absence (SET ABSENCE), which moves it to the absence's end"
+
+
+def keep_away(store, game_id: str, addresses: frozenset, deadline: datetime) -> datetime:
+    """A deadline of a league game inside a seated player's absence moves to the absence's end."""
+    league_id = league_of(store, game_id)
+    if league_id is None:
+        return deadline
+    return later(deadline, [(start, end) for a, start, end in absences(store, league_id) if a in addresses])

@@ -73,7 +73,7 @@ def test_process_resolves_now_by_the_nmr_policy(table):
     assert "m1 turn 1 resolved now" in out and "(nmr=autoplay) for Bill: PLAY" in out
     st = table.show()
     assert st["turn"] == 2
-    assert kinds(table.mails(BILL))[-2:] == ["status", "report"]  # told why, then the report
+    assert kinds(table.mails(BILL))[-2:] == ["notice", "report"]  # told why, then the report
 
 
 def test_replace_gives_the_seat_to_a_new_player_with_a_new_secret(table):

@@ -61,7 +61,7 @@ def test_process_under_wait_says_that_the_gm_played_default_orders(table):
     assert "m1 turn 1 resolved now" in out and "nmr=wait" in out
     assert "the GM played default orders (autoplay) for Bill: PLAY" in out and "George:" not in out
     got = table.new_mails(BILL)
-    assert kinds(got) == ["status", "report"]  # the notice first: the report is its outcome
+    assert kinds(got) == ["notice", "report"]  # the notice first: the report is its outcome
     notice = body(got[0])
     assert "resolved turn 1 now, without waiting for orders from Bill" in notice
     assert "default orders are played in place of the missing ones" in notice
@@ -77,7 +77,7 @@ def test_process_in_a_card_game_and_by_mail_fits_the_gms_answer_in_78_columns(ta
     assert answer["X-PBEM-Kind"] == "ack" and widest(answer) <= 78, body(answer)
     text = " ".join(body(answer).split())
     assert "c1: the move owed by Bob (turn 1) played now" in text and "default orders (autoplay) for Bob:" in text
-    notice = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "status"][-1]
+    notice = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "notice"][-1]
     assert "The GM has played Bob's move now, without waiting for it." in " ".join(body(notice).split())
 
 
@@ -86,7 +86,7 @@ def test_process_before_a_deadline_says_the_policy_it_played(table):
     table.order(GEORGE, "PLAY 3 5 4", now=START)
     _, out, _ = table.pbem("gm", "PROCESS", "m1", now=START)
     assert "missing orders were played as at a missed deadline (nmr=autoplay) for Bill" in out
-    notice = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "status"][-1]
+    notice = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "notice"][-1]
     assert "played as at a missed deadline (nmr=autoplay)" in " ".join(body(notice).split())
     # No deadline passed: the report's note says what did happen.
     report = " ".join(body([m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "report"][-1]).split())
@@ -133,7 +133,7 @@ def test_extend_while_paused_adds_to_the_time_left(table):
     table.pbem("gm", "PAUSE", "m1", now="2026-12-02T18:00:00Z")  # 24 h left
     _, out, _ = table.pbem("gm", "EXTEND", "m1", "1d", now="2026-12-05T00:00:00Z")
     assert "the game is paused, and when it resumes turn 1 has 2d left" in out
-    assert "turn 1 has 2d left for orders" in body(table.mails(BILL)[-1])
+    assert "turn 1 has 2d left for orders" in " ".join(body(table.mails(BILL)[-1]).split())
     table.pbem("gm", "RESUME", "m1", now="2026-12-06T00:00:00Z")
     assert table.show()["deadline"] == "2026-12-08T00:00:00Z"
 
