@@ -422,22 +422,24 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Needs no configuration and no store: the record and the rules are enough. The record may
     come from anyone: what it says is quoted only cut short and cleaned."""
-    from .fairness import Difference, verify_record
+    from .fairness import Difference, quoted, verify_record
     from .mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
         record = json.loads(text)
     except (OSError, ValueError, RecursionError) as e:
-        raise UsageError(f"cannot read a record from {args.file}: {clean(e)}")
+        raise UsageError(f"cannot read a record from {clean(args.file, 80)}: {clean(e)}")
     if not isinstance(record, dict):
-        raise UsageError(f"{args.file} holds no game record (a JSON object)")
-    name = clean(record.get("id", "?"), 80)
+        raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
+    game = record.get("id")
+    name = clean(game, 80) if isinstance(game, str) and game.strip() else quoted(game, 40)
     try:
         line = verify_record(record)
     except Difference as e:
-        print(f"not verified: {name}: {e}")
+        print(f"not verified: {name}: {clean(e, 400)}")
         return 1
-    print(f"verified: {name}: {line or 'no result yet'}")
+    # The result line is the replay's, but it holds the record's player names: cleaned too.
+    print(f"verified: {name}: {clean(line, 300) if line else 'no result (the game ended without one)'}")
     return 0
 
 
