@@ -13,7 +13,15 @@ EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd:
 
 
 class UsageError(Exception):
-    """A user's mistake: one line on stderr, exit 2, no traceback."""
+    """A user's mistake: one line on stderr, exit 2 (or `code`), no traceback."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+class UnusableStore(UsageError):
+    """The configured store cannot be opened: a setting to mend (2), or busy for now (75)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,13 +59,30 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                     help="an open seed for tests and replays (0 to 2**128-1; default: 16 secret random bytes)")
     ng.add_argument("--deadline", metavar="DURATION", help="time for each turn, like 48h, 3d, 90m")
 
-    add("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
-    add("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure")
-    add("run", help="the daemon: handle mail as it arrives, deadlines on time")
-    sh = add("show", help="a game as the GM sees it")
+    add("process", help="one pass for cron: handle new mail, deadlines, send the outbox",
+        description="One pass, for cron: takes every new message from the inbox and handles it, resolves "
+                    "every turn that is complete or past its deadline, sends the reminders that are due and "
+                    "everything in the outbox. A second pass started meanwhile waits for the first. Exit 0; "
+                    "78 when a server or the mail folder refuses the settings, 75 when a server cannot be "
+                    "reached.")
+    add("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure",
+        description="Reads one message on stdin (an MTA pipe, .forward, procmail) and handles it at once, "
+                    "as process does. Exit 0; 75 on a temporary failure, so the MTA keeps the message and "
+                    "tries again (a message handled before is recognised and not handled twice).")
+    add("run", help="the daemon: handle mail as it arrives, deadlines on time",
+        description="The daemon: IMAP IDLE (or polling where the server lacks it, or the local mail folder "
+                    "once a second), mail handled as it arrives, deadlines and reminders on time. SIGTERM or "
+                    "SIGINT finish the message in hand and exit 0; a setting a server refuses stops it "
+                    "with 78.")
+    sh = add("show", help="a game as the GM sees it",
+             description="A game as the GM sees it: everything, hidden cards and pending orders included. "
+                         "--json prints one JSON object (id, type, status, turn, players, result, to_move, "
+                         "history ...).")
     sh.add_argument("game", metavar="GAME")
     sh.add_argument("--json", action="store_true", help="one JSON object")
-    ls = add("list", help="every game, a line each")
+    ls = add("list", help="every game, a line each",
+             description="Every game, a line each: id, type, status, turn, deadline, and who the game waits "
+                         "for. --json prints the same as a JSON list.")
     ls.add_argument("--json", action="store_true", help="a JSON list")
     ib = add("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
                         description="Lists the kept inbound mail whose handling failed (with the reason), or "
@@ -66,7 +91,11 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
     add("check", help="connect to the configured servers, log in, and say what is wrong "
-                                  "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
+                      "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)",
+        description="Connects to the configured IMAP and SMTP servers with the configured settings and "
+                    "logs in (with the local transport: makes sure the mail folder can be written), then "
+                    "prints what is wrong, one line each, or 'all is well'. Exit 0 when all is well, 78 "
+                    "when a setting is wrong, 75 when a server cannot be reached now.")
     ob = add("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
                                        "queues failed mail again",
                         description="Lists the mail that waits (with its last error), was refused for good, "
@@ -74,7 +103,9 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ob.add_argument("action", nargs="?", choices=["retry"], help="retry: queue failed mail again")
     ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
     ob.add_argument("--json", action="store_true", help="a JSON list")
-    dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
+    dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder",
+             description="Two scripted players play a whole MatchPlay match by mail, with the local "
+                         "transport in a fresh temporary folder; the exchange is printed as it goes.")
     dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON, WITHDRAW",
@@ -82,10 +113,17 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
                                     "ABANDON <game> | WITHDRAW <league> <address>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
-    ex = add("export", help="a game's public record as JSON (CONTRACT section 11)")
+    ex = add("export", help="a game's public record as JSON, for pbem verify",
+             description="Prints a game's public record as JSON: type, options, course, the players' names, "
+                         "the seed commitment, every accepted order in order, and once the game is over its "
+                         "chance, results and seed. No address unless gm.export_addresses is true.")
     ex.add_argument("game", metavar="GAME")
     vf = add("verify", help="check a game's record: the seed against its commitment, then a replay of every "
-                            "order (exit 0 verified, 1 with the first difference)")
+                            "order (exit 0 verified, 1 with the first difference)",
+             description="Checks a record written by pbem export, with nothing else (no configuration, no "
+                         "store): the seed against its commitment, then a replay of every order from the "
+                         "seed, comparing every deal, roll and result. Prints 'verified: <id>: <result "
+                         "line>' and exits 0, or 'not verified: <id>: <the first difference>' and exits 1.")
     vf.add_argument("file", metavar="FILE", help="a record written by `pbem export` (- for stdin)")
     lg = add("league", help="leagues: `league create FILE`, `league show LEAGUE`, `league standings LEAGUE`, "
                             "`league list`",
@@ -123,13 +161,20 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except UsageError as e:
         print(f"pbem {args.command}: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return e.code
     except BrokenPipeError:
         # `pbem show x --json | head`: the reader has enough. Quietly, like any Unix tool.
         import os
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _words(error: Exception) -> str:
+    """What an error says: a KeyError's own words, not their Python quoting."""
+    if isinstance(error, KeyError) and error.args and isinstance(error.args[0], str):
+        return error.args[0]
+    return str(error)
 
 
 def _config(args):
@@ -151,7 +196,11 @@ def _app(args):
         raise UsageError(str(e))
     config = _config(args)
     _logging(config, args.verbose)
-    return App.open(config)
+    from .store import StoreError
+    try:
+        return App.open(config)
+    except StoreError as e:
+        raise UnusableStore(str(e), EXIT_TEMPFAIL if e.temporary else EXIT_USAGE) from None
 
 
 def _logging(config, verbose: bool) -> None:
@@ -200,7 +249,7 @@ def cmd_new_game(args) -> int:
         if args.deadline:
             parse_duration(args.deadline)
     except (KeyError, ValueError) as e:
-        raise UsageError(str(e).strip('"'))
+        raise UsageError(_words(e))
     players = [_player(s) for s in args.player]
     if args.id is not None and not args.id.strip():
         raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
@@ -266,6 +315,9 @@ def cmd_deliver(args) -> int:
     try:
         with _app(args) as app:
             delivery = app.deliver(raw)
+    except UnusableStore as e:  # exit 2 would have the MTA bounce the player's mail: it waits
+        print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
+        return EXIT_TEMPFAIL
     except (Busy, OSError, sqlite3.OperationalError) as e:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
@@ -353,11 +405,14 @@ def cmd_list(args) -> int:
         rows = list_json(app.store)
     if args.json:
         print(json.dumps(rows, indent=2))
-    else:
-        for r in rows:
-            status = "paused" if r["paused"] and r["status"] == "active" else r["status"]
-            deadline = f"{r['deadline'] or '-'}" + (" (clock stopped)" if r["paused"] else "")
-            print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}")
+        return 0
+    from .mail.clean import clean
+    for r in rows:
+        status = "paused" if r["paused"] else r["status"]
+        # A game that is over has no deadline to speak of, stopped or running.
+        deadline = "-" if r["status"] != "active" else (r["deadline"] or "-") + (" (clock stopped)" if r["paused"] else "")
+        waiting = f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
+        print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}{waiting}")
     return 0
 
 
@@ -386,7 +441,7 @@ def cmd_inbox(args) -> int:
                     outcome = app.gm.retry(args.id)
                     app.send_outbox()
             except KeyError as e:
-                raise UsageError(str(e).strip('"'))
+                raise UsageError(_words(e))
             except Busy as e:
                 print(f"pbem inbox: {e}; try again", file=sys.stderr)
                 return EXIT_TEMPFAIL
@@ -451,7 +506,7 @@ def cmd_league(args) -> int:
         try:
             out = league_command(app, args.action, args.target, as_json=args.json, html=args.html)
         except (KeyError, ValueError, OSError) as e:
-            raise UsageError(str(e).strip('"'))
+            raise UsageError(_words(e))
         if args.action == "create":
             _send_or_warn(app, "league create")
     if out:
