@@ -31,6 +31,40 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+# What each command's --help says under its usage (the overview's one line is its `help`).
+_ABOUT = {
+    "process": "One pass, for cron: takes every new message from the inbox and handles it, resolves "
+        "every turn that is complete or past its deadline, sends the reminders that are due and "
+        "everything in the outbox. A second pass started meanwhile waits for the first. Exit 0; "
+        "78 when a server or the mail folder refuses the settings, 75 when a server cannot be "
+        "reached.",
+    "deliver": "Reads one message on stdin (an MTA pipe, .forward, procmail) and handles it at once, as "
+        "process does. Exit 0; 75 on a temporary failure, so the MTA keeps the message and tries "
+        "again (a message handled before is recognised and not handled twice).",
+    "run": "The daemon: IMAP IDLE (or polling where the server lacks it, or the local mail folder "
+        "once a second), mail handled as it arrives, deadlines and reminders on time. SIGTERM or "
+        "SIGINT finish the message in hand and exit 0; a setting a server refuses stops it with "
+        "78.",
+    "show": "A game as the GM sees it: everything, hidden cards and pending orders included. --json "
+        "prints one JSON object (id, type, status, turn, players, result, to_move, history ...).",
+    "list": "Every game, a line each: id, type, status, turn, deadline, and who the game waits for. "
+        "--json prints the same as a JSON list.",
+    "check": "Connects to the configured IMAP and SMTP servers with the configured settings and logs "
+        "in (with the local transport: makes sure the mail folder can be written), then prints "
+        "what is wrong, one line each, or 'all is well'. Exit 0 when all is well, 78 when a "
+        "setting is wrong, 75 when a server cannot be reached now.",
+    "demo": "Two scripted players play a whole MatchPlay match by mail, with the local transport in a "
+        "fresh temporary folder; the exchange is printed as it goes.",
+    "export": "Prints a game's public record as JSON: type, options, course, the players' names, the "
+        "seed commitment, every accepted order in order, and once the game is over its chance, "
+        "results and seed. No address unless gm.export_addresses is true.",
+    "verify": "Checks a record written by pbem export, with nothing else (no configuration, no store): "
+        "the seed against its commitment, then a replay of every order from the seed, comparing "
+        "every deal, roll and result. Prints 'verified: <id>: <result line>' and exits 0, or 'not "
+        "verified: <id>: <the first difference>' and exits 1.",
+}
+
+
 def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     p = Parser(prog="pbem", description="A play-by-email game master for golf games.")
     _common(p, None)
@@ -43,6 +77,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(commands=sub.choices)
 
     def add(name: str, **kwargs) -> argparse.ArgumentParser:
+        kwargs.setdefault("description", _ABOUT.get(name))
         return sub.add_parser(name, parents=[common], **kwargs)
 
     if types is None:  # only `new-game --help` loads the engines to name them (a cron pass does not)
@@ -59,30 +94,13 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                     help="an open seed for tests and replays (0 to 2**128-1; default: 16 secret random bytes)")
     ng.add_argument("--deadline", metavar="DURATION", help="time for each turn, like 48h, 3d, 90m")
 
-    add("process", help="one pass for cron: handle new mail, deadlines, send the outbox",
-        description="One pass, for cron: takes every new message from the inbox and handles it, resolves "
-                    "every turn that is complete or past its deadline, sends the reminders that are due and "
-                    "everything in the outbox. A second pass started meanwhile waits for the first. Exit 0; "
-                    "78 when a server or the mail folder refuses the settings, 75 when a server cannot be "
-                    "reached.")
-    add("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure",
-        description="Reads one message on stdin (an MTA pipe, .forward, procmail) and handles it at once, "
-                    "as process does. Exit 0; 75 on a temporary failure, so the MTA keeps the message and "
-                    "tries again (a message handled before is recognised and not handled twice).")
-    add("run", help="the daemon: handle mail as it arrives, deadlines on time",
-        description="The daemon: IMAP IDLE (or polling where the server lacks it, or the local mail folder "
-                    "once a second), mail handled as it arrives, deadlines and reminders on time. SIGTERM or "
-                    "SIGINT finish the message in hand and exit 0; a setting a server refuses stops it "
-                    "with 78.")
-    sh = add("show", help="a game as the GM sees it",
-             description="A game as the GM sees it: everything, hidden cards and pending orders included. "
-                         "--json prints one JSON object (id, type, status, turn, players, result, to_move, "
-                         "history ...).")
+    add("process", help="one pass for cron: handle new mail, deadlines, send the outbox")
+    add("deliver", help="handle one message read from stdin (MTA pipe); 75 on a temporary failure")
+    add("run", help="the daemon: handle mail as it arrives, deadlines on time")
+    sh = add("show", help="a game as the GM sees it")
     sh.add_argument("game", metavar="GAME")
     sh.add_argument("--json", action="store_true", help="one JSON object")
-    ls = add("list", help="every game, a line each",
-             description="Every game, a line each: id, type, status, turn, deadline, and who the game waits "
-                         "for. --json prints the same as a JSON list.")
+    ls = add("list", help="every game, a line each")
     ls.add_argument("--json", action="store_true", help="a JSON list")
     ib = add("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
                         description="Lists the kept inbound mail whose handling failed (with the reason), or "
@@ -91,11 +109,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
     add("check", help="connect to the configured servers, log in, and say what is wrong "
-                      "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)",
-        description="Connects to the configured IMAP and SMTP servers with the configured settings and "
-                    "logs in (with the local transport: makes sure the mail folder can be written), then "
-                    "prints what is wrong, one line each, or 'all is well'. Exit 0 when all is well, 78 "
-                    "when a setting is wrong, 75 when a server cannot be reached now.")
+                      "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
     ob = add("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
                                        "queues failed mail again",
                         description="Lists the mail that waits (with its last error), was refused for good, "
@@ -103,9 +117,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ob.add_argument("action", nargs="?", choices=["retry"], help="retry: queue failed mail again")
     ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
     ob.add_argument("--json", action="store_true", help="a JSON list")
-    dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder",
-             description="Two scripted players play a whole MatchPlay match by mail, with the local "
-                         "transport in a fresh temporary folder; the exchange is printed as it goes.")
+    dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, ABANDON, WITHDRAW",
@@ -113,17 +125,10 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
                                     "ABANDON <game> | WITHDRAW <league> <address>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
-    ex = add("export", help="a game's public record as JSON, for pbem verify",
-             description="Prints a game's public record as JSON: type, options, course, the players' names, "
-                         "the seed commitment, every accepted order in order, and once the game is over its "
-                         "chance, results and seed. No address unless gm.export_addresses is true.")
+    ex = add("export", help="a game's public record as JSON, for pbem verify")
     ex.add_argument("game", metavar="GAME")
     vf = add("verify", help="check a game's record: the seed against its commitment, then a replay of every "
-                            "order (exit 0 verified, 1 with the first difference)",
-             description="Checks a record written by pbem export, with nothing else (no configuration, no "
-                         "store): the seed against its commitment, then a replay of every order from the "
-                         "seed, comparing every deal, roll and result. Prints 'verified: <id>: <result "
-                         "line>' and exits 0, or 'not verified: <id>: <the first difference>' and exits 1.")
+                            "order (exit 0 verified, 1 with the first difference)")
     vf.add_argument("file", metavar="FILE", help="a record written by `pbem export` (- for stdin)")
     lg = add("league", help="leagues: `league create FILE`, `league show LEAGUE`, `league standings LEAGUE`, "
                             "`league list`",
@@ -196,7 +201,7 @@ def _app(args):
         raise UsageError(str(e))
     config = _config(args)
     _logging(config, args.verbose)
-    from .store import StoreError
+    from .store_file import StoreError
     try:
         return App.open(config)
     except StoreError as e:

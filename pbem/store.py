@@ -7,7 +7,6 @@ events and the mail it causes are written in one transaction.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from contextlib import contextmanager
@@ -15,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
+
+from .store_file import StoreError, check_path, schema_of, store_error
 
 SCHEMA_VERSION = 7
 # Columns added after the first release, each with its type: an older store gains them on open.
@@ -43,19 +44,6 @@ _INDEXES = (
     "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
     "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",
 )
-
-
-def _store_error(path: Path, error: Exception) -> StoreError:
-    """Why the store cannot be opened, as the GM can mend it."""
-    if isinstance(error, StoreError):
-        return error
-    text = str(error)
-    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-        return StoreError(f"store: {path} is busy (another pbem holds it): {text}", temporary=True)
-    if isinstance(error, sqlite3.DatabaseError) and "not a database" in text:
-        return StoreError(f"store: {path} is not a SQLite file; name a new file, or move this one away")
-    reason = error.strerror if isinstance(error, OSError) and error.strerror else text
-    return StoreError(f"store: cannot open {path} ({reason})")
 
 
 def iso(dt: datetime | None) -> str | None:
@@ -104,15 +92,6 @@ class GameRow:
         return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
 
-class StoreError(Exception):
-    """The `store` file cannot be pbem's store: one line that names the setting and the file.
-    `temporary` when another process holds it (trying again later helps; mending nothing does)."""
-
-    def __init__(self, problem: str, temporary: bool = False):
-        super().__init__(problem)
-        self.temporary = temporary
-
-
 class Store:
     def __init__(self, path: str | Path):
         path = Path(path)
@@ -122,28 +101,14 @@ class Store:
         except (OSError, sqlite3.Error, StoreError) as e:
             if self.conn is not None:
                 self.conn.close()
-            raise _store_error(path, e) from None
+            raise store_error(path, e) from None
 
     def _open(self, path: Path) -> None:
-        if path.is_dir():
-            raise StoreError(f"store: {path} is a folder; name a file in it, like {path / 'pbem.sqlite3'}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise StoreError(f"store: cannot make the folder {path.parent} (a part of that path is a file)") from None
-        except OSError as e:
-            raise StoreError(f"store: cannot make the folder {path.parent} ({e.strerror or e})") from None
-        # The first write would fail in the middle of some command: say so before any.
-        for where in (path, path.parent):
-            if where.exists() and not os.access(where, os.W_OK):
-                raise StoreError(f"store: {where} is not writable by this user (pbem writes the store "
-                                 "and its -wal file beside it)")
+        check_path(path)
         self.conn = sqlite3.connect(str(path), timeout=30)
         self.conn.execute("PRAGMA busy_timeout = 30000")
         self._db = None
-        # Read before anything is written: a file that is not pbem's store is left as it was.
-        tables = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        schema = self._schema(path, tables)
+        schema = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
         if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
         # WAL with NORMAL sync survives a killed process intact (a power cut may lose the last
@@ -153,22 +118,6 @@ class Store:
             self._migrate()
         elif schema != SCHEMA_VERSION:
             self._upgrade()
-
-    def _schema(self, path: Path, tables: set[str]) -> int | None:
-        """The schema version of the store at `path`, None for an empty file; StoreError for a
-        file that is some other program's, or a newer pbem's."""
-        if "games" not in tables:
-            if tables:  # another program's database: pbem must not write its tables into it
-                raise StoreError(f"store: {path} is a SQLite file of another program (no games in it); "
-                                 "name a new file")
-            return None
-        row = self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if "meta" in tables else None
-        if row is None or not str(row[0]).isdigit():
-            raise StoreError(f"store: {path} is not a pbem store (it has no schema version); name a new file")
-        if int(row[0]) > SCHEMA_VERSION:
-            raise StoreError(f"store: {path} was written by a newer pbem (schema {row[0]}; this one reads "
-                             f"up to {SCHEMA_VERSION}): run that version")
-        return int(row[0])
 
     @property
     def db(self):
