@@ -416,7 +416,8 @@ def cmd_list(args) -> int:
         status = "paused" if r["paused"] else r["status"]
         # A game that is over has no deadline to speak of, stopped or running.
         deadline = "-" if r["status"] != "active" else (r["deadline"] or "-") + (" (clock stopped)" if r["paused"] else "")
-        waiting = f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
+        waiting = "  (its state cannot be read: see pbem show)" if r["waiting_for"] is None else \
+            f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
         print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}{waiting}")
     return 0
 

@@ -81,12 +81,16 @@ def list_json(store: Store) -> list[dict]:
             for r in store.games()]
 
 
-def _waiting_for(store: Store, row) -> list[str]:
-    """The names of the seats that owe orders now (`to_move` of `pbem show`, by name)."""
+def _waiting_for(store: Store, row) -> list[str] | None:
+    """The names of the seats that owe orders now (`to_move` of `pbem show`, by name); None for
+    a game whose state cannot be read, so that one game cannot stop the listing of the rest."""
     if row.status != "active":
         return []
-    table = games.load(store, row.id)
-    return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())]
+    try:
+        table = games.load(store, row.id)
+        return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())]
+    except Exception:  # noqa: BLE001 - `pbem show` of that game says what is wrong with it
+        return None
 
 
 # What `scores()` counts in each game, as the players' own mail names it.

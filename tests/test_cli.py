@@ -239,3 +239,18 @@ def test_the_readme_command_table_has_every_command_and_says_how_to_run_pbem_fro
     assert "$ .venv/bin/pbem" not in readme and " .venv/bin/pbem " not in readme
     setup = readme.split("## A match by mail, step by step", 1)[1].split("Set up a folder", 1)[0]
     assert ".venv/bin/activate" in setup and "/.venv/bin/pbem" in setup
+
+
+def test_one_game_that_cannot_be_read_does_not_stop_the_listing(table):
+    import sqlite3
+    table.new_match("m1")
+    table.new_match("m2")
+    conn = sqlite3.connect(table.root / "pbem.sqlite3")
+    conn.execute("UPDATE games SET state = '{}' WHERE id = 'm1'")
+    conn.commit()
+    conn.close()
+    lines = table.pbem("list")[1].splitlines()
+    assert lines[0].startswith("m1") and lines[0].endswith("(its state cannot be read: see pbem show)")
+    assert lines[1].startswith("m2") and lines[1].endswith("waiting for George, Bill")
+    rows = json.loads(table.pbem("list", "--json")[1])
+    assert [r["waiting_for"] for r in rows] == [None, ["George", "Bill"]]
