@@ -143,7 +143,10 @@ class App:
                 except (Unreachable, BadSettings) as e:
                     inbound_problem = e
             else:
-                counts["handled"] += self._fetch_local()
+                try:
+                    counts["handled"] += self._fetch_local()
+                except BadSettings as e:
+                    inbound_problem = e
             counts["deadlines"] = len(self.tick())
             delivery = self.send_outbox()
             counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
@@ -182,6 +185,9 @@ class App:
 
     def _fetch_local(self) -> int:
         transport = self.local()
+        problem = transport.problem()
+        if problem:
+            raise BadSettings(problem)
         n = 0
         for key, raw in transport.fetch():
             try:

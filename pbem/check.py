@@ -1,7 +1,6 @@
 """`pbem check`: the configured servers tried with the configured settings, and what is wrong."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from .app import App
@@ -24,14 +23,9 @@ class Findings:
 async def check(app: App) -> Findings:
     found = Findings()
     if not app.uses_imap:
-        root = app.config.local.maildir
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-            writable = os.access(root, os.W_OK)
-        except OSError as e:
-            writable, root = False, f"{root} ({e.strerror})"
-        found.add(f"local: mail folder {root} is ready" if writable else
-                  f"local: cannot write to the mail folder {root} (local.maildir)", OK if writable else CONFIG)
+        problem = app.local().problem()
+        found.add(problem if problem else f"local: mail folder {app.config.local.maildir} is ready",
+                  CONFIG if problem else OK)
         return found
     await _imap(app, found)
     await _smtp(app, found)

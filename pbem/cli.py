@@ -13,7 +13,15 @@ EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd:
 
 
 class UsageError(Exception):
-    """A user's mistake: one line on stderr, exit 2, no traceback."""
+    """A user's mistake: one line on stderr, exit 2 (or `code`), no traceback."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+class UnusableStore(UsageError):
+    """The configured store cannot be opened: a setting to mend (2), or busy for now (75)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -21,6 +29,40 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+# What each command's --help says under its usage (the overview's one line is its `help`).
+_ABOUT = {
+    "process": "One pass, for cron: takes every new message from the inbox and handles it, resolves "
+        "every turn that is complete or past its deadline, sends the reminders that are due and "
+        "everything in the outbox. A second pass started meanwhile waits for the first. Exit 0; "
+        "78 when a server or the mail folder refuses the settings, 75 when a server cannot be "
+        "reached.",
+    "deliver": "Reads one message on stdin (an MTA pipe, .forward, procmail) and handles it at once, as "
+        "process does. Exit 0; 75 on a temporary failure, so the MTA keeps the message and tries "
+        "again (a message handled before is recognised and not handled twice).",
+    "run": "The daemon: IMAP IDLE (or polling where the server lacks it, or the local mail folder "
+        "once a second), mail handled as it arrives, deadlines and reminders on time. SIGTERM or "
+        "SIGINT finish the message in hand and exit 0; a setting a server refuses stops it with "
+        "78.",
+    "show": "A game as the GM sees it: everything, hidden cards and pending orders included. --json "
+        "prints one JSON object (id, type, status, turn, players, result, to_move, history ...).",
+    "list": "Every game, a line each: id, type, status, turn, deadline, and who the game waits for. "
+        "--json prints the same as a JSON list.",
+    "check": "Connects to the configured IMAP and SMTP servers with the configured settings and logs "
+        "in (with the local transport: makes sure the mail folder can be written), then prints "
+        "what is wrong, one line each, or 'all is well'. Exit 0 when all is well, 78 when a "
+        "setting is wrong, 75 when a server cannot be reached now.",
+    "demo": "Two scripted players play a whole MatchPlay match by mail, with the local transport in a "
+        "fresh temporary folder; the exchange is printed as it goes.",
+    "export": "Prints a game's public record as JSON: type, options, course, the players' names, the "
+        "seed commitment, every accepted order in order, and once the game is over its chance, "
+        "results and seed. No address unless gm.export_addresses is true.",
+    "verify": "Checks a record written by pbem export, with nothing else (no configuration, no store): "
+        "the seed against its commitment, then a replay of every order from the seed, comparing "
+        "every deal, roll and result. Prints 'verified: <id>: <result line>' and exits 0, or 'not "
+        "verified: <id>: <the first difference>' and exits 1.",
+}
 
 
 def build_parser(types: str | None = None) -> argparse.ArgumentParser:
@@ -35,6 +77,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(commands=sub.choices)
 
     def add(name: str, **kwargs) -> argparse.ArgumentParser:
+        kwargs.setdefault("description", _ABOUT.get(name))
         return sub.add_parser(name, parents=[common], **kwargs)
 
     if types is None:  # only `new-game --help` loads the engines to name them (a cron pass does not)
@@ -66,7 +109,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
     add("check", help="connect to the configured servers, log in, and say what is wrong "
-                                  "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
+                      "(exit 0 all well, 78 a setting is wrong, 75 a server cannot be reached)")
     ob = add("outbox", help="mail waiting to be sent, refused or bounced; `outbox retry [ID]` "
                                        "queues failed mail again",
                         description="Lists the mail that waits (with its last error), was refused for good, "
@@ -82,7 +125,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
                                     "NEWSECRET <game> <address> | ABANDON <game> | WITHDRAW <league> <address>")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
-    ex = add("export", help="a game's public record as JSON (CONTRACT section 11)")
+    ex = add("export", help="a game's public record as JSON, for pbem verify")
     ex.add_argument("game", metavar="GAME")
     vf = add("verify", help="check a game's record: the seed against its commitment, then a replay of every "
                             "order (exit 0 verified, 1 with the first difference)")
@@ -123,13 +166,20 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except UsageError as e:
         print(f"pbem {args.command}: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return e.code
     except BrokenPipeError:
         # `pbem show x --json | head`: the reader has enough. Quietly, like any Unix tool.
         import os
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _words(error: Exception) -> str:
+    """What an error says: a KeyError's own words, not their Python quoting."""
+    if isinstance(error, KeyError) and error.args and isinstance(error.args[0], str):
+        return error.args[0]
+    return str(error)
 
 
 def _config(args):
@@ -151,7 +201,11 @@ def _app(args):
         raise UsageError(str(e))
     config = _config(args)
     _logging(config, args.verbose)
-    return App.open(config)
+    from .store_file import StoreError
+    try:
+        return App.open(config)
+    except StoreError as e:
+        raise UnusableStore(str(e), EXIT_TEMPFAIL if e.temporary else EXIT_USAGE) from None
 
 
 def _logging(config, verbose: bool) -> None:
@@ -200,7 +254,7 @@ def cmd_new_game(args) -> int:
         if args.deadline:
             parse_duration(args.deadline)
     except (KeyError, ValueError) as e:
-        raise UsageError(str(e).strip('"'))
+        raise UsageError(_words(e))
     players = [_player(s) for s in args.player]
     if args.id is not None and not args.id.strip():
         raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
@@ -266,6 +320,9 @@ def cmd_deliver(args) -> int:
     try:
         with _app(args) as app:
             delivery = app.deliver(raw)
+    except UnusableStore as e:  # exit 2 would have the MTA bounce the player's mail: it waits
+        print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
+        return EXIT_TEMPFAIL
     except (Busy, OSError, sqlite3.OperationalError) as e:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
@@ -353,11 +410,15 @@ def cmd_list(args) -> int:
         rows = list_json(app.store)
     if args.json:
         print(json.dumps(rows, indent=2))
-    else:
-        for r in rows:
-            status = "paused" if r["paused"] and r["status"] == "active" else r["status"]
-            deadline = f"{r['deadline'] or '-'}" + (" (clock stopped)" if r["paused"] else "")
-            print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}")
+        return 0
+    from .mail.clean import clean
+    for r in rows:
+        status = "paused" if r["paused"] else r["status"]
+        # A game that is over has no deadline to speak of, stopped or running.
+        deadline = "-" if r["status"] != "active" else (r["deadline"] or "-") + (" (clock stopped)" if r["paused"] else "")
+        waiting = "  (its state cannot be read: see pbem show)" if r["waiting_for"] is None else \
+            f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
+        print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}{waiting}")
     return 0
 
 
@@ -386,7 +447,7 @@ def cmd_inbox(args) -> int:
                     outcome = app.gm.retry(args.id)
                     app.send_outbox()
             except KeyError as e:
-                raise UsageError(str(e).strip('"'))
+                raise UsageError(_words(e))
             except Busy as e:
                 print(f"pbem inbox: {e}; try again", file=sys.stderr)
                 return EXIT_TEMPFAIL
@@ -422,22 +483,24 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Needs no configuration and no store: the record and the rules are enough. The record may
     come from anyone: what it says is quoted only cut short and cleaned."""
-    from .fairness import Difference, verify_record
+    from .fairness import Difference, quoted, verify_record
     from .mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
         record = json.loads(text)
     except (OSError, ValueError, RecursionError) as e:
-        raise UsageError(f"cannot read a record from {args.file}: {clean(e)}")
+        raise UsageError(f"cannot read a record from {clean(args.file, 80)}: {clean(e)}")
     if not isinstance(record, dict):
-        raise UsageError(f"{args.file} holds no game record (a JSON object)")
-    name = clean(record.get("id", "?"), 80)
+        raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
+    game = record.get("id")
+    name = clean(game, 80) if isinstance(game, str) and game.strip() else quoted(game, 40)
     try:
         line = verify_record(record)
     except Difference as e:
-        print(f"not verified: {name}: {e}")
+        print(f"not verified: {name}: {clean(e, 400)}")
         return 1
-    print(f"verified: {name}: {line or 'no result yet'}")
+    # The result line is the replay's, but it holds the record's player names: cleaned too.
+    print(f"verified: {name}: {clean(line, 300) if line else 'no result (the game ended without one)'}")
     return 0
 
 
@@ -449,7 +512,7 @@ def cmd_league(args) -> int:
         try:
             out = league_command(app, args.action, args.target, as_json=args.json, html=args.html)
         except (KeyError, ValueError, OSError) as e:
-            raise UsageError(str(e).strip('"'))
+            raise UsageError(_words(e))
         if args.action == "create":
             _send_or_warn(app, "league create")
     if out:

@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 from types import NoneType, UnionType
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
 import msgspec.structs
@@ -41,6 +41,20 @@ def _email(value: str) -> str:
     return value.strip()
 
 
+# A GM secret opens every game to whoever has it: short enough to guess, it is no lock at all.
+SHORTEST_GM_SECRET = 16
+
+
+def _gm_secret(value: str) -> str:
+    if len(value.strip()) < SHORTEST_GM_SECRET:
+        # Never the value itself: it is a password.
+        got = len(value.strip())
+        raise ValueError(f"expected a password of at least {SHORTEST_GM_SECRET} characters, got "
+                         f"{got} character{'' if got == 1 else 's'} (leave gm.secret out for no GM "
+                         "commands by mail)")
+    return value
+
+
 def _duration(value: str) -> str:
     try:
         parse_duration(value)
@@ -53,6 +67,7 @@ def _duration(value: str) -> str:
 # converted value, raising ValueError with the words of the problem. Every Path is relative to
 # the config file's folder.
 Email = Annotated[str, _email]
+GMSecret = Annotated[str, _gm_secret]
 Duration = Annotated[str, _duration]
 Port = Annotated[int, Meta(ge=1, le=65535)]
 Positive = Annotated[float, Meta(gt=0)]
@@ -67,7 +82,7 @@ class GMConfig(_Section):
     address: Email
     name: str = "Golf GM"
     admins: list[Email] = []
-    secret: str | None = None
+    secret: GMSecret | None = None
     # `pbem export` writes the players' addresses only when this is true (a record may be published).
     export_addresses: bool = False
 
@@ -278,7 +293,7 @@ def _section(cls: type, data: dict, loc: tuple, base: Path, problems: list[str])
 
 def _value(value: Any, kind: Any, loc: tuple, base: Path, problems: list[str]) -> Any:
     """One setting as ``kind`` (a section, a list, or a single value); problems are added."""
-    if isinstance(kind, UnionType):  # ``X | None``
+    if isinstance(kind, UnionType) or get_origin(kind) is Union:  # ``X | None``
         if value is None and NoneType in get_args(kind):
             return None
         kind = next(option for option in get_args(kind) if option is not NoneType)

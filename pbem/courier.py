@@ -171,7 +171,9 @@ class MaildirSender:
         self.transport = transport
 
     async def connect(self) -> None:
-        pass
+        problem = self.transport.problem()
+        if problem:  # a mail folder that cannot be made is a setting, as a wrong SMTP password is
+            raise SettingsError(problem)
 
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         try:

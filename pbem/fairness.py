@@ -98,7 +98,7 @@ def verify_record(record: dict) -> str:
                          "least 16") from None
     if digest != str(record["seed_commitment"]).lower():
         raise Difference(f"the seed does not match the commitment: SHA-256 of the seed is {digest}, "
-                         f"the record commits to {clean(record['seed_commitment'], 80)}")
+                         f"the record commits to {quoted(record['seed_commitment'])}")
 
     def check_step(number: int, state) -> None:
         after = record["steps"][number - 1].get("after")
@@ -111,9 +111,23 @@ def verify_record(record: dict) -> str:
     result = state.result()
     line = f"Result: {result.line}" if result else None
     if line != record["result"]:
-        raise Difference(f"the result line differs: the record says {clean(repr(record['result']))}, "
-                         f"the replay gives {line!r}")
+        raise Difference(f"the result line differs: the record says {_result_said(record['result'])}, "
+                         f"the replay gives {_result_said(line)}")
     return line
+
+
+def quoted(value, limit: int = 80) -> str:
+    """A value of a record as its JSON text, one clean line cut to `limit`: a record may come
+    from anyone, and what it says is shown as JSON says it (null, true, "text"), never raw."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = "(a value too deep to show)"
+    return clean(text, limit)
+
+
+def _result_said(line) -> str:
+    return "no result line" if line is None else quoted(line, 120)
 
 
 # What a replay reads of a record, and of what JSON kind each part must be.
@@ -124,12 +138,12 @@ _SHAPE = (("type", str, "a string"), ("players", list, "a list"), ("options", di
 def _check_shape(record: dict) -> None:
     for key in ("seed_commitment", "result"):
         if key not in record:
-            raise Difference(f"the record has no {key!r}")
+            raise Difference(f'the record has no "{key}"')
     for key, kind, named in _SHAPE:
         if key not in record:
-            raise Difference(f"the record has no {key!r}")
+            raise Difference(f'the record has no "{key}"')
         if not isinstance(record[key], kind):
-            raise Difference(f"the record's {key!r} is not {named}")
+            raise Difference(f'the record\'s "{key}" is not {named}')
     if not all(isinstance(name, str) for name in record["players"]):
         raise Difference("the record's players are not all names (strings)")
     course = record["course"]
@@ -146,8 +160,16 @@ def _check_shape(record: dict) -> None:
 
 
 def _step_name(number: int, step: dict) -> str:
-    """How a message names a step: its number, what was played (cut short) and by which seat."""
-    return f"step {number} ({clean(step.get('order') or step.get('kind'), 60)}, seat {clean(step.get('seat'), 10)})"
+    """How a message names a step: its number, then what was played (cut short) and by which
+    seat, or the kind of step and its turn."""
+    order, seat = step.get("order"), step.get("seat")
+    kind = step.get("kind")
+    what = clean(order, 60) if isinstance(order, str) and order.strip() else \
+        clean(kind, 20) if isinstance(kind, str) and kind.strip() else quoted(kind, 20)
+    if "seat" in step:
+        return f"step {number} ({what}, seat {seat if type(seat) is int else quoted(seat, 12)})"
+    turn = step.get("turn")
+    return f"step {number} ({what}" + (f", turn {turn})" if type(turn) is int else ")")
 
 
 def _replay(record: dict, after_step):
@@ -157,7 +179,7 @@ def _replay(record: dict, after_step):
     try:
         engine = game_type(record["type"])
     except KeyError:
-        raise Difference(f"the record's game type {clean(record['type'], 40)!r} is not one pbem knows") from None
+        raise Difference(f"the record's game type {quoted(record['type'], 40)} is not one pbem knows") from None
     course = record["course"]
     try:
         state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
@@ -171,14 +193,20 @@ def _replay(record: dict, after_step):
     return state
 
 
-def _seed_bytes(text) -> bytes:
-    if isinstance(text, int):  # a game seeded the old way, by an integer
+def _seed_bytes(seed) -> bytes:
+    if type(seed) is int:  # a game seeded the old way, by a whole number
         from .games.rng import seed_from_int
-        return seed_from_int(text)
+        try:
+            return seed_from_int(seed)
+        except ValueError:
+            raise Difference(f"the seed {quoted(seed, 50)} is out of range: a seed number is from 0 "
+                             "to 2**128 - 1") from None
+    if not isinstance(seed, str):
+        raise Difference(f"the seed {quoted(seed, 40)} is neither hex digits nor a whole number") from None
     try:
-        return bytes.fromhex(str(text))
+        return bytes.fromhex(seed)
     except ValueError:
-        raise Difference(f"the seed {clean(text, 40)!r} is not hex") from None
+        raise Difference(f"the seed {quoted(seed, 40)} is not hex") from None
 
 
 def _replay_step(engine, state, number: int, step: dict) -> None:
@@ -186,11 +214,16 @@ def _replay_step(engine, state, number: int, step: dict) -> None:
     seat = step.get("seat")
     if kind in (*_PLAYED, "replace") and (type(seat) is not int or not 0 <= seat < len(state.names)):
         raise Difference(f"{_step_name(number, step)}: there is no such seat in this game")
+    if kind in _PLAYED and not isinstance(step.get("order"), str):
+        raise Difference(f"{_step_name(number, step)}: its order is not text")
+    if kind == "replace" and not isinstance(step.get("name"), str):
+        raise Difference(f"{_step_name(number, step)}: the new player's name {quoted(step.get('name'), 40)} "
+                         "is not text")
     try:
         if kind in _PLAYED:
             command = engine.command_from_text(step["order"])
             if str(command) != step["order"]:  # one order, one text: as the GM stored it
-                raise ValueError(f"the order is not written as pbem writes it ({str(command)!r})")
+                raise ValueError(f"the order is not written as pbem writes it ({quoted(str(command), 60)})")
             if kind == "orders":  # a player's order must be legal; the GM's own (nmr) are by its rules
                 state.check(step["seat"], command)
             state.apply(step["seat"], command)
@@ -199,7 +232,7 @@ def _replay_step(engine, state, number: int, step: dict) -> None:
         elif kind == "replace":
             state.names[step["seat"]] = step["name"]
         else:
-            raise Difference(f"step {number} is of no known kind: {clean(repr(kind), 40)}")
+            raise Difference(f"step {number} is of no known kind: {quoted(kind, 40)}")
     except Difference:
         raise
     except Exception as e:  # an order the rules refuse, or one that does not read
@@ -218,7 +251,7 @@ def _compare(what: str, replayed, recorded, path: str = "") -> None:
     if isinstance(replayed, dict) and isinstance(recorded, dict):
         for key in sorted(set(replayed) | set(recorded), key=str):
             if key not in recorded or key not in replayed:
-                raise Difference(f"{what}{path}: {clean(repr(key), 60)} is only in the "
+                raise Difference(f"{what}{path}: {quoted(key, 60)} is only in the "
                                  f"{'replay' if key in replayed else 'record'}")
             _compare(what, replayed[key], recorded[key], f"{path}.{clean(key, 60)}")
         return
@@ -229,5 +262,5 @@ def _compare(what: str, replayed, recorded, path: str = "") -> None:
             raise Difference(f"{what}{path}: the replay has {len(replayed)} items, the record {len(recorded)}")
         return
     if replayed != recorded:
-        raise Difference(f"{what}{path} differs: the record says {clean(repr(recorded))}, "
-                         f"the replay gives {clean(repr(replayed))}")
+        raise Difference(f"{what}{path} differs: the record says {quoted(recorded, 160)}, "
+                         f"the replay gives {quoted(replayed, 160)}")

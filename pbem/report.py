@@ -20,13 +20,18 @@ def game_json(store: Store, game_id: str) -> dict | None:
                      "bounced": bounced.get(s.address)} for s in table.seats],
         "result": row.result,
         "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
-        "deadline": iso(row.deadline), "paused": bool(row.paused), "course": row.course, "options": row.options,
+        "deadline": iso(row.deadline), "paused": _paused(row), "course": row.course, "options": row.options,
         # The seed stays secret while the game runs; its commitment is public (CONTRACT 11).
         "seed": _seed_shown(row), "seed_commitment": row.commitment,
         "created": iso(row.created),
         "history": store.events(game_id),
         "state": state.view(None),
     } | _holes(table) | _sheets(table)
+
+
+def _paused(row) -> bool:
+    """Only a game in play can be paused: one that ended while paused has no clock to stop."""
+    return bool(row.paused) and row.status == "active"
 
 
 def _seed_shown(row):
@@ -72,14 +77,32 @@ def _sheets(table) -> dict:
 
 def list_json(store: Store) -> list[dict]:
     return [{"id": r.id, "type": r.type, "status": r.status, "turn": r.turn, "deadline": iso(r.deadline),
-             "paused": bool(r.paused), "result": r.result} for r in store.games()]
+             "paused": _paused(r), "result": r.result, "waiting_for": _waiting_for(store, r)}
+            for r in store.games()]
+
+
+def _waiting_for(store: Store, row) -> list[str] | None:
+    """The names of the seats that owe orders now (`to_move` of `pbem show`, by name); None for
+    a game whose state cannot be read, so that one game cannot stop the listing of the rest."""
+    if row.status != "active":
+        return []
+    try:
+        table = games.load(store, row.id)
+        return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())]
+    except Exception:  # noqa: BLE001 - `pbem show` of that game says what is wrong with it
+        return None
+
+
+# What `scores()` counts in each game, as the players' own mail names it.
+_SCORE_WORDS = {"matchplay": "holes won", "golf": "points", "golfdeck": "points", "onpar": "strokes"}
 
 
 def game_text(data: dict) -> str:
     status = data["status"] + (", paused by the GM" if data.get("paused") else "")
     lines = [f"Game {data['id']} ({data['type']}), {status}, turn {data['turn']}, course {data['course']}"]
+    score = _SCORE_WORDS.get(data["type"], "score")
     for p in data["players"]:
-        lines.append(f"  {p['name']} <{p['address']}>  score {p['score']}")
+        lines.append(f"  {p['name']} <{p['address']}>  {score} {p['score']}")
         if p.get("bounced"):
             lines.append(f"    mail to this address bounced ({p['bounced']['at']}): {p['bounced']['diagnostic']}")
     lines.append(f"Deadline: {data['deadline'] or '-'}")

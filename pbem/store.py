@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
+from .store_file import StoreError, check_path, schema_of, store_error
+
 SCHEMA_VERSION = 8
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
@@ -103,18 +105,28 @@ class GameRow:
 class Store:
     def __init__(self, path: str | Path):
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = None
+        try:
+            self._open(path)
+        except (OSError, sqlite3.Error, StoreError) as e:
+            if self.conn is not None:
+                self.conn.close()
+            raise store_error(path, e) from None
+
+    def _open(self, path: Path) -> None:
+        check_path(path)
         self.conn = sqlite3.connect(str(path), timeout=30)
         self.conn.execute("PRAGMA busy_timeout = 30000")
+        self._db = None
+        schema = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
         if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
         # WAL with NORMAL sync survives a killed process intact (a power cut may lose the last
         # commits, never consistency), and spares an fsync per message.
         self.conn.execute("PRAGMA synchronous = NORMAL")
-        self._db = None
-        if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+        if schema is None:
             self._migrate()
-        if self.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] != str(SCHEMA_VERSION):
+        elif schema != SCHEMA_VERSION:
             self._upgrade()
 
     @property

@@ -111,9 +111,50 @@ def test_demo_plays_a_whole_match(tmp_path):
 
 
 def test_help_on_every_command(table):
-    for command in ("new-game", "process", "deliver", "run", "show", "list", "demo"):
+    """Every command's --help says what it does in a sentence of its own, under the usage."""
+    from pbem.cli import COMMANDS
+    assert {"process", "show", "list", "check", "run", "export", "verify", "league"} <= set(COMMANDS)
+    for command in sorted(COMMANDS):
         code, out, _ = table.pbem(command, "--help", check=False)
-        assert code == 0 and "usage: pbem" in out
+        assert code == 0 and out.startswith(f"usage: pbem {command}"), command
+        described = out.split("\n\n")[1]
+        assert not described.startswith(("positional arguments:", "options:")) and len(described) > 40, (command, out)
+    _, out, _ = table.pbem("--help")
+    for command in COMMANDS:
+        assert f"    {command} " in out, command  # and the overview names each with its one line
+
+
+def test_list_names_who_is_to_move_and_a_game_that_is_over_has_no_clock(table):
+    table.new_match()
+    _, out, _ = table.pbem("list")
+    assert out.rstrip().endswith("waiting for George, Bill"), out
+    rows = json.loads(table.pbem("list", "--json")[1])
+    assert {"id", "type", "status", "turn", "deadline", "paused", "result"} < set(rows[0])
+    assert rows[0]["waiting_for"] == ["George", "Bill"]
+    table.order(GEORGE, "PLAY 3 5 4")
+    assert json.loads(table.pbem("list", "--json")[1])[0]["waiting_for"] == ["Bill"]
+    assert table.pbem("list")[1].rstrip().endswith("waiting for Bill")
+    table.pbem("gm", "PAUSE", "m1")
+    assert "paused" in table.pbem("list")[1] and "(clock stopped)" in table.pbem("list")[1]
+    table.pbem("gm", "ABANDON", "m1")
+    _, out, _ = table.pbem("list")
+    line = out.strip()
+    assert line.split()[2] == "abandoned" and line.endswith("deadline -"), line
+    assert "clock stopped" not in line and "paused" not in line and "waiting" not in line, line
+    rows = json.loads(table.pbem("list", "--json")[1])
+    assert rows[0]["paused"] is False and rows[0]["waiting_for"] == []
+    assert table.show()["paused"] is False
+    assert "paused" not in table.pbem("show", "m1")[1].splitlines()[0]
+
+
+@pytest.mark.parametrize("game_type, words", [("matchplay", "holes won"), ("golf", "points"),
+                                               ("golfdeck", "points"), ("onpar", "strokes"),
+                                               ("dicegolf", "score")])
+def test_show_names_what_each_game_counts(table, game_type, words):
+    table.pbem("new-game", game_type, "--id", "g1", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>")
+    lines = table.pbem("show", "g1")[1].splitlines()
+    score = table.show("g1")["players"][0]["score"]  # the JSON key stays as the contract has it
+    assert lines[1] == f"  George <{GEORGE}>  {words} {score}", lines[1]
 
 
 def test_run_with_the_local_transport_answers_mail_and_stops_cleanly(table):
@@ -184,3 +225,32 @@ def test_new_game_refuses_the_gms_own_address_as_a_player(table, address):
     code, out, err = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", address, check=False)
     assert code == 2 and "GM's own address" in err and out == ""
     assert json.loads(table.pbem("list", "--json")[1]) == []
+
+
+def test_the_readme_command_table_has_every_command_and_says_how_to_run_pbem_from_anywhere():
+    from pathlib import Path
+
+    from pbem.cli import COMMANDS
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    for command in COMMANDS:
+        assert f"| `pbem {command}" in table, command
+    # The GM works in a folder of their own: no example runs the clone's venv by a relative path.
+    assert "$ .venv/bin/pbem" not in readme and " .venv/bin/pbem " not in readme
+    setup = readme.split("## A match by mail, step by step", 1)[1].split("Set up a folder", 1)[0]
+    assert ".venv/bin/activate" in setup and "/.venv/bin/pbem" in setup
+
+
+def test_one_game_that_cannot_be_read_does_not_stop_the_listing(table):
+    import sqlite3
+    table.new_match("m1")
+    table.new_match("m2")
+    conn = sqlite3.connect(table.root / "pbem.sqlite3")
+    conn.execute("UPDATE games SET state = '{}' WHERE id = 'm1'")
+    conn.commit()
+    conn.close()
+    lines = table.pbem("list")[1].splitlines()
+    assert lines[0].startswith("m1") and lines[0].endswith("(its state cannot be read: see pbem show)")
+    assert lines[1].startswith("m2") and lines[1].endswith("waiting for George, Bill")
+    rows = json.loads(table.pbem("list", "--json")[1])
+    assert [r["waiting_for"] for r in rows] == [None, ["George", "Bill"]]

@@ -45,7 +45,7 @@ def test_minimal_file_gets_every_default(tmp_path):
 
 def test_full_file(tmp_path):
     config = load(write(tmp_path, """\
-        gm: {address: judge@golf.test, name: The Judge, admins: [boss@golf.test], secret: s3}
+        gm: {address: judge@golf.test, name: The Judge, admins: [boss@golf.test], secret: judge-s3cret-0123}
         store: /var/lib/pbem/db.sqlite3
         transport: IMAP
         local: {maildir: /srv/mail}
@@ -55,6 +55,7 @@ def test_full_file(tmp_path):
         games: {deadline: 2d, nmr: forfeit, reminder_before: 6h}
         """))
     assert config.gm.name == "The Judge" and config.gm.admins == ["boss@golf.test"]
+    assert config.gm.secret == "judge-s3cret-0123"
     assert config.store == Path("/var/lib/pbem/db.sqlite3")
     assert config.local.maildir == Path("/srv/mail")
     assert config.transport == "imap"
@@ -93,7 +94,7 @@ def test_a_relative_config_path_still_gives_absolute_paths(tmp_path, monkeypatch
 
 
 def test_environment_variables_are_substituted(tmp_path, monkeypatch):
-    monkeypatch.setenv("MY_PW", "hunter2")
+    monkeypatch.setenv("MY_PW", "hunter2-hunter2")
     monkeypatch.setenv("MY_PORT", "2525")
     monkeypatch.setenv("MY_DOMAIN", "golf.test")
     config = load(write(tmp_path, """\
@@ -101,8 +102,8 @@ def test_environment_variables_are_substituted(tmp_path, monkeypatch):
         smtp: {password: "${MY_PW}", port: "${MY_PORT}", username: "$MY_PW"}
         """))
     assert config.gm.address == "gm@golf.test"
-    assert config.gm.secret == "pre-hunter2-post"
-    assert config.smtp.password == "hunter2"
+    assert config.gm.secret == "pre-hunter2-hunter2-post"
+    assert config.smtp.password == "hunter2-hunter2"
     assert config.smtp.port == 2525
     assert config.smtp.username == "$MY_PW"  # only the ${NAME} form is replaced
 
@@ -160,6 +161,22 @@ def test_problem_lines(tmp_path, text, line):
 ])
 def test_gm_problem_lines(tmp_path, text, line):
     assert problems_of(tmp_path, text + "\n") == [line]
+
+
+@pytest.mark.parametrize("secret, length", [("s3", 2), ("gm-secret-1", 11), ("0123456789abcde", 15),
+                                            ('""', 0), ('"                 "', 0), ("123456789", 9)])
+def test_a_gm_secret_shorter_than_16_characters_is_refused_without_showing_it(tmp_path, secret, length):
+    """A short GM password opens every game to whoever guesses it (issue 18)."""
+    problems = problems_of(tmp_path, f"gm: {{address: gm@example.test, admins: [boss@x.test], secret: {secret}}}\n")
+    assert problems == [f"gm.secret: expected a password of at least 16 characters, got {length} "
+                        f"character{'' if length == 1 else 's'} (leave gm.secret out for no GM commands by mail)"]
+    assert secret.strip('"').strip() == "" or secret.strip('"') not in problems[0]
+
+
+def test_a_gm_secret_of_16_characters_or_none_is_taken(tmp_path):
+    assert load(write(tmp_path, "gm: {address: gm@example.test, secret: 0123456789abcdef}\n")).gm.secret \
+        == "0123456789abcdef"
+    assert load(write(tmp_path, "gm: {address: gm@example.test, secret: null}\n")).gm.secret is None
 
 
 def test_every_problem_is_reported(tmp_path):

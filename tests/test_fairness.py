@@ -6,6 +6,7 @@ import copy
 import hashlib
 import json
 import random
+import re
 
 import pytest
 from conftest import body
@@ -152,8 +153,8 @@ def _hostile_records():
             "course": {"name": "x", "pars": [4] * 18}, "steps": [], "result": None,
             "seed_commitment": hashlib.sha256(seed).hexdigest(), "seed": seed.hex()}
     changes = [
-        ({"type": "chess"}, "game type"), ({"type": 7}, "'type'"), ({"players": 5}, "'players'"),
-        ({"players": [1, 2]}, "players"), ({"options": [1]}, "'options'"), ({"course": "x"}, "'course'"),
+        ({"type": "chess"}, "game type"), ({"type": 7}, '"type"'), ({"players": 5}, '"players"'),
+        ({"players": [1, 2]}, "players"), ({"options": [1]}, '"options"'), ({"course": "x"}, '"course"'),
         ({"course": {"name": "x", "pars": ["4"]}}, "course"), ({"steps": [5]}, "step 1"),
         ({"players": ["A"] * 10_000}, "cannot be set up"),
         ({"seed": "00", "seed_commitment": hashlib.sha256(b"\0").hexdigest()}, "at least 16"),
@@ -164,6 +165,15 @@ def _hostile_records():
         ({"steps": [{"kind": "orders", "seat": 0, "order": "D" * 5_000_000}]}, "does not replay"),
         ({"steps": [{"kind": "orders", "seat": 0, "order": "DRAW DISCARD \u0663"}]}, "as pbem writes it"),
         ({"id": "h1\r\nverified: forged"}, "commitment"),
+        # Seeds JSON can hold that are no seed (issue 18, item 3): each a one-line answer.
+        ({"seed": -1}, "the seed -1 is out of range"), ({"seed": 2**128}, "out of range"),
+        ({"seed": True}, "the seed true is neither hex digits nor a whole number"),
+        ({"seed": None}, "no seed"), ({"seed": [1]}, "neither hex digits"),
+        ({"steps": [{"kind": "replace", "seat": 0, "name": 5}]}, "the new player's name 5 is not text"),
+        ({"steps": [{"kind": "replace", "seat": 0, "name": ["Eve"]}]}, 'name ["Eve"] is not text'),
+        ({"steps": [{"kind": "orders", "seat": 0, "order": None}]}, "order is not text"),
+        ({"steps": [{"kind": "resolved", "turn": 1}], "type": "matchplay"}, "step 1 (resolved, turn 1)"),
+        ({"steps": [{"kind": True}]}, "no known kind: true"),
     ]
     for change, words in changes:
         record = dict(base, **change)
@@ -181,3 +191,5 @@ def test_verify_answers_any_record_in_one_short_line_and_never_crashes(table, tm
         lines = out.splitlines()
         assert len(lines) == 1 and lines[0].startswith("not verified: h1") and words in lines[0], (words, out)
         assert len(lines[0]) <= 400 and "\0" not in out and "\r" not in out, (words, len(lines[0]))
+        # What the record says is quoted as JSON says it, never as Python would.
+        assert not re.search(r"\b(None|True|False)\b|\['|\{'|'\]", lines[0]), (words, lines[0])

@@ -20,6 +20,20 @@ class LocalTransport:
         self.root = Path(root)
         self.gm_address = gm_address.lower()
 
+    def problem(self) -> str | None:
+        """Why the root cannot hold the Maildirs (a setting to mend), or None when it can."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            return f"local.maildir: {self.root} is a file, not a folder"
+        except NotADirectoryError:
+            return f"local.maildir: cannot make the mail folder {self.root} (a part of that path is a file)"
+        except OSError as e:
+            return f"local.maildir: cannot make the mail folder {self.root} ({e.strerror or e})"
+        if not os.access(self.root, os.W_OK | os.X_OK):
+            return f"local.maildir: cannot write to the mail folder {self.root}"
+        return None
+
     def folder(self, address: str) -> Path:
         """The Maildir of `address`, made on first use. Only a plain address names a folder
         (`folder_name` refuses the rest with ValueError), so no address leaves the root."""

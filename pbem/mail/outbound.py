@@ -54,15 +54,66 @@ def _folded(name: str, value: str) -> str:
     """One header line (folded, CRLF-terminated) from a clean value; refused if it has a break."""
     if any(ch in value for ch in "\r\n\0"):
         raise ValueError(f"header {name} with a line break")
-    if value.isascii():
-        # The policy writes a short ASCII value as it is and refolds a long one through its
-        # header parser; text beyond ASCII always goes through the parser to be encoded.
-        line = _POLICY.fold(name, value)
-    else:
+    text = name == "Subject" or name.startswith("X-")
+    if value.isascii() and not (text and "=?" in value):
+        line = _fold_at_spaces(name, value)
+    elif text:
+        line = _fold_at_spaces(name, " ".join(_text_words(value)))
+    else:  # a display name beyond ASCII: the policy's parser encodes it as its header demands
         line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
     if any(len(part) > _LONGEST_7BIT_LINE for part in line.split("\r\n")):
         raise ValueError(f"header {name} longer than a line may be")
     return line
+
+
+# RFC 2047: an encoded-word is at most 75 characters; shorter ones keep `Subject: ` and the first
+# on a line of 78. Q-encoding writes these as they are, a space as `_`, every other byte as =XX.
+_ENCODED_TEXT = 48
+_Q_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!*+-/")
+
+
+def _text_words(value: str) -> list[str]:
+    """Unstructured text as words to join with single spaces: plain ASCII words as they are, and
+    each run of words beyond ASCII as encoded-words that carry the run's own spaces (readers drop
+    the white space between two encoded-words, and keep it beside a plain word)."""
+    out: list[str] = []
+    run: list[str] = []
+    for word in value.split(" "):
+        if word and word.isascii() and "=?" not in word:
+            out += _encoded(" ".join(run)) if run else []
+            run = []
+            out.append(word)
+        else:
+            run.append(word)
+    return out + (_encoded(" ".join(run)) if run else [])
+
+
+def _encoded(text: str) -> list[str]:
+    """`text` as Q encoded-words, cut between characters (never inside one's UTF-8 bytes)."""
+    pieces, piece = [], ""
+    for ch in text:
+        code = "_" if ch == " " else ch if ch in _Q_PLAIN else "".join(f"={b:02X}" for b in ch.encode("utf-8"))
+        if piece and len(piece) + len(code) > _ENCODED_TEXT:
+            pieces.append(piece)
+            piece = ""
+        piece += code
+    return [f"=?utf-8?q?{p}?=" for p in [*pieces, piece]]
+
+
+def _fold_at_spaces(name: str, value: str) -> str:
+    """An ASCII header folded before a space wherever a line would pass 78 columns. The policy's
+    own refolding moves a value that fits a line of its own whole onto the next line, leaving
+    `Subject:` bare on the first, which some readers show as an empty subject. A word longer
+    than a line stays whole (lines may run to 998 octets)."""
+    words = value.split(" ")
+    lines, line = [], f"{name}: {words[0]}"
+    for word in words[1:]:
+        if word and len(line) + 1 + len(word) > _POLICY.max_line_length:
+            lines.append(line)
+            line = " " + word
+        else:
+            line += " " + word
+    return "\r\n".join([*lines, line]) + "\r\n"
 
 
 @lru_cache(maxsize=4096)  # the same few players and the GM, over and over

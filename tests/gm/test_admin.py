@@ -9,7 +9,7 @@ BOSS = "boss@example.test"
 
 def with_admin(table, **extra):
     text = (table.root / "pbem.yaml").read_text()
-    text = text.replace("  name: Golf GM\n", f"  name: Golf GM\n  admins: [{BOSS}]\n  secret: gm-secret-1\n")
+    text = text.replace("  name: Golf GM\n", f"  name: Golf GM\n  admins: [{BOSS}]\n  secret: gm-secret-0123456789\n")
     for section, values in extra.items():
         text += f"{section}:\n" + "".join(f"  {k}: {v}\n" for k, v in values.items())
     (table.root / "pbem.yaml").write_text(text)
@@ -29,7 +29,7 @@ def admin_mail(table, text, now=START, sender=BOSS):
 def test_extend_by_mail_moves_the_deadline_and_tells_the_players(table):
     with_admin(table)
     new_match(table)
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 24h")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 24h")
     assert answer["X-PBEM-Kind"] == "ack" and "deadline of m1 extended by 24h: 2026-12-04T18:00:00Z" in body(answer)
     assert table.show()["deadline"] == "2026-12-04T18:00:00Z"
     notice = table.mails(BILL)[-1]
@@ -41,7 +41,7 @@ def test_gm_commands_need_the_admin_address_and_the_gm_password(table):
     new_match(table)
     answer = admin_mail(table, "PASSWORD wrong\nEXTEND m1 24h")
     assert answer["X-PBEM-Kind"] == "error" and "GM password is wrong" in body(answer)
-    stranger = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 24h", sender="mallory@example.test")
+    stranger = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 24h", sender="mallory@example.test")
     assert stranger["X-PBEM-Kind"] == "error"
     assert table.show()["deadline"] == "2026-12-03T18:00:00Z"
 
@@ -49,7 +49,7 @@ def test_gm_commands_need_the_admin_address_and_the_gm_password(table):
 def test_a_wrong_gm_command_changes_nothing(table):
     with_admin(table)
     new_match(table)
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 24h\nREPLACE m1 nobody@example.test x@example.test")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 24h\nREPLACE m1 nobody@example.test x@example.test")
     assert answer["X-PBEM-Kind"] == "error" and "nobody@example.test has no seat" in body(answer)
     assert table.show()["deadline"] == "2026-12-03T18:00:00Z"  # the EXTEND was taken back too
     assert kinds(table.mails(BILL)) == ["welcome"]

@@ -73,7 +73,7 @@ def test_process_in_a_card_game_and_by_mail_fits_the_gms_answer_in_78_columns(ta
     with_admin(table)
     table.pbem("new-game", "golf", "--id", "c1", "--seed", "4", "--option", "nmr=wait",
                "--player", f"Ann <{GEORGE}>", "--player", f"Bob <{BILL}>", now=START)
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nPROCESS c1")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nPROCESS c1")
     assert answer["X-PBEM-Kind"] == "ack" and widest(answer) <= 78, body(answer)
     text = " ".join(body(answer).split())
     assert "c1: the move owed by Bob (turn 1) played now" in text and "default orders (autoplay) for Bob:" in text
@@ -156,7 +156,7 @@ def test_an_unknown_game_is_named_with_the_games_there_are(table):
     new_match(table)
     code, _, err = table.pbem("gm", "PAUSE", "M1", now=START, check=False)
     assert code == 2 and "there is no game `M1`; the active games: m1" in err
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nPAUSE cup9")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nPAUSE cup9")
     assert answer["X-PBEM-Kind"] == "error" and "there is no game `cup9`; the active games: m1" in body(answer)
     code, _, err = table.pbem("show", "nope", now=START, check=False)
     assert code == 2 and "there is no game `nope`; the games: m1" in err
@@ -202,7 +202,7 @@ def test_gm_notices_fit_78_columns_in_a_long_time_zone(table):
     table.order(BILL, "SET TIMEZONE America/Argentina/ComodRivadavia", now=START)
     zone_ack = table.mails(BILL)[-1]
     assert "America/Argentina/ComodRivadavia" in body(zone_ack) and widest(zone_ack) <= 78
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 24h\nPAUSE m1\nDEADLINE m1 3d")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 24h\nPAUSE m1\nDEADLINE m1 3d")
     assert widest(answer) <= 78 and body(answer).count("\n- ") == 3
     for msg in table.mails(BILL)[1:]:
         assert widest(msg) <= 78, body(msg)
