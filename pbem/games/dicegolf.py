@@ -26,9 +26,11 @@ Decisions where the seed text, RULES.md and CONTRACT.md leave room:
 - RESIGN takes the seat out of play: its sheet stays as it is (a hole it left stays open, a
   toss it left unanswered stays blank) and it cannot win. A game of one ends at once; a game of
   more ends when one seat is left in play, and that seat wins on its total so far.
-- Nothing in dice golf is secret, so every view shows every sheet and every waiting toss; a
-  seat's standing policy is shown only to that seat (and the GM). The tosses rolled ahead (below)
-  are not shown: they are the seed's, and come out with it.
+- The hole in play is played at once by everyone, each on their own: a player's tosses of it
+  are shown to them alone (and the GM) until the hole closes, when every sheet shows it; the
+  totals every view shares are those of the closed holes. So nobody chooses an entry knowing
+  what another made of the same hole. A seat's standing policy is shown only to that seat. The
+  tosses rolled ahead (below) are not shown: they are the seed's, and come out with it.
 
 Chance (README, "Provable fairness"): every die is `die()` of the game's `rng.Generator`, one
 after the other in this order. With `flags=random`, first the flags: hole 1 to 7, each two dice
@@ -146,10 +148,12 @@ class DiceGolf(GameState):
         "lenient_first": Option(False, (False, True), "true: on the first toss one die equal to the "
                                                       "flag is a hole-in-one too"),
     }
-    # Every sheet and every waiting toss is on the table; a standing policy and the coaching are
-    # their player's own.
+    # The holes every player has finished are on the table. The hole in play is each player's
+    # own until it closes (everyone plays it at once, as the rules play it: nobody tees off
+    # knowing what the others made of it); a standing policy and the coaching are their
+    # player's own too.
     PUBLIC_VIEW = ("game", "names", "hole", "holes", "flags", "flag", "turn", "lenient_first", "to_move",
-                   "sheets", "totals", "resigned", "finished", "waiting", "result")
+                   "sheets", "totals", "resigned", "finished", "result")
 
     def __init__(self, names: Sequence[str], options: dict, flags: Sequence[int], rng: fair.Generator):
         self.names = list(names)
@@ -325,15 +329,19 @@ class DiceGolf(GameState):
             self._resign(seat)
 
     def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: the GM, everything). `sheets` and `totals` hold the holes
+        that have closed, alike for everyone; `playing` and `waiting` the hole in play, for the
+        reader's own seat only."""
         over = self._result is not None
         seats = range(self.n) if seat is None else (seat,)
         return {
             "game": self.TYPE, "names": list(self.names), "seat": seat, "hole": self.hole_no,
             "holes": HOLES, "flags": list(self.flags), "flag": self.flag, "turn": self.hole_no,
             "lenient_first": self.lenient, "to_move": sorted(self.to_move()),
-            "sheets": self.sheets(), "totals": self.totals(), "resigned": list(self.resigned),
+            "sheets": self.closed_sheets(), "totals": self.closed_totals(), "resigned": list(self.resigned),
             "finished": [list(r["scores"]) for r in self.holes],
-            "waiting": [self.toss_view(s) for s in range(self.n)],
+            "playing": [self.sheet_in_play(s) if s in seats else None for s in range(self.n)],
+            "waiting": [self.toss_view(s) if s in seats else None for s in range(self.n)],
             "policies": [self.policies[s] if s in seats else None for s in range(self.n)],
             "coaching": [self.coaching_view(s) if s in seats else None for s in range(self.n)],
             "result": self._result.line if over else None,
@@ -423,6 +431,24 @@ class DiceGolf(GameState):
         if card.get("forfeit"):
             out["forfeit"] = True
         return out
+
+    def closed(self, seat: int) -> int:
+        """How many holes of `seat`'s sheet everyone may see: those closed, or, once the game is
+        over, every hole begun."""
+        return len(self.scorecards[seat]) if self._result is not None else min(len(self.holes),
+                                                                               len(self.scorecards[seat]))
+
+    def closed_sheets(self) -> list[list[dict]]:
+        return [[self.sheet(s, h) for h in range(1, self.closed(s) + 1)] for s in range(self.n)]
+
+    def closed_totals(self) -> list[int]:
+        return [sum(c["score"] for c in cards[:self.closed(s)] if c["score"] is not None)
+                for s, cards in enumerate(self.scorecards)]
+
+    def sheet_in_play(self, seat: int) -> dict | None:
+        """`seat`'s sheet of the hole in play (None when every hole it began has closed)."""
+        shown = self.closed(seat)
+        return self.sheet(seat, shown + 1) if shown < len(self.scorecards[seat]) else None
 
     def sheets(self) -> list[list[dict]]:
         """Every seat's sheet, one entry per hole begun (`pbem show --json` keys it by address)."""

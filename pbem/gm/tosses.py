@@ -38,7 +38,8 @@ def describe(ev: dict, names: list[str], reader: int) -> str | None:
             return f"{head}: nothing fits under the flag {ev['flag']}, X entered"
         total = ev["total"] + ev["entry"]
         if total == ev["flag"]:
-            return f"{head}: {ev['entry']} reaches the flag {ev['flag']}"
+            ace = ", a hole-in-one" if ev["toss"] == 1 else ""
+            return f"{head}: {ev['entry']} reaches the flag {ev['flag']}{ace}"
         return f"{head}: {ev['entry']} entered, the only entry that fits (total {total})"
     if kind == "entry":
         head = f"Hole {ev['hole']}, toss {ev['toss']}: "
