@@ -587,7 +587,8 @@ class OnPar(TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self._played(seat, f"{self.names[seat]} resigned", "You resigned")
+        self._played(seat, f"{self.names[seat]} resigned: they take no more turns and cannot win, and their "
+                           "ball stays where it is and is scored", "You resigned")
         if self.n == 1:
             done = len(self.holes)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
