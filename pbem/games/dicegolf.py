@@ -52,7 +52,7 @@ from typing import Sequence
 from . import dicegolf_best as best
 from . import rng as fair
 from . import base
-from .base import NMR_OPTION, GameState, Option, Resign, Result, register
+from .base import NMR_OPTION, GameState, Option, Resign, Result, register, written
 from .cards import share_the_win
 from .errors import IllegalOrder
 
@@ -121,6 +121,7 @@ def read_flags(value, course=None) -> list[int] | None:
     if value is None or str(value).lower() == "course":
         extras = getattr(course, "extras", {}) or {}
         value = (extras.get("dicegolf") or {}).get("flags", DEFAULT_FLAGS)
+    given = value
     if isinstance(value, str):
         if value.strip().lower() == "random":
             return None
@@ -131,7 +132,7 @@ def read_flags(value, course=None) -> list[int] | None:
         flags = []
     if len(flags) != HOLES or any(not 2 <= f <= 12 for f in flags):
         raise ValueError(f"option flags: expected seven numbers from 2 to 12 (e.g. "
-                         f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {value!r}")
+                         f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {written(given)}")
     return flags
 
 
@@ -253,7 +254,7 @@ class DiceGolf(GameState):
             return Policy(words[1])
         if len(words) == 2 and words[0] == "ENTER":
             return Enter(int(words[1]) if words[1].isdigit() else words[1])
-        raise ValueError(f"not a dice golf order: {text!r}")
+        raise ValueError(f"not a dice golf order: {written(text)}")
 
     # -- the protocol ---------------------------------------------------------------------
     @property
@@ -303,7 +304,7 @@ class DiceGolf(GameState):
             self.entry_value(seat, command)
         elif t is Policy:
             if command.kind not in POLICIES:
-                raise IllegalOrder(f"there is no policy {command.kind!r}", rule=RULE_POLICY, hint="POLICY BEST")
+                raise IllegalOrder(f"there is no policy {written(command.kind, quoted=False)}", rule=RULE_POLICY, hint="POLICY BEST")
         elif t in (Autoplay, ForfeitHole):
             self._waiting_toss(seat, command)
         elif t is not Resign:
