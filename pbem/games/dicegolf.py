@@ -53,6 +53,7 @@ from . import dicegolf_best as best
 from . import rng as fair
 from . import base
 from .base import NMR_OPTION, GameState, Option, Resign, Result, register, written
+from .dicegolf_sheets import Sheets
 from .cards import share_the_win
 from .errors import IllegalOrder
 
@@ -137,7 +138,7 @@ def read_flags(value, course=None) -> list[int] | None:
 
 
 @register
-class DiceGolf(GameState):
+class DiceGolf(Sheets, GameState):
     TYPE = "dicegolf"
     TITLE = "Dice Golf"
     MIN_PLAYERS = 1
@@ -420,40 +421,6 @@ class DiceGolf(GameState):
         if word == "POLICY":
             return str(Policy("BEST"))
         return next((c["order"] for c in self.choices(seat) if c["best"]), None)
-
-    def sheet(self, seat: int, hole: int) -> dict | None:
-        """One hole of `seat`'s sheet in the form of CONTRACT section 8 (None: not begun)."""
-        cards = self.scorecards[seat]
-        if hole > len(cards):
-            return None
-        card = cards[hole - 1]
-        out = {"flag": card["flag"], "tosses": [{"dice": list(t["dice"]), "entry": t["entry"]}
-                                                for t in card["tosses"]], "score": card["score"]}
-        if card.get("forfeit"):
-            out["forfeit"] = True
-        return out
-
-    def closed(self, seat: int) -> int:
-        """How many holes of `seat`'s sheet everyone may see: those closed, or, once the game is
-        over, every hole begun."""
-        return len(self.scorecards[seat]) if self._result is not None else min(len(self.holes),
-                                                                               len(self.scorecards[seat]))
-
-    def closed_sheets(self) -> list[list[dict]]:
-        return [[self.sheet(s, h) for h in range(1, self.closed(s) + 1)] for s in range(self.n)]
-
-    def closed_totals(self) -> list[int]:
-        return [sum(c["score"] for c in cards[:self.closed(s)] if c["score"] is not None)
-                for s, cards in enumerate(self.scorecards)]
-
-    def sheet_in_play(self, seat: int) -> dict | None:
-        """`seat`'s sheet of the hole in play (None when every hole it began has closed)."""
-        shown = self.closed(seat)
-        return self.sheet(seat, shown + 1) if shown < len(self.scorecards[seat]) else None
-
-    def sheets(self) -> list[list[dict]]:
-        """Every seat's sheet, one entry per hole begun (`pbem show --json` keys it by address)."""
-        return [[self.sheet(s, h) for h in range(1, len(self.scorecards[s]) + 1)] for s in range(self.n)]
 
     def coaching(self, seat: int) -> list[dict]:
         """Every toss `seat` answered by hand: what they entered and its expected hole score,
