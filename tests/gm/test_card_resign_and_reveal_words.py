@@ -41,7 +41,7 @@ def test_a_resignation_that_lets_the_others_play_on_is_told_to_each_of_them_once
     got = table.order(addrs[quitter], "RESIGN", game="c1")
     assert table.show("c1")["status"] == "active"
     assert len(got) == 1 and f"{name} has resigned" not in said(got[0])
-    assert "resign" in said(got[0]).lower()
+    assert "resign" in said(got[0]).lower() and "You have finished hole" not in said(got[0])
     for s, addr in enumerate(addrs):
         if s == quitter:
             continue
