@@ -86,7 +86,7 @@ def test_unknown_name_lists_the_available_courses():
 
 
 @pytest.mark.parametrize("spec, words", [("446 544", "hole 3 has par 6"),
-                                         ("44x", "'x' is not a par")])
+                                         ("44x", '"x" is not a par')])
 def test_bad_par_strings_say_why_and_list_names(spec, words):
     with pytest.raises(ValueError) as err:
         load_course(spec)

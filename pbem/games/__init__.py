@@ -6,7 +6,7 @@ games alike.
 """
 from __future__ import annotations
 
-from .base import GameState, Result, register, registry
+from .base import GameState, Result, register, registry, written
 
 # Importing a game module registers it.
 from . import matchplay  # noqa: F401,E402
@@ -22,7 +22,7 @@ def game_type(name: str):
         return registry()[name.lower()]
     except KeyError:
         known = ", ".join(sorted(registry()))
-        raise KeyError(f"unknown game type {name!r}; known: {known}") from None
+        raise KeyError(f"unknown game type {written(name)}; known: {known}") from None
 
 
 __all__ = ["GameState", "Result", "game_type", "register", "registry"]

@@ -46,6 +46,36 @@ class Resign:
         return "RESIGN"
 
 
+def written(value: Any, quoted: bool = True) -> str:
+    """A value as the GM writes it in an option (`--option jokers=true`, a league file) and a
+    player in an order, never as Python prints it: true and false, a list as its items one after
+    the other (`1 2 3`), a word in double quotes (`quoted`), cut short when it runs long."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        return '"' + shown.replace('"', '\\"') + '"' if quoted else shown
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [written(v, quoted=False) for v in list(value)[:20]]
+        return " ".join(items) + (" ..." if len(value) > 20 else "") if items else "an empty list"
+    if isinstance(value, dict):
+        return "a mapping (" + ", ".join(f"{written(k, False)}: {written(v, False)}"
+                                         for k, v in list(value.items())[:5]) + ")"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return written(str(value), quoted)
+
+
+def one_of(allowed: tuple) -> str:
+    """The allowed values of an option, as the GM writes them (`true or false`, `one of 4, 6`),
+    in the words of the configuration's own errors."""
+    if set(map(type, allowed)) == {bool}:
+        return "true or false"
+    return "one of " + ", ".join(written(a, quoted=False) for a in allowed)
+
+
 @dataclass(frozen=True)
 class Option:
     default: Any
@@ -53,12 +83,13 @@ class Option:
     doc: str = ""
 
     def coerce(self, key: str, value: Any) -> Any:
-        if self.allowed and str(value).lower() not in [str(a).lower() for a in self.allowed]:
-            allowed = ", ".join(str(a) for a in self.allowed)
-            raise ValueError(f"option {key}: expected one of {allowed}, got {value!r}")
-        if self.allowed:
-            return next(a for a in self.allowed if str(a).lower() == str(value).lower())
-        return value
+        if not self.allowed:
+            return value
+        word = written(value, quoted=False).lower()
+        for a in self.allowed:
+            if written(a, quoted=False).lower() == word and not isinstance(value, (list, tuple, dict)):
+                return a
+        raise ValueError(f"option {key}: expected {one_of(self.allowed)}, got {written(value)}")
 
 
 # The policy for a player who misses a deadline is the GM's business but varies by game, so it
@@ -87,7 +118,7 @@ class GameState:
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:
             known = ", ".join(sorted(cls.OPTIONS))
-            raise ValueError(f"unknown option {unknown[0]!r} for {cls.TYPE}; known: {known}")
+            raise ValueError(f"unknown option {written(unknown[0])} for {cls.TYPE}; known: {known}")
         out = {k: o.default for k, o in cls.OPTIONS.items()}
         for k, v in given.items():
             out[k] = cls.OPTIONS[k].coerce(k, v)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .base import written
+
 
 @dataclass(frozen=True)
 class Reveal:
@@ -111,4 +113,4 @@ def from_text(text: str):
         return Knock()
     if words[0] == "PEEK":
         return Peek(int(words[1]))
-    raise ValueError(f"not a card-game order: {text!r}")
+    raise ValueError(f"not a card-game order: {written(text)}")

@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from .cards import GOLF_DECK_POINTS
 
 Saying = Callable[..., "tuple[str, str]"]
+BY_GM = ":by_gm"  # the name of a saying's variant for a move the GM played
 
 
 def narrate(sayings: dict[str, Saying], names: Sequence[str], events: list[dict]) -> list[dict]:
@@ -26,7 +27,9 @@ def narrate(sayings: dict[str, Saying], names: Sequence[str], events: list[dict]
     for ev in events:
         say = ev.pop("say", None)
         if say is not None:
-            text, own = sayings[say[0]](names[ev["seat"]], *say[1:])
+            # A move the GM played for a silent seat may need its own words (nobody chose it).
+            saying = ev.get("by_gm") and sayings.get(say[0] + BY_GM) or sayings[say[0]]
+            text, own = saying(names[ev["seat"]], *say[1:])
             after = "".join(_after(names, fact) for fact in ev.pop("after", ()))
             ev["text"], ev["own"] = text + after, own + after
         elif ev.get("kind") == "drawn" and "tell" in ev:
@@ -45,12 +48,18 @@ def _after(names: Sequence[str], fact: list) -> str:
 
 
 def _resigned(name: str) -> tuple[str, str]:
-    return f"{name} resigned", "You resigned"
+    return (f"{name} resigned: they take no more turns and cannot win, and their cards are still "
+            "dealt and scored"), "You resigned"
 
 
 # -- golfdeck ------------------------------------------------------------------------------------
 def _chose(name: str, first: int, second: int) -> tuple[str, str]:
     return f"{name} has chosen the two cards to reveal", f"You chose {first} and {second} to reveal"
+
+
+def _picked(name: str, first: int, second: int) -> tuple[str, str]:
+    return (f"{name}'s two cards to reveal were picked at random",
+            f"I picked {first} and {second} at random as the cards you reveal")
 
 
 def _turned(name: str, a: int, card_a: str, b: int, card_b: str) -> tuple[str, str]:
@@ -83,7 +92,7 @@ def _flipped(name: str, card: str, pos: int, under: str, limit: int | None) -> t
     return f"{name} drew {card} from the stock, discarded it and turned up {shown}", own
 
 
-GOLFDECK_SAYINGS: dict[str, Saying] = {"chose": _chose, "turned": _turned, "took": _took, "kept": _kept,
+GOLFDECK_SAYINGS: dict[str, Saying] = {"chose": _chose, "chose" + BY_GM: _picked, "turned": _turned, "took": _took, "kept": _kept,
                                        "flipped": _flipped, "resigned": _resigned}
 
 
@@ -129,9 +138,5 @@ def _peeked(name: str, pos: int, card: str, paid: bool) -> tuple[str, str]:
     return f"{name} looked at the card at {pos}{cost}", f"You looked at the card at {pos}: {card}{cost}"
 
 
-def _resigns(name: str) -> tuple[str, str]:
-    return f"{name} resigns", "You resigned"
-
-
 GOLF_SAYINGS: dict[str, Saying] = {"take": _take, "keep": _keep, "threw": _threw, "knocked": _knocked,
-                                   "peeked": _peeked, "resigned": _resigns}
+                                   "peeked": _peeked, "resigned": _resigned}

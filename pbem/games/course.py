@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .base import written
+
 VALID_PARS = (3, 4, 5)
 EXAMPLE_PARS = "443 544 354 445 345 434"
 _IGNORED = " ,\t"
@@ -31,7 +33,7 @@ class Course:
             raise ValueError(f"course {self.name}: a course needs at least one hole")
         for hole, par in enumerate(pars, start=1):
             if isinstance(par, bool) or not isinstance(par, int) or par not in VALID_PARS:
-                raise ValueError(f"course {self.name}: hole {hole} has par {par!r}; "
+                raise ValueError(f"course {self.name}: hole {hole} has par {written(par)}; "
                                  "every par must be 3, 4 or 5")
         object.__setattr__(self, "pars", pars)
         object.__setattr__(self, "extras", MappingProxyType(dict(self.extras)))
@@ -67,10 +69,10 @@ class Course:
                              f"e.g. {EXAMPLE_PARS}")
         for hole, ch in enumerate(digits, start=1):
             if not ch.isdigit() or not ch.isascii():
-                raise ValueError(f"par string {text!r}: {ch!r} is not a par; write one digit "
+                raise ValueError(f"par string {written(text)}: {written(ch)} is not a par; write one digit "
                                  f"3, 4 or 5 per hole, e.g. {EXAMPLE_PARS}")
             if int(ch) not in VALID_PARS:
-                raise ValueError(f"par string {text!r}: hole {hole} has par {ch}; "
+                raise ValueError(f"par string {written(text)}: hole {hole} has par {ch}; "
                                  "every par must be 3, 4 or 5")
         pars = tuple(int(ch) for ch in digits)
         return cls(name=name if name is not None else "custom", pars=pars)

@@ -26,9 +26,11 @@ Decisions where the seed text, RULES.md and CONTRACT.md leave room:
 - RESIGN takes the seat out of play: its sheet stays as it is (a hole it left stays open, a
   toss it left unanswered stays blank) and it cannot win. A game of one ends at once; a game of
   more ends when one seat is left in play, and that seat wins on its total so far.
-- Nothing in dice golf is secret, so every view shows every sheet and every waiting toss; a
-  seat's standing policy is shown only to that seat (and the GM). The tosses rolled ahead (below)
-  are not shown: they are the seed's, and come out with it.
+- The hole in play is played at once by everyone, each on their own: a player's tosses of it
+  are shown to them alone (and the GM) until the hole closes, when every sheet shows it; the
+  totals every view shares are those of the closed holes. So nobody chooses an entry knowing
+  what another made of the same hole. A seat's standing policy is shown only to that seat. The
+  tosses rolled ahead (below) are not shown: they are the seed's, and come out with it.
 
 Chance (README, "Provable fairness"): every die is `die()` of the game's `rng.Generator`, one
 after the other in this order. With `flags=random`, first the flags: hole 1 to 7, each two dice
@@ -50,7 +52,8 @@ from typing import Sequence
 from . import dicegolf_best as best
 from . import rng as fair
 from . import base
-from .base import NMR_OPTION, GameState, Option, Resign, Result, register
+from .base import NMR_OPTION, GameState, Option, Resign, Result, register, written
+from .dicegolf_sheets import Sheets
 from .cards import share_the_win
 from .errors import IllegalOrder
 
@@ -119,6 +122,7 @@ def read_flags(value, course=None) -> list[int] | None:
     if value is None or str(value).lower() == "course":
         extras = getattr(course, "extras", {}) or {}
         value = (extras.get("dicegolf") or {}).get("flags", DEFAULT_FLAGS)
+    given = value
     if isinstance(value, str):
         if value.strip().lower() == "random":
             return None
@@ -129,12 +133,12 @@ def read_flags(value, course=None) -> list[int] | None:
         flags = []
     if len(flags) != HOLES or any(not 2 <= f <= 12 for f in flags):
         raise ValueError(f"option flags: expected seven numbers from 2 to 12 (e.g. "
-                         f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {value!r}")
+                         f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {written(given)}")
     return flags
 
 
 @register
-class DiceGolf(GameState):
+class DiceGolf(Sheets, GameState):
     TYPE = "dicegolf"
     TITLE = "Dice Golf"
     MIN_PLAYERS = 1
@@ -146,10 +150,12 @@ class DiceGolf(GameState):
         "lenient_first": Option(False, (False, True), "true: on the first toss one die equal to the "
                                                       "flag is a hole-in-one too"),
     }
-    # Every sheet and every waiting toss is on the table; a standing policy and the coaching are
-    # their player's own.
+    # The holes every player has finished are on the table. The hole in play is each player's
+    # own until it closes (everyone plays it at once, as the rules play it: nobody tees off
+    # knowing what the others made of it); a standing policy and the coaching are their
+    # player's own too.
     PUBLIC_VIEW = ("game", "names", "hole", "holes", "flags", "flag", "turn", "lenient_first", "to_move",
-                   "sheets", "totals", "resigned", "finished", "waiting", "result")
+                   "sheets", "totals", "resigned", "finished", "result")
 
     def __init__(self, names: Sequence[str], options: dict, flags: Sequence[int], rng: fair.Generator):
         self.names = list(names)
@@ -249,7 +255,7 @@ class DiceGolf(GameState):
             return Policy(words[1])
         if len(words) == 2 and words[0] == "ENTER":
             return Enter(int(words[1]) if words[1].isdigit() else words[1])
-        raise ValueError(f"not a dice golf order: {text!r}")
+        raise ValueError(f"not a dice golf order: {written(text)}")
 
     # -- the protocol ---------------------------------------------------------------------
     @property
@@ -299,7 +305,7 @@ class DiceGolf(GameState):
             self.entry_value(seat, command)
         elif t is Policy:
             if command.kind not in POLICIES:
-                raise IllegalOrder(f"there is no policy {command.kind!r}", rule=RULE_POLICY, hint="POLICY BEST")
+                raise IllegalOrder(f"there is no policy {written(command.kind, quoted=False)}", rule=RULE_POLICY, hint="POLICY BEST")
         elif t in (Autoplay, ForfeitHole):
             self._waiting_toss(seat, command)
         elif t is not Resign:
@@ -325,15 +331,19 @@ class DiceGolf(GameState):
             self._resign(seat)
 
     def view(self, seat: int | None) -> dict:
+        """What `seat` may see (None: the GM, everything). `sheets` and `totals` hold the holes
+        that have closed, alike for everyone; `playing` and `waiting` the hole in play, for the
+        reader's own seat only."""
         over = self._result is not None
         seats = range(self.n) if seat is None else (seat,)
         return {
             "game": self.TYPE, "names": list(self.names), "seat": seat, "hole": self.hole_no,
             "holes": HOLES, "flags": list(self.flags), "flag": self.flag, "turn": self.hole_no,
             "lenient_first": self.lenient, "to_move": sorted(self.to_move()),
-            "sheets": self.sheets(), "totals": self.totals(), "resigned": list(self.resigned),
+            "sheets": self.closed_sheets(), "totals": self.closed_totals(), "resigned": list(self.resigned),
             "finished": [list(r["scores"]) for r in self.holes],
-            "waiting": [self.toss_view(s) for s in range(self.n)],
+            "playing": [self.sheet_in_play(s) if s in seats else None for s in range(self.n)],
+            "waiting": [self.toss_view(s) if s in seats else None for s in range(self.n)],
             "policies": [self.policies[s] if s in seats else None for s in range(self.n)],
             "coaching": [self.coaching_view(s) if s in seats else None for s in range(self.n)],
             "result": self._result.line if over else None,
@@ -411,22 +421,6 @@ class DiceGolf(GameState):
         if word == "POLICY":
             return str(Policy("BEST"))
         return next((c["order"] for c in self.choices(seat) if c["best"]), None)
-
-    def sheet(self, seat: int, hole: int) -> dict | None:
-        """One hole of `seat`'s sheet in the form of CONTRACT section 8 (None: not begun)."""
-        cards = self.scorecards[seat]
-        if hole > len(cards):
-            return None
-        card = cards[hole - 1]
-        out = {"flag": card["flag"], "tosses": [{"dice": list(t["dice"]), "entry": t["entry"]}
-                                                for t in card["tosses"]], "score": card["score"]}
-        if card.get("forfeit"):
-            out["forfeit"] = True
-        return out
-
-    def sheets(self) -> list[list[dict]]:
-        """Every seat's sheet, one entry per hole begun (`pbem show --json` keys it by address)."""
-        return [[self.sheet(s, h) for h in range(1, len(self.scorecards[s]) + 1)] for s in range(self.n)]
 
     def coaching(self, seat: int) -> list[dict]:
         """Every toss `seat` answered by hand: what they entered and its expected hole score,

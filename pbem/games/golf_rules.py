@@ -6,7 +6,7 @@ break, each with a message that says why and, where one helps, a hint that is a 
 """
 from __future__ import annotations
 
-from .base import NMR_OPTION, Option, Resign
+from .base import NMR_OPTION, Option, Resign, written
 from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from .errors import IllegalOrder
 
@@ -45,7 +45,7 @@ def whole_option(options: dict, key: str, least: int, most: int | None = None) -
     try:
         value = int(options[key])
     except (TypeError, ValueError):
-        raise ValueError(f"option {key}: expected a whole number, got {options[key]!r}") from None
+        raise ValueError(f"option {key}: expected a whole number, got {written(options[key])}") from None
     if value < least:
         raise ValueError(f"option {key}: expected at least {least}, got {value}")
     if most is not None and value > most:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import copy
 from typing import AbstractSet, Sequence
 
-from .base import NMR_OPTION, Option, Result, TurnByTurn, register
+from .base import NMR_OPTION, Option, Result, TurnByTurn, register, written
 from .card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from . import card_words
 from .card_words import GOLFDECK_SAYINGS
@@ -126,9 +126,9 @@ def _positive(key: str, value) -> int:
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise ValueError(f"option {key}: expected a positive whole number, got {value!r}") from None
+        raise ValueError(f"option {key}: expected a positive whole number, got {written(value)}") from None
     if n < 1:
-        raise ValueError(f"option {key}: expected a positive whole number, got {value!r}")
+        raise ValueError(f"option {key}: expected a positive whole number, got {written(value)}")
     if key == "holes" and n > MAX_HOLES:
         raise ValueError(f"option holes: at most {MAX_HOLES}, got {n}")
     return n

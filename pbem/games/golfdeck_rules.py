@@ -57,7 +57,7 @@ class GolfDeckRules:
 
     def _foreign(self, seat: int, command) -> None:
         word = _GOLF_ONLY.get(type(command))
-        what = f"{word} is an order of the classic card game (golf)" if word else f"{command!r} is not an order"
+        what = f"{word} is an order of the classic card game (golf)" if word else f"{command} is not an order"
         hint = self._hint(seat) if seat in self.to_move() else None
         raise IllegalOrder(f"{what}, not in this game", rule=RULE_FOREIGN, hint=hint)
 

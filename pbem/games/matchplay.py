@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .base import NMR_OPTION, GameState, Resign, Result, register
+from .base import NMR_OPTION, GameState, Resign, Result, register, written
 from .errors import IllegalOrder
 
 if TYPE_CHECKING:
@@ -544,10 +544,13 @@ def _likeness(wanted: Special, legal: Special) -> int:
 def parse_canonical(text: str) -> Play:
     """Read back `str(Play)` (the engine stores pending orders in that form)."""
     lines = text.splitlines()
-    if lines[0] == "FORFEIT":
+    if lines and lines[0] == "FORFEIT":
         lines = lines[1:]
-    cards = tuple(int(c) for c in lines[0].split()[1:])
-    specials = tuple(Special(ln.split()[1], int(ln.split()[3])) for ln in lines[1:])
+    try:
+        cards = tuple(int(c) for c in lines[0].split()[1:])
+        specials = tuple(Special(ln.split()[1], int(ln.split()[3])) for ln in lines[1:])
+    except (IndexError, ValueError):
+        raise ValueError(f"not a MatchPlay order: {written(text)}") from None
     return Play(cards, specials)
 
 

@@ -80,7 +80,7 @@ from . import onpar_course as oc
 from . import onpar_play as play
 from . import rng as fair
 from . import base
-from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register
+from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register, written
 from .cards import share_the_win
 from .course import EXAMPLE_PARS, Course
 from .errors import AmbiguousOrder, IllegalOrder
@@ -587,7 +587,8 @@ class OnPar(TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self._played(seat, f"{self.names[seat]} resigned", "You resigned")
+        self._played(seat, f"{self.names[seat]} resigned: they take no more turns and cannot win, and their "
+                           "ball stays where it is and is scored", "You resigned")
         if self.n == 1:
             done = len(self.holes)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
@@ -607,7 +608,7 @@ def _holes(value) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= MAX_HOLES:
-        raise ValueError(f"option holes: expected a whole number from 1 to {MAX_HOLES}, got {value!r}")
+        raise ValueError(f"option holes: expected a whole number from 1 to {MAX_HOLES}, got {written(value)}")
     return n
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Resign
+from .base import Resign, written
 
 
 @dataclass(frozen=True)
@@ -69,4 +69,4 @@ def from_text(text: str):
         return DiscardCard(words[1])
     if head == "TRAP" and len(words) > 3 and words[2] == "ON":
         return Trap(words[1], text.split(None, 3)[3])
-    raise ValueError(f"not an On Par order: {text!r}")
+    raise ValueError(f"not an On Par order: {written(text)}")

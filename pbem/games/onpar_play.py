@@ -11,6 +11,7 @@ from itertools import combinations
 from typing import Sequence
 
 from . import onpar_course as oc
+from .base import written
 from .onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 
 HANDICAP_MOST = 4  # so a ball that counts as holed is always on The Green
@@ -24,16 +25,21 @@ def read_handicaps(value, names: Sequence[str], addresses: Sequence[str] = ()) -
     (from 1), a player's address (when `addresses` are given) or a player's name."""
     out = [0] * len(names)
     given: set[int] = set()
-    for entry in str(value or "").split(","):
+    # A league file may list them (`[1:2, 3:1]`) or map them (`{1: 2, 3: 1}`): the same entries.
+    if isinstance(value, dict):
+        value = [f"{written(k, quoted=False)}:{written(v, quoted=False)}" for k, v in value.items()]
+    items = value if isinstance(value, (list, tuple)) else [value] if value else []
+    text = ",".join(written(v) if isinstance(v, bool) else str(v) for v in items)
+    for entry in text.split(","):
         entry = entry.strip()
         if not entry:
             continue
         who, colon, spaces = entry.rpartition(":")
         if not colon or not who.strip():
-            raise ValueError(f"option handicap: {entry!r} is not <player>:<spaces>, e.g. 1:2")
+            raise ValueError(f"option handicap: {written(entry)} is not <player>:<spaces>, e.g. 1:2")
         n = spaces.strip()
         if not (n.isascii() and n.isdigit()) or not 0 <= int(n) <= HANDICAP_MOST:
-            raise ValueError(f"option handicap: {entry!r}: a handicap is 0 to {HANDICAP_MOST} spaces")
+            raise ValueError(f"option handicap: {written(entry)}: a handicap is 0 to {HANDICAP_MOST} spaces")
         seat = _seat_of(who.strip(), names, addresses)
         if seat in given:
             raise ValueError(f"option handicap: {names[seat]} has two handicaps")

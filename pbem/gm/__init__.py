@@ -17,6 +17,7 @@ from ..store import Store
 from . import admin, games, observers
 from .inbox import Inbox, Outcome, Policy
 from .letters import Postman
+from .tosses import plays_by_toss
 from .turns import Turns
 
 log = logging.getLogger("pbem")
@@ -72,9 +73,10 @@ class GM:
             if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
                 Turns(postman, table).announce(set())
                 games.save(self.store, table)
-            elif table.state.ready():  # dice golf: nobody had a choice on the first hole
+            elif plays_by_toss(table.state):  # each welcome told its player their first tosses
                 table.state.drain_events()
-                Turns(postman, table).tosses.settle()
+                if table.state.ready():  # nobody had a choice on the first hole
+                    Turns(postman, table).tosses.settle()
                 games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))
         return table.id

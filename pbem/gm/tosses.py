@@ -38,7 +38,8 @@ def describe(ev: dict, names: list[str], reader: int) -> str | None:
             return f"{head}: nothing fits under the flag {ev['flag']}, X entered"
         total = ev["total"] + ev["entry"]
         if total == ev["flag"]:
-            return f"{head}: {ev['entry']} reaches the flag {ev['flag']}"
+            ace = ", a hole-in-one" if ev["toss"] == 1 else ""
+            return f"{head}: {ev['entry']} reaches the flag {ev['flag']}{ace}"
         return f"{head}: {ev['entry']} entered, the only entry that fits (total {total})"
     if kind == "entry":
         head = f"Hole {ev['hole']}, toss {ev['toss']}: "
@@ -93,9 +94,16 @@ class Tosses:
             self.postman.to_seat("ack", self.table, seat, answer=msg, orders=orders, done=done, waiting=waiting)
         self.settle()
 
-    def settle(self, notes: list[str] | None = None) -> None:
+    def resigned(self, seat: Seat) -> None:
+        """A player has resigned and the game goes on: everyone hears of it in a report (which
+        also closes the hole, when the others had finished it)."""
+        self.settle([f"{seat.name} has resigned: they toss no more and cannot win; their sheet stays "
+                     "as it is."], about=seat.seat)
+
+    def settle(self, notes: list[str] | None = None, about: int | None = None) -> None:
         """Close every hole that every player has finished, report them in one mail to each
-        player, and end the game after the seventh."""
+        player, and end the game after the seventh. `about`: the seat that resigned, who reads
+        of it in their own words."""
         state, ended = self.state, []
         while state.ready():
             hole = state.turn
@@ -112,7 +120,10 @@ class Tosses:
             for seat in self.table.seats:
                 news = [line for ev in opened if ev.get("seat") == seat.seat and ev["kind"] != "ask"
                         if (line := describe(ev, state.names, seat.seat))]
-                self.postman.to_seat("report", self.table, seat, holes=ended, notes=notes or [], done=news)
+                told = notes or []
+                if seat.seat == about:
+                    told = ["You have resigned: you toss no more. I will still send you the reports and the result."]
+                self.postman.to_seat("report", self.table, seat, holes=ended, notes=told, done=news)
         if ended and state.result() is not None:
             self.turns.finish()
 

@@ -25,6 +25,7 @@ class Turns:
         self.when = "by the deadline"  # how a missed move came to be played, for the notes
         self._turn_before = 0
         self._tosses: Tosses | None = None
+        self._notices: list[tuple[int, str]] = []  # (seat, what every other player is told once)
 
     @property
     def tosses(self) -> Tosses:
@@ -143,21 +144,27 @@ class Turns:
         fresh_hole = self._record(events, nmr, told)
         self.table.sync()
         if state.result() is not None:
+            self._notices = []
             self.finish()
             return
         owing = state.to_move()
-        self._set_deadline(fresh_hole or bool(owing - before) or actor in owing, turn_before)
+        # The reveals just over: the starter, who owed a reveal before, now owes a move.
+        revealed = any(ev["kind"] == "revealed" for ev in events)
+        self._set_deadline(fresh_hole or revealed or bool(owing - before) or actor in owing, turn_before)
         moves = self._hole_moves()
         for s in sorted(owing):
-            if fresh_hole or s == actor or s not in before:
+            if fresh_hole or revealed or s == actor or s not in before:
                 seat = self.table.seats[s]
                 # A player still in the middle of their own turn has just read the news.
                 news = [] if s == actor and not fresh_hole else self._news(s, moves)
-                self.postman.to_seat("turn", self.table, seat, notes=self._notes_for(s, nmr, told), news=news)
+                # A resignation in this hole is among the news already.
+                notes = self._notes_for(s, nmr, told, notices=not news)
+                self.postman.to_seat("turn", self.table, seat, notes=notes, news=news)
         for seat in self.table.seats:
-            if nmr and seat.seat not in told:
-                self.postman.to_seat("status", self.table, seat, template="news",
-                                     notes=self._notes_for(seat.seat, nmr, told))
+            notes = [] if seat.seat in told else self._notes_for(seat.seat, nmr, told)
+            if notes:
+                self.postman.to_seat("status", self.table, seat, template="news", notes=notes)
+        self._notices = []
 
     def seat_taken(self, seat: Seat) -> None:
         """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
@@ -208,13 +215,13 @@ class Turns:
         return [ev["text"] + (" (played by the GM)" if ev.get("by_gm") else "")
                 for ev in moves[last + 1:] if ev["seat"] != reader]
 
-    def _notes_for(self, reader: int, nmr: list[dict], told: set[int]) -> list[str]:
+    def _notes_for(self, reader: int, nmr: list[dict], told: set[int], notices: bool = True) -> list[str]:
         """The NMR notes as `reader` may read them (the silent player learns the card the GM
         drew for them; the others only what was played in public). Each reader gets them once."""
         if reader in told:
             return []
         told.add(reader)
-        notes = []
+        notes = [text for seat, text in self._notices if seat != reader] if notices else []
         for missed in nmr:
             rule = missed["policy"]
             if missed["seat"] == reader:
@@ -257,12 +264,15 @@ class Turns:
             if state.result() is None and msg is not None:
                 self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
                                      hole_ended=None)
+            # Every other player hears of it once, whether or not it is their move.
+            self._notices = [(seat.seat, ev["text"] + ".") for ev in self._pending
+                             if ev["kind"] == "played" and ev["seat"] == seat.seat]
             self.announce()
         elif state.result() is not None:
             self.finish()
         elif plays_by_toss(state):
             state.drain_events()
-            self.tosses.settle()
+            self.tosses.resigned(seat)
         else:
             self.resolve_if_ready()
         return "resigned"
@@ -323,9 +333,9 @@ class Turns:
                 self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
                                      turn=state.turn)
                 orders.append(str(command))
-                for ev in self._drained():
-                    played = ev["kind"] == "played" and ev["seat"] == s and ev.get("move", True)
-                    events.append(dict(ev, by_gm=True) if played else ev)
+                # Marked before their words are written, which say who chose the move.
+                events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == "played" and ev["seat"] == s
+                                         and ev.get("move", True) else ev for ev in state.drain_events()])
             self._pending += events
             mine = [ev for ev in events if ev.get("seat") == s]
             nmr.append({"seat": s, "name": self.table.seats[s].name, "policy": policy, "orders": orders,

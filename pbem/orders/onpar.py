@@ -72,7 +72,7 @@ def read(line: str):
     if word in ("SHOT", "PLAY", "DISCARD") and rest:
         codes, wrong = _cards(rest)
         if wrong:
-            return InvalidOrder(f"there is no card {wrong[0]!r} in On Par (the cards: {CARDS})")
+            return InvalidOrder(f"there is no card {wrong[0]} in On Par (the cards: {CARDS})")
         if word == "PLAY" and len(codes) == 1 and codes[0] in oc.TRAPS:
             return InvalidOrder("a trap names the player it is played on: TRAP <trap> ON <player>")
         if word == "DISCARD":
@@ -88,7 +88,7 @@ def read(line: str):
 def _trap(card: str, player: str):
     codes, wrong = _cards(card)
     if wrong or len(codes) != 1:
-        return InvalidOrder(f"{card.strip()!r} is no trap (the traps: {', '.join(oc.TRAPS)})")
+        return InvalidOrder(f"{card.strip()} is no trap (the traps: {', '.join(oc.TRAPS)})")
     return Trap(codes[0], " ".join(player.split()))
 
 

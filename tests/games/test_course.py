@@ -31,8 +31,8 @@ def test_default_name_and_short_courses():
 @pytest.mark.parametrize("text, words", [
     ("", "at least one"),
     (" , ", "at least one"),
-    ("443 54x", "'x' is not a par"),
-    ("443-544", "'-' is not a par"),
+    ("443 54x", '"x" is not a par'),
+    ("443-544", '"-" is not a par'),
     ("446", "hole 3 has par 6"),
     ("2", "hole 1 has par 2"),
     ("44٣", "is not a par"),  # a digit, but not one of 0-9

@@ -571,12 +571,15 @@ def test_players_and_options_are_checked():
     assert DiceGolf.new(["A"], {"lenient_first": "TRUE"}, 1).lenient is True
 
 
-def test_views_show_every_sheet_and_each_player_only_their_own_policy():
+def test_views_show_the_closed_holes_to_all_and_the_hole_in_play_and_policy_to_its_player():
     g = fixed([(3, 6), (1, 2)], n=2, flags="8,6,6,6,6,6,6")
     g.apply(1, Policy("LOW"))
     mine = g.view(0)
-    assert mine["sheets"] == g.sheets() and mine["policies"] == ["ASK", None]
+    assert mine["sheets"] == [[], []] and mine["totals"] == [0, 0] and mine["policies"] == ["ASK", None]
+    assert mine["playing"] == [g.sheet(0, 1), None] and g.sheet(1, 1)["score"] is not None
     assert mine["waiting"][0]["dice"] == [3, 6] and mine["waiting"][1] is None
+    assert g.view(1)["playing"] == [None, g.sheet(1, 1)] and g.view(1)["totals"] == [0, 0]
+    assert g.spectator_view()["sheets"] == [[], []] and "playing" not in g.spectator_view()
     assert g.view(None)["policies"] == ["ASK", "LOW"]
     json.dumps(g.view(None))
     json.dumps(g.view(1))
@@ -669,3 +672,32 @@ def test_the_readme_table_is_the_solvers_own():
     from pbem.games import dicegolf_best
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert dicegolf_best.best_table_text().rstrip("\n") in readme
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_no_view_shows_another_seats_hole_before_it_closes(seed):
+    """Over whole random games: another seat's hole in play, its waiting toss and its score are
+    in no player's view and in no spectator's until every seat has finished the hole."""
+    g, rng = DiceGolf.new(NAMES[:3], {}, seed), random.Random(seed)
+    seen_own_open = 0
+    for _ in range(400):
+        if g.result() is not None:
+            break
+        closed = len(g.holes)
+        for reader in (*range(3), None):
+            v = g.view(reader) if reader is not None else g.spectator_view()
+            assert all(len(s) == min(closed, len(g.scorecards[i])) for i, s in enumerate(v["sheets"]))
+            assert v["totals"] == [sum(h["score"] for h in g.sheets()[i][:closed]) for i in range(3)]
+            for other in set(range(3)) - {reader}:
+                assert "playing" not in v or v["playing"][other] is None
+                assert "waiting" not in v or v["waiting"][other] is None
+            if reader is not None and v["playing"][reader] is not None:
+                seen_own_open += 1
+                assert v["playing"][reader] == g.sheet(reader, g.hole)
+        if g.ready():
+            g.resolve()
+        else:
+            seat = min(g.to_move())
+            g.apply(seat, random_orders(g, seat, rng))
+    assert g.result() is not None and seen_own_open > 0
+    assert g.view(0)["sheets"] == g.sheets() == g.spectator_view()["sheets"]

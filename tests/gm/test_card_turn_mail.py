@@ -203,7 +203,9 @@ def test_resign_in_a_three_player_game_lets_the_others_play_on(table):
     shown = table.show("c1")
     assert shown["status"] == "active" and shown["result"] is None and shown["to_move"] == [CY]
     cy = table.new_mails(CY)
-    assert kinds(cy) == ["turn"] and "Bob resigned" in news(cy[0])
+    assert kinds(cy) == ["turn"] and any(n.startswith("Bob resigned: they take no more turns") for n in news(cy[0]))
+    ann = table.new_mails(ANN)  # not to move, and told all the same, once
+    assert kinds(ann) == ["status"] and "Note: Bob resigned: they take no more turns" in body(ann[0])
     assert ", resigned" in body(cy[0])
     got = table.order(BOB, "DRAW STOCK", game="c1")
     assert kinds(got) == ["error"] and "resigned" in body(got[0])

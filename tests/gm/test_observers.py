@@ -583,7 +583,7 @@ PRIVATE = {
     "matchplay": {"seats"},
     "golfdeck": {"grids", "drawn", "face_up", "reveals"},
     "golf": {"grids", "seen", "drawn", "replaceable", "peekable", "stock_cards", "discard_pile"},
-    "dicegolf": {"policies", "coaching"},
+    "dicegolf": {"policies", "coaching", "playing", "waiting"},
     "onpar": {"hand", "hands", "drawn", "choices"},
 }
 PLAYERS = {"matchplay": 2, "golfdeck": 3, "golf": 3, "dicegolf": 3, "onpar": 3}

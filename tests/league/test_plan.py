@@ -127,7 +127,7 @@ def test_a_plan_written_out_reads_back_the_same():
     ({"course": "nowhere"}, "course: unknown course 'nowhere'"),
     ({"course": "444 444 444"}, "course: MatchPlay Golf needs an 18-hole course"),
     ({"game": "golfdeck", "rounds": 2, "options": {"holes": "abc"}},
-     "options.holes: expected a positive whole number, got 'abc'"),
+     'options.holes: expected a positive whole number, got "abc"'),
     ({"courses": "parkland"}, "courses: expected a list of course names"),
     ({"courses": ["links", "nowhere"]}, "courses[1]: unknown course 'nowhere'"),
     ({"course": "links", "courses": ["links"]}, "courses: give course (one for every round) or"),
