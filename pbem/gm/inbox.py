@@ -8,6 +8,7 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
@@ -319,8 +320,11 @@ class Inbox:
                     no, ln = order.lines[0]
                     errors.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
                                                rule="press goes only to the players of a game in play"))
-        scratch = type(state).from_dict(state.to_dict()) if len(game_orders) > 1 else state
-        for order in game_orders:
+        # A RESIGN beside other orders is refused already; tried, it would end the game under
+        # them, and they are checked against the game as the message found it.
+        tried = [o for o in game_orders if not (isinstance(o.command, Resign) and len(orders) > 1)]
+        scratch = type(state).from_dict(state.to_dict()) if len(tried) > 1 else state
+        for order in tried:
             if table.row.status == "abandoned":
                 no, ln = order.lines[0]
                 errors.append(IllegalOrder("the GM has abandoned this game", rule="no orders in an abandoned game",

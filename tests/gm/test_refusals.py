@@ -295,3 +295,51 @@ def test_time_zone_and_orders_in_one_mail_get_both_answers(table):
     subjects = [m["Subject"] for m in got]
     assert kinds(got) == ["ack", "ack"], subjects
     assert any("PLAY 3 5 4" in body(m) for m in got) and any("Europe/Paris" in body(m) for m in got)
+
+
+# --- lines are checked against the game as the message found it (issue 18, item 6) ----------
+@pytest.mark.parametrize("text, resign_line", [("PLAY 4 4 3\nRESIGN", 2), ("RESIGN\nPLAY 4 4 3", 1)])
+def test_resign_beside_orders_is_refused_and_the_orders_are_judged_on_the_game_as_it_is(table, text,
+                                                                                         resign_line):
+    table.new_match()
+    before = table.show()
+    mails = table.order(GEORGE, text)
+    assert kinds(mails) == ["error"]
+    b = body(mails[0])
+    flat = " ".join(b.split())
+    assert f"Line {resign_line}: RESIGN" in b and "cannot share a message" in flat
+    # The PLAY line is legal in the match as the message found it: no word of it being over.
+    assert "match is over" not in flat and f"Line {3 - resign_line}: PLAY" not in b, b
+    after = table.show()
+    assert after["status"] == "active" and after["state"] == before["state"]
+
+
+# --- every wrong line is named (issue 18, item 8) ---------------------------------------------
+def test_two_specials_both_wrong_each_line_is_named(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 6\nSPECIAL BLUE+1 HOLE 5\nSPECIAL RED-1 HOLE 1", line_no=1,
+                line="PLAY 4 4 6", rule="h")
+    flat = " ".join(b.split())
+    assert "Line 2: SPECIAL BLUE+1 HOLE 5" in b, b
+    assert "hole 5 is not in this turn" in flat and f"Rule: {cited('e')}" in flat
+    assert "Line 3: SPECIAL RED-1 HOLE 1" in b and f"Rule: {cited('a')}" in flat
+    # One correction for the whole set, itself legal: it is accepted as written.
+    right = b.split("What would be right: ")[1].split("\n\n")[0]
+    orders = "\n".join(line.strip() for line in right.splitlines())
+    assert orders.startswith("PLAY 4 4 5"), orders
+    assert kinds(table.order(GEORGE, orders)) == ["ack"]
+
+
+def test_three_specials_every_line_past_the_first_is_named(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1\nSPECIAL BLUE-1 HOLE 2\nSPECIAL RED+1 HOLE 3",
+                line_no=3, line="SPECIAL BLUE-1 HOLE 2", rule="a")
+    assert "Line 4: SPECIAL RED+1 HOLE 3" in b and "Line 2:" not in b and "Line 1:" not in b
+
+
+def test_a_wrong_special_and_a_second_one_on_the_same_turn(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL GREEN+1 HOLE 2\nSPECIAL BLUE+1 HOLE 9",
+                line_no=3, line="SPECIAL BLUE+1 HOLE 9", rule="e")
+    assert "Line 2: SPECIAL GREEN+1 HOLE 2" in b and "unreadable" in b
+    assert "Line 3: SPECIAL BLUE+1 HOLE 9" in b and "hole 9 is not in this turn" in " ".join(b.split())
