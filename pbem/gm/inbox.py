@@ -314,12 +314,7 @@ class Inbox:
         # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
         # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
         game_orders = [o for o in orders if _is_game_order(o.command)]
-        if table.row.status in ("finished", "abandoned"):
-            for order in orders:
-                if isinstance(order.command, Press):
-                    no, ln = order.lines[0]
-                    errors.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
-                                               rule="press goes only to the players of a game in play"))
+        errors += _press_problems(table, orders)
         # A RESIGN beside other orders is refused already; tried, it would end the game under
         # them, and they are checked against the game as the message found it.
         tried = [o for o in game_orders if not (isinstance(o.command, Resign) and len(orders) > 1)]
@@ -364,6 +359,23 @@ def _same(given: str | None, secret: str | None) -> bool:
     if not given or not secret:
         return False
     return hmac.compare_digest(given.strip().lower().encode("utf-8", "replace"), secret.lower().encode("utf-8"))
+
+
+def _press_problems(table: games.Table, orders: list[Order]) -> list[OrderError]:
+    """A press needs readers: the other players of a game in play."""
+    problems = []
+    for order in orders:
+        if not isinstance(order.command, Press):
+            continue
+        no, ln = order.lines[0]
+        if table.row.status in ("finished", "abandoned"):
+            problems.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
+                                         rule="press goes only to the players of a game in play"))
+        elif len(table.seats) < 2:
+            problems.append(IllegalOrder(f"nobody else plays in game {table.id}, so nobody would read it",
+                                         rule="a press goes to the other players of the game", line=ln,
+                                         lineno=no))
+    return problems
 
 
 def _has_commands(lines: list) -> bool:
