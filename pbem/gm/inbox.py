@@ -131,10 +131,9 @@ class Inbox:
             return self._without_game(msg, lines)
         return self._unproven(msg, note="no seat matches sender, game and password",
                               problem="No seat in a game here matches this message.", hint=(
-            "I could not match this message to a seat in a game here: the game, the address you write "
-            "from and the password must all belong to one player. Reply to a mail from the GM (its "
-            "reply address carries your secret), from the address you were invited with. Send HELP "
-            "for the commands."))
+            "The game, the address you write from and the password must all belong to one player. "
+            "Reply to a mail from the GM (its reply address carries your secret) from the address "
+            "you were invited with. Send HELP for the commands."))
 
     def _without_game(self, msg: Inbound, lines: list) -> Outcome:
         lines = lines[: self.policy.max_command_lines + 1]
@@ -212,10 +211,10 @@ class Inbox:
 
     def _too_large(self, msg: Inbound) -> Outcome:
         return self._unproven(msg, note=f"too large to read: {msg.size} bytes",
-                              problem="Your message is too large to read.", hint=(
-            f"Your message is {msg.size:,} bytes long, more than the {self.policy.max_message_bytes:,} I "
-            "read, so I did not read it and nothing in it was applied. Send your orders as plain text, "
-            "without attachments."))
+                              problem="Your message is too large.", hint=(
+            f"It is {msg.size:,} bytes long and I read at most {self.policy.max_message_bytes:,}: I did "
+            "not read it, and nothing in it was applied. Send your orders as plain text, without "
+            "attachments."))
 
     def _echo_of_own_mail(self, msg: Inbound, lines: list) -> bool:
         """A reply to the GM's own mail with not one command in it: an auto-responder that sets

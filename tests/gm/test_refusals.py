@@ -131,7 +131,7 @@ def test_a_strangers_address_with_a_valid_secret_is_refused_and_the_owner_warned
     table.send("mallory@example.test", f"GAME m1\nPASSWORD {secret}\nPLAY 4 4 5")
     table.pbem("process")
     to_mallory = table.mails("mallory@example.test")
-    assert kinds(to_mallory) == ["error"] and "could not match this message to a seat" in body(to_mallory[0])
+    assert kinds(to_mallory) == ["error"] and "No seat in a game here matches" in body(to_mallory[0])
     # The answer names no game and quotes nothing: it is the same as for a wrong guess.
     assert secret not in str(to_mallory[0]) and "m1" not in str(to_mallory[0]) and "PLAY" not in body(to_mallory[0])
     warning = table.mails(GEORGE)[-1]
@@ -169,7 +169,7 @@ def test_unknown_game_and_no_game(table):
     errs = table.mails(GEORGE)[1:]
     assert kinds(errs) == ["error", "error"]
     texts = " ".join(body(m) for m in errs)
-    assert "could not match this message to a seat" in texts and "does not say which game" in texts
+    assert "No seat in a game here matches" in texts and "does not say which game" in texts
     assert "nosuch" not in texts
 
 
@@ -343,3 +343,32 @@ def test_a_wrong_special_and_a_second_one_on_the_same_turn(table):
                 line_no=3, line="SPECIAL BLUE+1 HOLE 9", rule="e")
     assert "Line 2: SPECIAL GREEN+1 HOLE 2" in b and "unreadable" in b
     assert "Line 3: SPECIAL BLUE+1 HOLE 9" in b and "hole 9 is not in this turn" in " ".join(b.split())
+
+
+# --- an answer to mail that proved no seat says each thing once (issue 18, item 12) ----------
+def repeated_phrases(text: str, n: int = 5) -> set[str]:
+    """The runs of `n` words said more than once in a mail."""
+    words = [w.strip(".,:;()").casefold() for w in text.split()]
+    runs = [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
+    return {run for run in runs if runs.count(run) > 1}
+
+
+@pytest.mark.parametrize("sender, text, subject, says", [
+    ("stranger@example.test", "GAME m1\nPLAY 4 4 5", "orders", "No seat in a game here matches"),
+    ("stranger@example.test", "PLAY 4 4 5", "orders", "does not say which game"),
+    (GEORGE, "PLAY 4 4 5", "Re: [m1] orders", "carries no password"),
+    (GEORGE, "GAME m1\nPASSWORD nottheone\nPLAY 4 4 5", "orders", "password is wrong"),
+    ("stranger@example.test", "PAUSE m1", "orders", "taken only from the GM's admin addresses"),
+])
+def test_an_unproven_message_is_answered_once_each_thing_said_once(table, sender, text, subject, says):
+    table.new_match()
+    start = len(table.mails(sender))
+    table.send(sender, text, subject=subject)
+    table.pbem("process")
+    got = table.mails(sender)[start:]
+    assert kinds(got) == ["error"]
+    b = body(got[0])
+    flat = " ".join(b.split())
+    assert flat.count(says) == 1, b
+    assert not repeated_phrases(b), (repeated_phrases(b), b)
+    assert "PLAY 4 4 5" not in b and not too_wide(b)
