@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -41,6 +41,9 @@ _INDEXES = (
     # Spectators: who watches a game or a whole league (`target` is its id), since when.
     "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
     "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",
+    # Wrong GM passwords by mail (from an admin's address), and whether one raised the alarm.
+    "CREATE TABLE IF NOT EXISTS gm_password_misses (id INTEGER PRIMARY KEY, at TEXT, sender TEXT, alarm INTEGER)",
+    "CREATE INDEX IF NOT EXISTS gm_password_misses_at ON gm_password_misses (at)",
 )
 
 
@@ -356,6 +359,17 @@ class Store:
         """The ids that `address` watches."""
         rows = self.conn.execute("SELECT target FROM observers WHERE address = ? ORDER BY target", [address.lower()])
         return [row[0] for row in rows]
+
+    # -- the GM's password by mail ------------------------------------------------------------
+    def add_gm_password_miss(self, sender: str, now: datetime, alarm: bool = False) -> None:
+        self.conn.execute("INSERT INTO gm_password_misses (at, sender, alarm) VALUES (?, ?, ?)",
+                          [iso(now), sender, int(alarm)])
+
+    def gm_password_misses(self, since: datetime) -> list[dict]:
+        """The wrong GM passwords since then, oldest first: {at, sender, alarm}."""
+        rows = self.conn.execute("SELECT at, sender, alarm FROM gm_password_misses WHERE at >= ? ORDER BY at, id",
+                                 [iso(since)])
+        return [{"at": from_iso(at), "sender": sender, "alarm": bool(alarm)} for at, sender, alarm in rows]
 
     # -- inbound mail ---------------------------------------------------------------------
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",

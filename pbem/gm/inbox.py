@@ -8,6 +8,7 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from ..clock import format_utc
 from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from ..mail.inbound import Inbound
@@ -17,7 +18,7 @@ from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimez
                                read_body, read_heading)
 from ..orders.text import Reading, command_lines, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games, observers
+from . import admin, games, gm_password, observers
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -64,16 +65,7 @@ class Inbox:
             return Outcome("ignored", "a reply to the GM's own mail that carries no command")
         heading = read_heading(lines[: self.policy.max_command_lines + 1])
         if msg.sender in self.policy.admins and any(is_gm_command(ln) for _, ln in heading.body):
-            if self.policy.gm_secret and _same(heading.password, self.policy.gm_secret):
-                return self._gm_commands(msg, heading)
-            if not self.policy.gm_secret:
-                problem = "GM commands need the GM's password, and none is set (gm.secret in the configuration)."
-            elif heading.password:
-                problem = "The GM password is wrong."
-            else:
-                problem = "GM commands need the GM's password."
-            return self._unproven(msg, note=problem, problem=problem,
-                                  hint="Add the line PASSWORD <gm.secret from the configuration>.")
+            return self._gm_door(msg, heading)
         if any(is_gm_command(ln) for _, ln in heading.body) and not heading.password \
                 and not self._secret_in_address(msg):
             return self._unproven(msg, note="GM command from a non-admin", problem=(
@@ -234,6 +226,36 @@ class Inbox:
         return None
 
     # -- the GM's own commands ------------------------------------------------------------
+    def _gm_door(self, msg: Inbound, heading) -> Outcome:
+        """GM commands from an admin's address run only with the GM's password, exactly. Each
+        wrong one counts; past the hour's limit none is taken, the right one neither, and wrong
+        ones get no answer (see `gm_password`)."""
+        secret, hint = self.policy.gm_secret, "Add the line PASSWORD <gm.secret from the configuration>."
+        if not secret or not heading.password:
+            problem = "GM commands need the GM's password" + (
+                "." if secret else ", and none is set (gm.secret in the configuration).")
+            return self._unproven(msg, note=problem, problem=problem, hint=hint)
+        lock = gm_password.Lock(self.store, self.postman.now)
+        was_locked = lock.locked_until()
+        if gm_password.same_password(heading.password, secret):
+            if was_locked is None:
+                return self._gm_commands(msg, heading)
+            # Only the password's holder gets here: the answer is no stranger's to use up.
+            self.postman.to_sender("error", msg, errors=[], problem="GM commands by mail are locked for now.",
+                                   hint=_locked(was_locked))
+            return Outcome("refused", f"GM password right, but locked until {format_utc(was_locked)}")
+        until, alarm = lock.miss(msg.sender)
+        if was_locked is not None:
+            outcome = Outcome("ignored", f"wrong GM password while locked until {format_utc(until)}: not answered")
+        else:
+            note = "wrong GM password" + (f"; GM commands by mail locked until {format_utc(until)}" if until else "")
+            outcome = self._unproven(msg, note=note, problem="The GM password is wrong.",
+                                     hint=_locked(until) if until else hint)
+        for address in sorted(self.policy.admins) if alarm else ():
+            self.postman.to_address("error", address, template="gm_locked", sender=msg.sender, tries=lock.tries,
+                                    until=format_utc(until))
+        return outcome
+
     def _gm_commands(self, msg: Inbound, heading) -> Outcome:
         errors, done = [], []
         commands = []
@@ -353,8 +375,16 @@ class Inbox:
         return Outcome("handled", "; ".join(effects), table.id, effects)
 
 
+def _locked(until) -> str:
+    return (f"{gm_password.TRIES} wrong GM passwords came by mail within an hour, so until {format_utc(until)} at "
+            "the earliest I take no GM command by mail, even with the right password (more wrong ones keep "
+            "it locked longer). The admins have been told. GM commands on the GM's own machine (pbem gm ...) "
+            "still work.")
+
+
 def _same(given: str | None, secret: str | None) -> bool:
-    """Whether a password from the mail is the secret (in constant time, any case)."""
+    """Whether a password from the mail is a seat's secret (in constant time, any case: the
+    secret rides in a Reply-To's local part, which some mail systems fold to lower case)."""
     if not given or not secret:
         return False
     return hmac.compare_digest(given.strip().lower().encode("utf-8", "replace"), secret.lower().encode("utf-8"))
