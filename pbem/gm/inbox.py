@@ -55,6 +55,10 @@ class Inbox:
         self.gm_addresses = policy.gm_addresses
 
     def handle(self, msg: Inbound) -> Outcome:
+        with self.postman.answering(msg):  # one message, one answer
+            return self._handle(msg)
+
+    def _handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
         if reason:  # robots are never answered; a delivery report among them is read
             return Outcome("ignored", reason + self._bounces(msg))
@@ -266,7 +270,7 @@ class Inbox:
                 errors.append(e)
         if not errors:
             try:
-                with self.store.transaction():  # a savepoint: all of the commands or none
+                with self.postman.savepoint():  # all of the commands or none, and their mail
                     done = [admin.Admin(self.postman).run(c) for c in commands]
             except OrderError as e:
                 errors.append(e)
@@ -365,14 +369,27 @@ class Inbox:
             make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
-        turns = Turns(self.postman, table)
-        # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
-        together = len(game_orders) > 1
-        effects = [turns.obey(seat, order, msg, ack=not together) for order in orders]
-        if together:
-            turns.acknowledge(seat, [o.command for o in game_orders], msg)
+        effects = self._obey(msg, table, seat, orders)
         games.save(self.store, table)
         return Outcome("handled", "; ".join(effects), table.id, effects)
+
+    def _obey(self, msg: Inbound, table: games.Table, seat: Seat, orders: list[Order]) -> list[str]:
+        """Carry out a message's orders: a time zone or an absence first (the answer's deadlines
+        are written in that zone, and moved), then the game's orders, then the rest, so that a
+        STATUS shows the game as the orders left it; the answers go out as one mail
+        (`Postman.answering`)."""
+        turns = Turns(self.postman, table)
+        first = [o for o in orders if isinstance(o.command, (SetTimezone, SetAbsence))]
+        game_orders = [o for o in orders if _is_game_order(o.command)]
+        after = sorted((o for o in orders if o not in first and o not in game_orders),
+                       key=lambda o: isinstance(o.command, (Status, History, Help)))
+        # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
+        together = len(game_orders) > 1
+        effects = [turns.obey(seat, order, msg) for order in first]
+        effects += [turns.obey(seat, order, msg, ack=not together) for order in game_orders]
+        if together:
+            turns.acknowledge(seat, [o.command for o in game_orders], msg)
+        return effects + [turns.obey(seat, order, msg) for order in after]
 
 
 def _locked(until) -> str:

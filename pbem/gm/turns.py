@@ -53,7 +53,7 @@ class Turns:
             return self.press(seat, command.text, msg)
         if isinstance(command, SetAbsence):
             from ..league import absence  # league mail: the league layer moves its games' deadlines
-            return absence.take(self.store, self.postman, self.table, seat, command)
+            return absence.take(self.store, self.postman, self.table, seat, command, answer=msg)
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)

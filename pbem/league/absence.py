@@ -66,7 +66,7 @@ def check(store, game_id: str, address: str, command, now: datetime, line: tuple
     return None
 
 
-def take(store, postman, table, seat, command) -> str:
+def take(store, postman, table, seat, command, answer=None) -> str:
     """Record the absence and move the deadlines of the player's league games inside it."""
     from ..gm import games
     league_id = league_of(store, table.id)
@@ -84,7 +84,7 @@ def take(store, postman, table, seat, command) -> str:
         games.save(store, other)
         moved.append(row.id)
     left = days_left(store, league_id, seat.address)
-    postman.to_seat("ack", table, seat, template="absence", first=command.first.isoformat(),
+    postman.to_seat("ack", table, seat, answer=answer, template="absence", first=command.first.isoformat(),
                     last=command.last.isoformat(), until=end.strftime("%Y-%m-%d %H:%M UTC"), moved=moved,
                     left=left, league=league_id)
     return f"absence {command.first} to {command.last}: {len(moved)} deadline(s) moved"
