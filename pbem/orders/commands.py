@@ -311,9 +311,6 @@ def read_body(body: list[Line], grammar: Grammar | None, breaks: dict[int, str] 
                                   hint="name your game first: GAME <id> (or keep [<id>] in the subject)")
                    for no, ln in rest]
     errors = _without_signature(orders, errors)
-    # In the order they were written: the game's orders were read apart from the generic ones,
-    # and a mail's orders are tried in turn.
-    orders.sort(key=lambda o: o.lines[0][0])
     if any(isinstance(o.command, Resign) for o in orders) and len(orders) > 1:
         no, ln = next(o.lines[0] for o in orders if isinstance(o.command, Resign))
         errors.append(AmbiguousOrder("RESIGN cannot share a message with other commands", line=ln, lineno=no,
