@@ -53,6 +53,9 @@ _INDEXES = (
     "CREATE TABLE IF NOT EXISTS spectators (address TEXT PRIMARY KEY, token TEXT UNIQUE, since TEXT)",
     # Games and leagues the GM made private (spectators=false).
     "CREATE TABLE IF NOT EXISTS closed_to_spectators (target TEXT PRIMARY KEY, since TEXT)",
+    # Wrong GM passwords by mail (from an admin's address), and whether one raised the alarm.
+    "CREATE TABLE IF NOT EXISTS gm_password_misses (id INTEGER PRIMARY KEY, at TEXT, sender TEXT, alarm INTEGER)",
+    "CREATE INDEX IF NOT EXISTS gm_password_misses_at ON gm_password_misses (at)",
 )
 
 
@@ -429,6 +432,16 @@ class Store:
     def closed_to_spectators(self, target: str) -> bool:
         return self.conn.execute("SELECT 1 FROM closed_to_spectators WHERE target = ?",
                                  [target]).fetchone() is not None
+    # -- the GM's password by mail ------------------------------------------------------------
+    def add_gm_password_miss(self, sender: str, now: datetime, alarm: bool = False) -> None:
+        self.conn.execute("INSERT INTO gm_password_misses (at, sender, alarm) VALUES (?, ?, ?)",
+                          [iso(now), sender, int(alarm)])
+
+    def gm_password_misses(self, since: datetime) -> list[dict]:
+        """The wrong GM passwords since then, oldest first: {at, sender, alarm}."""
+        rows = self.conn.execute("SELECT at, sender, alarm FROM gm_password_misses WHERE at >= ? ORDER BY at, id",
+                                 [iso(since)])
+        return [{"at": from_iso(at), "sender": sender, "alarm": bool(alarm)} for at, sender, alarm in rows]
 
     # -- inbound mail ---------------------------------------------------------------------
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",

@@ -208,7 +208,7 @@ def matchplay(t: Transcript) -> None:
     t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "m1")
     t.send(GEORGE, "STATUS", "m1")
     # Turn 2: George orders, Bill stays silent: a reminder, then the deadline plays for him.
-    t.send(GEORGE, "PLAY 5 3 4\nSPECIAL BLUE+1 HOLE 4", "m1")
+    t.send(GEORGE, "PLAY 5 3 4\nSPECIAL BLUE+1 HOLE 4\nSTATUS", "m1")  # one answer: the ack, the status below
     t.wait(hours=37)
     t.process("A pass twelve hours before the deadline")
     t.wait(hours=12)
@@ -247,7 +247,7 @@ def golfdeck(t: Transcript) -> None:
     t.wait(hours=1)
     t.send(ANN, "HELP", "d1")
     t.send(ANN, "REVEAL 1 1", "d1")
-    t.send(ANN, "REVEAL 1 5", "d1")
+    t.send(ANN, "REVEAL 1 5\nSTATUS\nHISTORY\nHELP", "d1")  # one answer, all four in it
     t.send(BOB, "REVEAL 2 6", "d1")
     t.send(CY, "Hi all,\n\nPRESS\nHello both. Short game today.\n\nSee you on the green!\n\n-- \nCy", "d1")
     t.wait(hours=36)
@@ -273,7 +273,7 @@ def golf(t: Transcript) -> None:
     seat = min(state.to_move())
     t.send(seats[seat], "DRAW DISCARD 7", "g1")
     t.send(seats[seat], "DRAW STOCK IF <= 4 KEEP 1 ELSE DISCARD", "g1")
-    t.send(seats[1 - seat], "PRESS Nice draw.", "g1")
+    t.send(seats[1 - seat], "PRESS Nice draw.\nHISTORY", "g1")
     t.wait(hours=36)
     t.process("A pass twelve hours before the deadline")
     t.wait(hours=13)
@@ -291,7 +291,7 @@ def dicegolf(t: Transcript) -> None:
     t.send(BOB, "POLICY BEST", "dg1")
     t.send(ANN, "HELP", "dg1")
     t.send(ANN, "ENTER 13", "dg1")
-    t.send(BOB, "PRESS Your dice, Ann: mine are on autopilot.", "dg1")
+    t.send(BOB, "PRESS Your dice, Ann: mine are on autopilot.\nSTATUS", "dg1")
     _answer(t, "dg1", ANN, lowest=True, times=3)
     t.send(ANN, "STATUS", "dg1")
     t.wait(hours=36)
@@ -324,7 +324,7 @@ def onpar(t: Transcript) -> None:
     t.send(ANN, "HELP", "op1")
     t.send(ANN, "SHOT P4", "op1")  # a putter off The Green
     _onpar_moves(t, seats, 2)
-    t.send(CY, "PRESS Fore!", "op1")
+    t.send(CY, "PRESS Fore!\nSTATUS", "op1")
     state = t.state("op1")
     seat = min(state.to_move())
     trap = next((c["order"] for c in state.view(seat)["choices"] if c["order"].startswith("TRAP")), None)

@@ -71,6 +71,11 @@ def _table_name(name: str) -> str:
 _TURN_HOLES = {t: (3 * t - 2, 3 * t - 1, 3 * t) for t in range(1, TURNS + 1)}
 
 
+def special_part(n: int) -> str:
+    """The part of a Play that names its n-th SPECIAL line (from 0), so an error lands on it."""
+    return "special" if n == 0 else f"special {n + 1}"
+
+
 def turn_holes(turn: int) -> tuple[int, int, int]:
     return _TURN_HOLES[turn]
 
@@ -243,11 +248,11 @@ class MatchPlay(GameState):
         if not isinstance(command, Play):
             raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
         problems = []
-        for checker, part in ((self._check_cards, command.cards), (self._check_specials, command.specials)):
-            try:
-                checker(seat, part)
-            except IllegalOrder as e:  # the special may be wrong too: report both
-                problems.append(e)
+        try:
+            self._check_cards(seat, command.cards)
+        except IllegalOrder as e:  # the specials may be wrong too: report every wrong line
+            problems.append(e)
+        problems += self._special_problems(seat, command.specials)
         if problems:
             right = str(self.nearest_orders(seat, command.cards, command.specials))
             for problem in problems:
@@ -382,11 +387,24 @@ class MatchPlay(GameState):
                     f"this PLAY uses {n} card(s) of {value} but you hold {hand[value]}; "
                     f"your stroke cards are: {held}", rule=rule("h"), part="cards")
 
+    def _special_problems(self, seat: int, specials: tuple[Special, ...]) -> list[IllegalOrder]:
+        """What is wrong with each SPECIAL line, each on its own line (`special_part`): every
+        special on its own, and every one past the first for being one too many."""
+        problems = []
+        for n, special in enumerate(specials or (None,)):
+            try:
+                self._check_specials(seat, (special,) if special else ())
+            except IllegalOrder as e:
+                e.part = special_part(n)
+                problems.append(e)
+            if n:
+                problems.append(IllegalOrder(f"this message has {len(specials)} SPECIAL lines; a turn takes "
+                                             "one at most", rule=rule("a"), part=special_part(n)))
+        return problems
+
     def _check_specials(self, seat: int, specials: tuple[Special, ...]) -> None:
+        """One special (or none) on its own: `_special_problems` takes a message's several."""
         holes = turn_holes(self._turn)
-        if len(specials) > 1:
-            raise IllegalOrder(f"this message has {len(specials)} SPECIAL lines; a turn takes one "
-                               "at most", rule=rule("a"), part="special")
         special = specials[0] if specials else None
         if special:
             if special.card not in SPECIALS:

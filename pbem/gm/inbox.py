@@ -8,6 +8,8 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from ..clock import format_utc
+from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
@@ -16,7 +18,7 @@ from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimez
                                read_body, read_heading)
 from ..orders.text import Reading, command_lines, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games, observers
+from . import admin, games, gm_password, observers
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -53,6 +55,10 @@ class Inbox:
         self.gm_addresses = policy.gm_addresses
 
     def handle(self, msg: Inbound) -> Outcome:
+        with self.postman.answering(msg):  # one message, one answer
+            return self._handle(msg)
+
+    def _handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
         if reason:  # robots are never answered; a delivery report among them is read
             return Outcome("ignored", reason + self._bounces(msg))
@@ -66,16 +72,7 @@ class Inbox:
             return Outcome("ignored", "a reply to the GM's own mail that carries no command")
         heading = read_heading(lines[: self.policy.max_command_lines + 1])
         if msg.sender in self.policy.admins and any(is_gm_command(ln) for _, ln in heading.body):
-            if self.policy.gm_secret and _same(heading.password, self.policy.gm_secret):
-                return self._gm_commands(msg, heading)
-            if not self.policy.gm_secret:
-                problem = "GM commands need the GM's password, and none is set (gm.secret in the configuration)."
-            elif heading.password:
-                problem = "The GM password is wrong."
-            else:
-                problem = "GM commands need the GM's password."
-            return self._unproven(msg, note=problem, problem=problem,
-                                  hint="Add the line PASSWORD <gm.secret from the configuration>.")
+            return self._gm_door(msg, heading)
         if any(is_gm_command(ln) for _, ln in heading.body) and not heading.password \
                 and not self._secret_in_address(msg):
             return self._unproven(msg, note="GM command from a non-admin", problem=(
@@ -133,10 +130,9 @@ class Inbox:
             return self._without_game(msg, lines)
         return self._unproven(msg, note="no seat matches sender, game and password",
                               problem="No seat in a game here matches this message.", hint=(
-            "I could not match this message to a seat in a game here: the game, the address you write "
-            "from and the password must all belong to one player. Reply to a mail from the GM (its "
-            "reply address carries your secret), from the address you were invited with. Send HELP "
-            "for the commands."))
+            "The game, the address you write from and the password must all belong to one player. "
+            "Reply to a mail from the GM (its reply address carries your secret) from the address "
+            "you were invited with. Send HELP for the commands."))
 
     def _without_game(self, msg: Inbound, lines: list) -> Outcome:
         lines = lines[: self.policy.max_command_lines + 1]
@@ -251,10 +247,10 @@ class Inbox:
 
     def _too_large(self, msg: Inbound) -> Outcome:
         return self._unproven(msg, note=f"too large to read: {msg.size} bytes",
-                              problem="Your message is too large to read.", hint=(
-            f"Your message is {msg.size:,} bytes long, more than the {self.policy.max_message_bytes:,} I "
-            "read, so I did not read it and nothing in it was applied. Send your orders as plain text, "
-            "without attachments."))
+                              problem="Your message is too large.", hint=(
+            f"It is {msg.size:,} bytes long and I read at most {self.policy.max_message_bytes:,}: I did "
+            "not read it, and nothing in it was applied. Send your orders as plain text, without "
+            "attachments."))
 
     def _echo_of_own_mail(self, msg: Inbound, lines: list) -> bool:
         """A reply to the GM's own mail with not one command in it: an auto-responder that sets
@@ -274,6 +270,36 @@ class Inbox:
         return None
 
     # -- the GM's own commands ------------------------------------------------------------
+    def _gm_door(self, msg: Inbound, heading) -> Outcome:
+        """GM commands from an admin's address run only with the GM's password, exactly. Each
+        wrong one counts; past the hour's limit none is taken, the right one neither, and wrong
+        ones get no answer (see `gm_password`)."""
+        secret, hint = self.policy.gm_secret, "Add the line PASSWORD <gm.secret from the configuration>."
+        if not secret or not heading.password:
+            problem = "GM commands need the GM's password" + (
+                "." if secret else ", and none is set (gm.secret in the configuration).")
+            return self._unproven(msg, note=problem, problem=problem, hint=hint)
+        lock = gm_password.Lock(self.store, self.postman.now)
+        was_locked = lock.locked_until()
+        if gm_password.same_password(heading.password, secret):
+            if was_locked is None:
+                return self._gm_commands(msg, heading)
+            # Only the password's holder gets here: the answer is no stranger's to use up.
+            self.postman.to_sender("error", msg, errors=[], problem="GM commands by mail are locked for now.",
+                                   hint=_locked(was_locked))
+            return Outcome("refused", f"GM password right, but locked until {format_utc(was_locked)}")
+        until, alarm = lock.miss(msg.sender)
+        if was_locked is not None:
+            outcome = Outcome("ignored", f"wrong GM password while locked until {format_utc(until)}: not answered")
+        else:
+            note = "wrong GM password" + (f"; GM commands by mail locked until {format_utc(until)}" if until else "")
+            outcome = self._unproven(msg, note=note, problem="The GM password is wrong.",
+                                     hint=_locked(until) if until else hint)
+        for address in sorted(self.policy.admins) if alarm else ():
+            self.postman.to_address("error", address, template="gm_locked", sender=msg.sender, tries=lock.tries,
+                                    until=format_utc(until))
+        return outcome
+
     def _gm_commands(self, msg: Inbound, heading) -> Outcome:
         errors, done = [], []
         commands = []
@@ -284,7 +310,7 @@ class Inbox:
                 errors.append(e)
         if not errors:
             try:
-                with self.store.transaction():  # a savepoint: all of the commands or none
+                with self.postman.savepoint():  # all of the commands or none, and their mail
                     done = [admin.Admin(self.postman).run(c) for c in commands]
             except OrderError as e:
                 errors.append(e)
@@ -353,14 +379,12 @@ class Inbox:
         # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
         # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
         game_orders = [o for o in orders if _is_game_order(o.command)]
-        if table.row.status in ("finished", "abandoned"):
-            for order in orders:
-                if isinstance(order.command, Press):
-                    no, ln = order.lines[0]
-                    errors.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
-                                               rule="press goes only to the players of a game in play"))
-        scratch = type(state).from_dict(state.to_dict()) if len(game_orders) > 1 else state
-        for order in game_orders:
+        errors += _press_problems(table, orders)
+        # A RESIGN beside other orders is refused already; tried, it would end the game under
+        # them, and they are checked against the game as the message found it.
+        tried = [o for o in game_orders if not (isinstance(o.command, Resign) and len(orders) > 1)]
+        scratch = type(state).from_dict(state.to_dict()) if len(tried) > 1 else state
+        for order in tried:
             if table.row.status == "abandoned":
                 no, ln = order.lines[0]
                 errors.append(IllegalOrder("the GM has abandoned this game", rule="no orders in an abandoned game",
@@ -384,23 +408,62 @@ class Inbox:
             make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
-        turns = Turns(self.postman, table)
-        # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
-        together = len(game_orders) > 1
-        effects = [turns.obey(seat, order, msg, ack=not together) for order in orders if order not in away]
-        if away:  # one answer for all of them
-            effects.append(turns.absent(seat, [o.command for o in away], msg))
-        if together:
-            turns.acknowledge(seat, [o.command for o in game_orders], msg)
+        effects = self._obey(msg, table, seat, orders)
         games.save(self.store, table)
         return Outcome("handled", "; ".join(effects), table.id, effects)
 
+    def _obey(self, msg: Inbound, table: games.Table, seat: Seat, orders: list[Order]) -> list[str]:
+        """Carry out a message's orders: a time zone or an absence first (the answer's deadlines
+        are written in that zone, and moved), then the game's orders, then the rest, so that a
+        STATUS shows the game as the orders left it; the answers go out as one mail
+        (`Postman.answering`)."""
+        turns = Turns(self.postman, table)
+        zones = [o for o in orders if isinstance(o.command, SetTimezone)]
+        away = [o for o in orders if isinstance(o.command, SetAbsence)]
+        game_orders = [o for o in orders if _is_game_order(o.command)]
+        after = sorted((o for o in orders if o not in zones + away and o not in game_orders),
+                       key=lambda o: isinstance(o.command, (Status, History, Help)))
+        # Several orders of one mail (DRAW STOCK, then KEEP) get one acknowledgement together.
+        together = len(game_orders) > 1
+        effects = [turns.obey(seat, order, msg) for order in zones]
+        if away:  # every absence of the message together (counted so by `check_all`), answered once
+            effects.append(turns.absent(seat, [o.command for o in away], msg))
+        effects += [turns.obey(seat, order, msg, ack=not together) for order in game_orders]
+        if together:
+            turns.acknowledge(seat, [o.command for o in game_orders], msg)
+        return effects + [turns.obey(seat, order, msg) for order in after]
+
+
+def _locked(until) -> str:
+    return (f"{gm_password.TRIES} wrong GM passwords came by mail within an hour, so until {format_utc(until)} at "
+            "the earliest I take no GM command by mail, even with the right password (more wrong ones keep "
+            "it locked longer). The admins have been told. GM commands on the GM's own machine (pbem gm ...) "
+            "still work.")
+
 
 def _same(given: str | None, secret: str | None) -> bool:
-    """Whether a password from the mail is the secret (in constant time, any case)."""
+    """Whether a password from the mail is a seat's secret (in constant time, any case: the
+    secret rides in a Reply-To's local part, which some mail systems fold to lower case)."""
     if not given or not secret:
         return False
     return hmac.compare_digest(given.strip().lower().encode("utf-8", "replace"), secret.lower().encode("utf-8"))
+
+
+def _press_problems(table: games.Table, orders: list[Order]) -> list[OrderError]:
+    """A press needs readers: the other players of a game in play."""
+    problems = []
+    for order in orders:
+        if not isinstance(order.command, Press):
+            continue
+        no, ln = order.lines[0]
+        if table.row.status in ("finished", "abandoned"):
+            problems.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
+                                         rule="press goes only to the players of a game in play"))
+        elif len(table.seats) < 2:
+            problems.append(IllegalOrder(f"nobody else plays in game {table.id}, so nobody would read it",
+                                         rule="a press goes to the other players of the game", line=ln,
+                                         lineno=no))
+    return problems
 
 
 def _has_commands(lines: list) -> bool:

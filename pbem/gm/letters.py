@@ -7,8 +7,10 @@ of a report or result from `state.spectator_view()` (see `observers`).
 from __future__ import annotations
 
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Iterator
 
 from ..clock import format_utc
 from ..schedule import clock_stopped, format_deadline, stated_deadline, time_left
@@ -17,6 +19,7 @@ from ..mail.outbound import Letter, compose
 from ..html_part import html_part
 from ..render import render
 from ..store import Seat, Store
+from .answers import one_answer
 from .games import Table
 from .observers import SPECTATOR_KINDS, copy_to_spectators
 
@@ -35,9 +38,46 @@ class Postman:
     spectated: set = field(default_factory=set)  # the reports already copied to spectators
     closing: set = field(default_factory=set)  # the games whose turn the GM is closing now (PROCESS)
     admins: frozenset = frozenset()  # the GM's admin addresses: their HELP lists the GM's commands
+    # While a message is handled (`answering`), the mail it causes, in the order written.
+    held: list | None = None
 
     def hush(self, msg: Inbound) -> None:
         self.hushed.add(msg.message_id)
+
+    @contextmanager
+    def answering(self, msg: Inbound) -> Iterator[None]:
+        """One message, one answer: the answers it earns go out as one mail (see `answers`), where
+        the first of them was written; the rest of its mail as written. Nothing, if it fails."""
+        self.held = []
+        try:
+            yield
+            held = self.held
+        finally:
+            self.held = None
+        answers: dict[str, list] = {}
+        for letter, topic in held:
+            if letter.in_reply_to == msg.message_id:
+                answers.setdefault(letter.to_addr, []).append((letter, topic))
+        for letter, topic in held:
+            if letter.in_reply_to != msg.message_id:
+                self._send(letter)
+            elif letter.to_addr in answers:
+                self._send(one_answer(answers.pop(letter.to_addr), self.gm_name, self.gm_address))
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """All or nothing: a store savepoint that takes back the mail written inside it too,
+        the mail still held (`answering`) as well as the queued."""
+        held = len(self.held) if self.held is not None else None
+        answered, spectated = set(self.answered), set(self.spectated)
+        try:
+            with self.store.transaction():
+                yield
+        except BaseException:
+            if held is not None:
+                del self.held[held:]
+            self.answered, self.spectated = answered, spectated
+            raise
 
     def post(self, letter: Letter, topic: str | None = None) -> None:
         if letter.in_reply_to is not None:
@@ -45,6 +85,12 @@ class Postman:
             if letter.in_reply_to in self.hushed or key in self.answered:
                 return
             self.answered.add(key)
+        if self.held is not None:
+            self.held.append((letter, topic or letter.kind))
+            return
+        self._send(letter)
+
+    def _send(self, letter: Letter) -> None:
         # Each of a player's mails carries a later Date than the one before, so that mail clients
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
         last = self.store.last_mail_at(letter.to_addr)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from ..games.matchplay import Play, Special, rule
+from ..games.matchplay import Play, Special, rule, special_part
 from .commands import Line, Order, UnknownCommand
 from .numbers import is_digits, read_number
 
@@ -99,8 +99,7 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
     if play_line is None or cards is None:
         return [], errors
     parts = {"cards": play_line}
-    if specials:
-        parts["special"] = specials[-1][1] if len(specials) > 1 else specials[0][1]
+    parts.update((special_part(n), line) for n, (_, line) in enumerate(specials))
     order = Order(Play(tuple(cards), tuple(s for s, _ in specials)),
                   [play_line] + [ln for _, ln in specials], parts)
     return [order], errors

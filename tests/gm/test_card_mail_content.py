@@ -167,7 +167,9 @@ def test_every_line_of_every_card_mail_fits_78_columns_with_four_long_names(tabl
             table.pbem("process", now=f"2026-12-{day:02d}T12:00:01Z")
             continue
         order = str(module.random_orders(t.state, seat, rng))
-        if step == 20:
+        if step == 20:  # each alone, then all of them with the move: one answer, every part of it fits
+            for asked in ("HELP", "STATUS", "HISTORY"):
+                table.order(addrs[seat], asked, game="c1", now=f"2026-12-{day:02d}T13:00:00Z")
             order = "HELP\nSTATUS\nHISTORY\n" + order
         table.order(addrs[seat], order, game="c1", now=f"2026-12-{day:02d}T13:00:00Z")
     assert load(table).state.result() is not None

@@ -171,12 +171,15 @@ def test_status_history_and_help_answer_the_player(table):
     table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3")
     table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 5")
     got = table.order(GEORGE, "STATUS\nHISTORY\nHELP")
-    assert kinds(got) == ["status", "history", "help"]
-    status, history, help_ = (body(m) for m in got)
+    # One answer: the status, and below it the history and the help under their headings.
+    assert kinds(got) == ["status"]
+    assert got[0]["Subject"] == "[m1] Status: George 1 up after 3 (with history, help)"
+    status, rest = body(got[0]).split("\n== History of game m1 ==\n")
+    history, help_ = rest.split("\n== Help for MatchPlay Golf ==\n")
     assert "Your orders for turn 2: PLAY 3 4 5 / SPECIAL BLUE-1 HOLE 5" in status
     assert "Bill has not yet sent orders for this turn." in status
     assert "Match: George 1 up after 3" in history and "resolved: turn 1" in history
-    assert "PLAY <card> <card> <card>" in help_
+    assert "PLAY <card> <card> <card>" in help_ and help_.rstrip().endswith("Golf GM")
     assert all(m["In-Reply-To"] and m["Auto-Submitted"] == "auto-replied" for m in got)
 
 
@@ -184,11 +187,12 @@ def test_the_mails_of_one_pass_carry_strictly_increasing_dates(table):
     import email.utils
     table.new_match()
     table.order(GEORGE, "PLAY 4 4 5\nSTATUS\nHELP\nHISTORY", now="2026-12-01T18:00:00Z")
-    table.order(BILL, "PLAY 3 5 4", now="2026-12-01T18:00:00Z")
-    got = table.mails(GEORGE)  # written order: welcome, ack, status, help, history, report
+    table.order(GEORGE, "HELP", now="2026-12-01T18:00:00Z")
+    table.order(BILL, "PRESS Hello\nPLAY 3 5 4", now="2026-12-01T18:00:00Z")
+    got = table.mails(GEORGE)  # written order: welcome, ack (with the rest), help, report, press
     dates = [email.utils.parsedate_to_datetime(m["Date"]) for m in got]
-    assert len(got) >= 6 and all(a < b for a, b in zip(dates, dates[1:])), [m["Date"] for m in got]
-    assert got[-1]["X-PBEM-Kind"] == "report"
+    assert kinds(got) == ["welcome", "ack", "help", "report", "press"]
+    assert all(a < b for a, b in zip(dates, dates[1:])), [m["Date"] for m in got]
 
 
 # -- what the mail looks like: 78 columns, the table, the rules by letter, the specials owed -----
@@ -209,7 +213,8 @@ def long_named_match_with_a_forfeit(table) -> None:
     table.order(BILL, "PLAY 4 4 5\nSPECIAL RED-1 HOLE 2", now="2026-03-01T01:00:00Z")
     table.order(GEORGE, "PLAY 3 4 5\nSPECIAL BLUE-1 HOLE 4", now="2026-03-01T02:00:00Z")
     table.pbem("process", now="2026-03-01T14:00:00Z")  # within 12 hours of the deadline
-    table.order(BILL, "STATUS\nHISTORY\nHELP", now="2026-03-01T15:00:00Z")
+    for asked in ("STATUS", "HISTORY", "HELP", "STATUS\nHISTORY\nHELP"):
+        table.order(BILL, asked, now="2026-03-01T15:00:00Z")
     table.pbem("process", now="2026-03-02T02:00:00Z")  # past it
     table.order(GEORGE, "RESIGN", now="2026-03-02T03:00:00Z")
 

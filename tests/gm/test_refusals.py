@@ -131,7 +131,7 @@ def test_a_strangers_address_with_a_valid_secret_is_refused_and_the_owner_warned
     table.send("mallory@example.test", f"GAME m1\nPASSWORD {secret}\nPLAY 4 4 5")
     table.pbem("process")
     to_mallory = table.mails("mallory@example.test")
-    assert kinds(to_mallory) == ["error"] and "could not match this message to a seat" in body(to_mallory[0])
+    assert kinds(to_mallory) == ["error"] and "No seat in a game here matches" in body(to_mallory[0])
     # The answer names no game and quotes nothing: it is the same as for a wrong guess.
     assert secret not in str(to_mallory[0]) and "m1" not in str(to_mallory[0]) and "PLAY" not in body(to_mallory[0])
     warning = table.mails(GEORGE)[-1]
@@ -169,7 +169,7 @@ def test_unknown_game_and_no_game(table):
     errs = table.mails(GEORGE)[1:]
     assert kinds(errs) == ["error", "error"]
     texts = " ".join(body(m) for m in errs)
-    assert "could not match this message to a seat" in texts and "does not say which game" in texts
+    assert "No seat in a game here matches" in texts and "does not say which game" in texts
     assert "nosuch" not in texts
 
 
@@ -289,9 +289,88 @@ def test_a_wrong_turn_line_suggests_the_turn_of_now_and_the_orders_keep_theirs(t
     assert "What would be right: PLAY" in special and "TURN" not in special
 
 
-def test_time_zone_and_orders_in_one_mail_get_both_answers(table):
+def test_time_zone_and_orders_in_one_mail_get_one_answer_with_both(table):
     table.new_match()
-    got = table.order(GEORGE, "SET TIMEZONE Europe/Paris\nPLAY 3 5 4")
-    subjects = [m["Subject"] for m in got]
-    assert kinds(got) == ["ack", "ack"], subjects
-    assert any("PLAY 3 5 4" in body(m) for m in got) and any("Europe/Paris" in body(m) for m in got)
+    got = table.order(GEORGE, "PLAY 3 5 4\nSET TIMEZONE Europe/Paris")
+    assert kinds(got) == ["ack"], [m["Subject"] for m in got]
+    text = body(got[0])
+    assert text.index("PLAY 3 5 4") < text.index("== Time zone set to Europe/Paris ==")
+    # The zone was set first: the orders' answer writes its deadline in it already.
+    assert "CET" in text.split("== Time zone")[0]
+
+
+# --- lines are checked against the game as the message found it (issue 18, item 6) ----------
+@pytest.mark.parametrize("text, resign_line", [("PLAY 4 4 3\nRESIGN", 2), ("RESIGN\nPLAY 4 4 3", 1)])
+def test_resign_beside_orders_is_refused_and_the_orders_are_judged_on_the_game_as_it_is(table, text,
+                                                                                         resign_line):
+    table.new_match()
+    before = table.show()
+    mails = table.order(GEORGE, text)
+    assert kinds(mails) == ["error"]
+    b = body(mails[0])
+    flat = " ".join(b.split())
+    assert f"Line {resign_line}: RESIGN" in b and "cannot share a message" in flat
+    # The PLAY line is legal in the match as the message found it: no word of it being over.
+    assert "match is over" not in flat and f"Line {3 - resign_line}: PLAY" not in b, b
+    after = table.show()
+    assert after["status"] == "active" and after["state"] == before["state"]
+
+
+# --- every wrong line is named (issue 18, item 8) ---------------------------------------------
+def test_two_specials_both_wrong_each_line_is_named(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 6\nSPECIAL BLUE+1 HOLE 5\nSPECIAL RED-1 HOLE 1", line_no=1,
+                line="PLAY 4 4 6", rule="h")
+    flat = " ".join(b.split())
+    assert "Line 2: SPECIAL BLUE+1 HOLE 5" in b, b
+    assert "hole 5 is not in this turn" in flat and f"Rule: {cited('e')}" in flat
+    assert "Line 3: SPECIAL RED-1 HOLE 1" in b and f"Rule: {cited('a')}" in flat
+    # One correction for the whole set, itself legal: it is accepted as written.
+    right = b.split("What would be right: ")[1].split("\n\n")[0]
+    orders = "\n".join(line.strip() for line in right.splitlines())
+    assert orders.startswith("PLAY 4 4 5"), orders
+    assert kinds(table.order(GEORGE, orders)) == ["ack"]
+
+
+def test_three_specials_every_line_past_the_first_is_named(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1\nSPECIAL BLUE-1 HOLE 2\nSPECIAL RED+1 HOLE 3",
+                line_no=3, line="SPECIAL BLUE-1 HOLE 2", rule="a")
+    assert "Line 4: SPECIAL RED+1 HOLE 3" in b and "Line 2:" not in b and "Line 1:" not in b
+
+
+def test_a_wrong_special_and_a_second_one_on_the_same_turn(table):
+    table.new_match()
+    b = refused(table, GEORGE, "PLAY 4 4 5\nSPECIAL GREEN+1 HOLE 2\nSPECIAL BLUE+1 HOLE 9",
+                line_no=3, line="SPECIAL BLUE+1 HOLE 9", rule="e")
+    assert "Line 2: SPECIAL GREEN+1 HOLE 2" in b and "unreadable" in b
+    assert "Line 3: SPECIAL BLUE+1 HOLE 9" in b and "hole 9 is not in this turn" in " ".join(b.split())
+
+
+# --- an answer to mail that proved no seat says each thing once (issue 18, item 12) ----------
+def repeated_phrases(text: str, n: int = 5) -> set[str]:
+    """The runs of `n` words said more than once in a mail."""
+    words = [w.strip(".,:;()").casefold() for w in text.split()]
+    runs = [" ".join(words[i:i + n]) for i in range(len(words) - n + 1)]
+    return {run for run in runs if runs.count(run) > 1}
+
+
+@pytest.mark.parametrize("sender, text, subject, says", [
+    ("stranger@example.test", "GAME m1\nPLAY 4 4 5", "orders", "No seat in a game here matches"),
+    ("stranger@example.test", "PLAY 4 4 5", "orders", "does not say which game"),
+    (GEORGE, "PLAY 4 4 5", "Re: [m1] orders", "carries no password"),
+    (GEORGE, "GAME m1\nPASSWORD nottheone\nPLAY 4 4 5", "orders", "password is wrong"),
+    ("stranger@example.test", "PAUSE m1", "orders", "taken only from the GM's admin addresses"),
+])
+def test_an_unproven_message_is_answered_once_each_thing_said_once(table, sender, text, subject, says):
+    table.new_match()
+    start = len(table.mails(sender))
+    table.send(sender, text, subject=subject)
+    table.pbem("process")
+    got = table.mails(sender)[start:]
+    assert kinds(got) == ["error"]
+    b = body(got[0])
+    flat = " ".join(b.split())
+    assert flat.count(says) == 1, b
+    assert not repeated_phrases(b), (repeated_phrases(b), b)
+    assert "PLAY 4 4 5" not in b and not too_wide(b)
