@@ -7,6 +7,7 @@ its score, in the welcome too.
 """
 from __future__ import annotations
 
+import email.utils
 import random
 import re
 
@@ -102,6 +103,14 @@ def test_no_mail_shows_a_player_or_a_spectator_another_players_hole_before_it_cl
     and its totals are those of the closed holes."""
     new_game(table, 3, seed=11)
     table.send(FAN, "OBSERVE dg", subject="watching")
+    table.pbem("process")
+    question = table.new_mails(FAN)  # the spectator confirms, as pbem asks
+    assert [m["X-PBEM-Kind"] for m in question] == ["ack"] and "Confirm" in question[0]["Subject"]
+    table.send(FAN, "", subject="Re: " + question[0]["Subject"],
+               to=email.utils.parseaddr(question[0]["Reply-To"])[1],
+               headers={"In-Reply-To": question[0]["Message-ID"]})
+    table.pbem("process")
+    assert [m["X-PBEM-Kind"] for m in table.new_mails(FAN)] == ["ack"]
     table.order(PLAYERS[1], "POLICY BEST", game="dg")
     rng = random.Random(11)
     checked = {"player": 0, "spectator": 0, "own open hole": 0}
