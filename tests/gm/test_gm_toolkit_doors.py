@@ -54,7 +54,7 @@ def test_newsecret_by_mail_mails_the_seat_a_new_secret_and_the_old_one_stops_wor
     new_match(table)
     old = table.secret(BILL)
     table.new_mails(BILL), table.new_mails(GEORGE)
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nNEWSECRET m1 bill@example.test")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nNEWSECRET m1 bill@example.test")
     assert answer["X-PBEM-Kind"] == "ack" and "new secret for bill@example.test in m1" in flat(answer)
     assert old not in body(answer)
     notice = table.new_mails(BILL)
@@ -94,7 +94,7 @@ def test_a_forged_newsecret_changes_nothing_and_tells_nobody_but_the_sender(tabl
     new_match(table)
     old = table.secret(BILL)
     table.new_mails(BILL)
-    table.send("mallory@example.test", "PASSWORD gm-secret-1\nNEWSECRET m1 bill@example.test")
+    table.send("mallory@example.test", "PASSWORD gm-secret-0123456789\nNEWSECRET m1 bill@example.test")
     table.send(BOSS, "PASSWORD guess\nNEWSECRET m1 bill@example.test", subject="forged")
     table.pbem("process", now=START)
     assert table.new_mails(BILL) == [] and table.secret(BILL) == old
@@ -120,16 +120,16 @@ def test_every_extend_line_of_one_message_counts_against_the_cap(table):
     new_match(table)
     table.new_mails(BILL)
     lines = "\n".join(["EXTEND m1 365d"] * 99)
-    answer = admin_mail(table, "PASSWORD gm-secret-1\n" + lines)
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\n" + lines)
     assert answer["X-PBEM-Kind"] == "error" and not too_wide(body(answer))
     text = flat(answer)
     assert "a year away at most" in text and "Line 2" in text  # the first line that goes past it
     assert table.show()["deadline"] == "2026-12-03T18:00:00Z"  # all or nothing
     assert table.new_mails(BILL) == []  # and the players heard of none of it
     # Two lines that fit together are taken; one more that does not is refused with the rest.
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 200d\nEXTEND m1 100d", now="2026-12-01T18:01:00Z")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 200d\nEXTEND m1 100d", now="2026-12-01T18:01:00Z")
     assert answer["X-PBEM-Kind"] == "ack" and table.show()["deadline"] == "2027-09-29T18:00:00Z"
-    answer = admin_mail(table, "PASSWORD gm-secret-1\nEXTEND m1 30d\nEXTEND m1 40d", now="2026-12-01T18:02:00Z")
+    answer = admin_mail(table, "PASSWORD gm-secret-0123456789\nEXTEND m1 30d\nEXTEND m1 40d", now="2026-12-01T18:02:00Z")
     assert answer["X-PBEM-Kind"] == "error" and "Line 3" in flat(answer)
     assert "EXTEND m1 34d" in flat(answer)  # what the cap still takes after the first line
     assert table.show()["deadline"] == "2027-09-29T18:00:00Z"

@@ -18,7 +18,7 @@ DUE = re.compile(r"(?:due by|deadline is|deadline:) ?(\d{4}-\d\d-\d\d \d\d:\d\d 
 
 def league(table, players=(("Alice", ALICE), ("Bruno", BRUNO)), game="matchplay", fmt="round-robin"):
     text = (table.root / "pbem.yaml").read_text().replace(
-        "  name: Golf GM\n", f"  name: Golf GM\n  admins: [{ADMIN}]\n  secret: gm-secret-1\n")
+        "  name: Golf GM\n", f"  name: Golf GM\n  admins: [{ADMIN}]\n  secret: gm-secret-0123456789\n")
     (table.root / "pbem.yaml").write_text(text)
     lines = ["id: cup", "name: Winter Cup", f"game: {game}", "course: parkland", "players:"]
     lines += [f"  - {name} <{address}>" for name, address in players]
