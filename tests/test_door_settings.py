@@ -155,4 +155,4 @@ def test_an_unusable_mail_folder_is_a_setting_and_nothing_waiting_is_lost(table,
     code, out, _ = table.pbem("process", check=False)
     assert code == 0, out
     news = [m["X-PBEM-Kind"] for m in table.mails(GEORGE)[sent_before:]]
-    assert news == ["status"], news  # the PAUSE notice, held while the folder was wrong
+    assert news == ["notice"], news  # the PAUSE notice, held while the folder was wrong
