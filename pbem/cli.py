@@ -7,6 +7,8 @@ import json
 import logging
 import sys
 
+from .mail.clean import quoted
+
 EXIT_USAGE = 2
 EXIT_TEMPFAIL = 75
 EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd: do not restart)
@@ -227,9 +229,9 @@ def _logging(config, verbose: bool) -> None:
 def _player(spec: str) -> tuple[str, str]:
     name, address = email.utils.parseaddr(spec)
     if "@" not in address or " " in address:
-        raise UsageError(f'--player {spec!r}: expected addr@host or "Name <addr@host>"')
+        raise UsageError(f'--player {quoted(spec)}: expected addr@host or "Name <addr@host>"')
     if len(email.utils.getaddresses([spec])) > 1:
-        raise UsageError(f"--player {spec!r}: one player per --player (repeat --player for each)")
+        raise UsageError(f"--player {quoted(spec)}: one player per --player (repeat --player for each)")
     return name, address.lower()
 
 
@@ -238,7 +240,7 @@ def _options(pairs: list[str]) -> dict:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option {pair!r}: expected KEY=VALUE")
+            raise UsageError(f"--option {quoted(pair)}: expected KEY=VALUE")
         out[key.strip().lower()] = value.strip()
     return out
 

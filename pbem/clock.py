@@ -9,6 +9,8 @@ import os
 import re
 from datetime import datetime, timedelta, timezone
 
+from .mail.clean import quoted
+
 ENV_NOW = "PBEM_NOW"
 
 _UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -24,7 +26,7 @@ def parse_time(text: str) -> datetime:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise ValueError(
-            f"expected an ISO 8601 time like 2026-12-01T18:00:00Z, got {text!r}") from None
+            f"expected an ISO 8601 time like 2026-12-01T18:00:00Z, got {_shown(text)}") from None
     if moment.tzinfo is None:
         return moment.replace(tzinfo=timezone.utc)
     return moment.astimezone(timezone.utc)
@@ -44,10 +46,10 @@ def now() -> datetime:
 def parse_duration(text: str) -> timedelta:
     """``48h``, ``3d``, ``90m``, ``30s``, ``2w`` or a sum such as ``1d12h`` / ``1d 12h``."""
     if not isinstance(text, str):
-        raise ValueError(f"expected {_DURATION_HINT}, got {text!r}")
+        raise ValueError(f"expected {_DURATION_HINT}, got {_shown(text)}")
     compact = text.strip().lower()
     if compact.startswith("-"):
-        raise ValueError(f"a duration must be longer than zero, got {text!r}")
+        raise ValueError(f"a duration must be longer than zero, got {_shown(text)}")
     pos, seconds = 0, 0
     for part in _PART.finditer(compact):
         if compact[pos:part.start()].strip():
@@ -58,14 +60,14 @@ def parse_duration(text: str) -> timedelta:
     if pos <= 0 or compact[pos:].strip():
         raise ValueError(f"expected {_DURATION_HINT}, got {_shown(text)}")
     if seconds <= 0:
-        raise ValueError(f"a duration must be longer than zero, got {text!r}")
+        raise ValueError(f"a duration must be longer than zero, got {_shown(text)}")
     if seconds > _LONGEST_DURATION:
         raise ValueError(f"a duration may be a year at most, got {_shown(text)}")
     return timedelta(seconds=seconds)
 
 
 def _shown(text: str) -> str:
-    return repr(text if len(text) <= 40 else text[:37] + "...")
+    return quoted(text, 40)
 
 
 def format_duration(span: timedelta) -> str:

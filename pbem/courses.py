@@ -7,6 +7,7 @@ from importlib.resources.abc import Traversable
 import yaml
 
 from pbem.games.course import EXAMPLE_PARS, Course
+from .mail.clean import quoted
 
 DEFAULT_COURSE = "parkland"
 TEMPLATE_PACKAGE = "pbem.course_templates"
@@ -50,7 +51,7 @@ def load_course(spec: str) -> Course:
             return Course.from_pars_string(text)
         except ValueError as err:
             raise ValueError(f"{err}; or name a course template: {available}") from None
-    raise ValueError(f"unknown course {spec!r}: name a course template ({available}) "
+    raise ValueError(f"unknown course {quoted(spec)}: name a course template ({available}) "
                      f"or give a par string like {EXAMPLE_PARS}")
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
 from .clock import format_duration
+from .mail.clean import quoted
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
@@ -22,7 +23,7 @@ def zone(name: str):
             raise ValueError
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ValueError(f"unknown time zone {name!r}: use a name like {ZONE_EXAMPLES}") from None
+        raise ValueError(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}") from None
 
 
 def canonical_zone(name: str) -> str:

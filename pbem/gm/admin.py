@@ -20,7 +20,7 @@ from datetime import timedelta
 from ..clock import format_duration, parse_duration, parse_time
 from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
-from ..mail.clean import base_address
+from ..mail.clean import base_address, quoted
 from ..store import iso
 from . import deadlines, games
 from .games import Table, new_secret
@@ -95,7 +95,7 @@ class Admin:
             from ..league import changes
             return getattr(changes, command.verb.lower())(self, command.game_id, *command.args)
         if command.verb == "WITHDRAW":
-            raise InvalidOrder(f"WITHDRAW takes a league id; there is no league {command.game_id!r}",
+            raise InvalidOrder(f"WITHDRAW takes a league id; there is no league {quoted(command.game_id)}",
                                line=str(command), hint=EXAMPLES["WITHDRAW"])
         table = games.load(self.store, command.game_id)
         if table is None:
@@ -145,7 +145,7 @@ class Admin:
                 moment = self.now + parse_duration(when)
             except ValueError:
                 raise InvalidOrder(f"expected an ISO 8601 time (UTC unless it says otherwise) or a duration "
-                                   f"from now, got {when[:40]!r}", line=f"DEADLINE {table.id} {when[:40]}",
+                                   f"from now, got {quoted(when, 40)}", line=f"DEADLINE {table.id} {when[:40]}",
                                    hint=self._deadline_examples(table)) from None
         if moment <= self.now:
             raise InvalidOrder(f"{when} is already past (it is {iso(self.now)} now)",
@@ -279,7 +279,7 @@ class Admin:
         name, address = email.utils.parseaddr(new_spec)
         line = f"REPLACE {table.id} {old_address} {new_spec}"
         if "@" not in address or len(email.utils.getaddresses([new_spec])) > 1:
-            raise InvalidOrder(f"{new_spec!r} is not one address", line=line,
+            raise InvalidOrder(f"{quoted(new_spec)} is not one address", line=line,
                                hint=f'REPLACE {table.id} {old_address} "William <will@example.test>"')
         if base_address(address) == base_address(self.postman.gm_address):
             raise InvalidOrder(f"{address} is the GM's own address: a player needs an address of their own",

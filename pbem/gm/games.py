@@ -12,6 +12,7 @@ from ..games import GameState, game_type, rng
 from ..games.course import Course
 from ..store import GameRow, Seat, Store
 from . import deadlines
+from ..mail.clean import quoted
 
 
 @dataclass
@@ -109,9 +110,9 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         raise ValueError("each player needs an address of their own")
     game_id = game_id or next_game_id(store, type_name)
     if not GAME_ID.fullmatch(game_id):
-        raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {game_id[:60]!r}")
+        raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {quoted(game_id)}")
     if store.game_exists(game_id):
-        raise ValueError(f"a game with id {game_id!r} exists already")
+        raise ValueError(f"a game with id {quoted(game_id)} exists already")
     names = [name or address.split("@")[0] for name, address in players]
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)

@@ -22,7 +22,7 @@ from ..clock import format_utc
 from ..games import game_type
 from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
-from ..mail.clean import clean
+from ..mail.clean import clean, quoted
 from ..mail.outbound import Letter
 from ..orders import grammar_for
 from ..orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
@@ -93,7 +93,7 @@ def closed_option(options: dict) -> bool:
     value = options.pop("spectators", True)
     text = str(value).strip().lower()
     if text not in ("true", "false"):
-        raise ValueError(f"option spectators: expected one of true, false, got {clean(value, 40)!r}")
+        raise ValueError(f"option spectators: expected one of true, false, got {quoted(value, 40)}")
     return text == "false"
 
 

@@ -15,6 +15,7 @@ from ..gm.turns import Turns
 from . import notices
 from .plan import read_plan
 from .records import MATCH_GAMES
+from ..mail.clean import quoted
 
 
 def _player_games(store, league_id: str, address: str) -> list:
@@ -47,7 +48,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     if not _in_league(store, league_id, old):
         raise InvalidOrder(f"{old} plays in no row of league {league_id}", line=line)
     if "@" not in address:
-        raise InvalidOrder(f"{new_spec!r} is not one address", line=line,
+        raise InvalidOrder(f"{quoted(new_spec)} is not one address", line=line,
                            hint=f'REPLACE {league_id} {old} "William <will@example.test>"')
     address = address.lower()
     if _in_league(store, league_id, address):

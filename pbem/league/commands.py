@@ -8,6 +8,7 @@ from pathlib import Path
 from ..clock import now
 from .plan import LeagueError
 from .season import Season
+from ..mail.clean import quoted
 
 
 def league_command(app, action: str, target: str | None, *, as_json: bool = False, html: str | None = None) -> str:
@@ -30,7 +31,7 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
                          f"{r['name']}" for r in rows)
     if app.store.league(target) is None:
         known = ", ".join(lg["id"] for lg in app.store.leagues()) or "none yet"
-        raise ValueError(f"there is no league {target!r} (leagues: {known})")
+        raise ValueError(f"there is no league {quoted(target)} (leagues: {known})")
     moment = now()
     data = season.show(target, moment)
     if action == "show":

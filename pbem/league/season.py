@@ -14,7 +14,7 @@ from datetime import datetime
 
 from ..games.rng import new_seed
 from ..gm.observers import spectator_token
-from ..mail.clean import clean
+from ..mail.clean import clean, quoted
 from ..store import from_iso
 from . import notices
 from .pairings import schedule
@@ -38,7 +38,7 @@ class Season:
         plan = read_plan(text, gm_address=self.gm.gm_address)
         league_id = plan.id or self._next_id()
         if self.store.league(league_id):
-            raise ValueError(f"a league with id {league_id!r} exists already")
+            raise ValueError(f"a league with id {quoted(league_id)} exists already")
         taken = [g.id for g in self.store.league_games(league_id)]
         if taken:
             raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")

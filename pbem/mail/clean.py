@@ -55,6 +55,12 @@ def clean(value: object, limit: int = 200) -> str:
     return text
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """A value a user wrote, shown back in an error as they wrote it: one clean line in double
+    quotes, cut short (never as Python prints a string, with its quotes and escapes)."""
+    return '"' + clean(value, limit) + '"'
+
+
 def plain_address(value: object) -> str | None:
     """A plain, lower-case ``local@domain`` address, or None for anything else.
 

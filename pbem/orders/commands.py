@@ -16,6 +16,7 @@ from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
 from ..schedule import ZONE_EXAMPLES, canonical_zone
 from .numbers import MAX_DIGITS, read_number
 from .text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
+from ..mail.clean import quoted
 
 Line = tuple[int, str]
 
@@ -214,7 +215,7 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 orders.append(Order(SetTimezone(canonical_zone(zone)), [(lineno, line)]))
             except ValueError:
                 shown = zone if len(zone) <= QUOTE_CHARS else zone[:QUOTE_CHARS] + "\u2026"
-                errors.append(InvalidOrder(f"unknown time zone {shown!r}: use a name like {ZONE_EXAMPLES}",
+                errors.append(InvalidOrder(f"unknown time zone {quoted(shown)}: use a name like {ZONE_EXAMPLES}",
                                            line=line, lineno=lineno, hint=TIMEZONE_EXAMPLE))
         elif word in ("OBSERVE", "UNOBSERVE"):
             order, wrong = _spectator_line(word, arg, lineno, line)

@@ -219,7 +219,7 @@ def test_gm_notices_fit_78_columns_in_a_long_time_zone(table):
     (["list", "extra"], "unrecognized arguments: extra"),
     (["show", "m1", "extra"], "pbem show: unrecognized"),
     (["gm"], "required"),
-    (["gm", "EXTEND", "m1", "-5h"], "longer than zero, got '-5h' (e.g. EXTEND m1 24h)"),
+    (["gm", "EXTEND", "m1", "-5h"], 'longer than zero, got "-5h" (e.g. EXTEND m1 24h)'),
     (["gm", "PAUSE", "m1", "--json"], "unrecognized arguments: --json"),
     (["frobnicate"], "invalid choice"),
 ])
