@@ -127,13 +127,15 @@ class Turns:
         ended = [ev["hole"] for ev in self._pending if ev["kind"] == "hole_end"]
         self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              outcome=outcome, hole_ended=ended[-1] if ended else None)
-        self.announce(actor=seat.seat)
+        self.announce(actor=seat.seat, answer=msg)
 
     def announce(self, before: set[int] | None = None, actor: int | None = None,
-                 nmr: list[dict] | None = None) -> None:
+                 nmr: list[dict] | None = None, answer: Inbound | None = None) -> None:
         """Tell everyone what the actions since `_begin` changed: hole reports, the result, whose
         move it is (each player owed a new move gets one turn mail), and what the GM played for
-        a silent player (`nmr`), which every player hears once."""
+        a silent player (`nmr`), which every player hears once. The actor's own turn mail in the
+        middle of their move (a drawn card to decide on) answers their message (`answer`): it
+        goes in the one mail that answers it."""
         state = self.table.state
         if before is None:
             before = self._before or set()
@@ -159,7 +161,8 @@ class Turns:
                 news = [] if s == actor and not fresh_hole else self._news(s, moves)
                 # A resignation in this hole is among the news already.
                 notes = self._notes_for(s, nmr, told, notices=not news)
-                self.postman.to_seat("turn", self.table, seat, notes=notes, news=news)
+                within = answer if s == actor and not fresh_hole else None
+                self.postman.to_seat("turn", self.table, seat, notes=notes, news=news, answer=within)
         for seat in self.table.seats:
             notes = [] if seat.seat in told else self._notes_for(seat.seat, nmr, told)
             if notes:

@@ -56,7 +56,9 @@ def news(mail) -> list[str]:
 
 
 def turn_mails(msgs):
-    return [m for m in msgs if m["X-PBEM-Kind"] == "turn"]
+    """The mails that ask for a move: a turn mail, or the answer to the mover's own message that
+    holds their next move (one message, one answer)."""
+    return [m for m in msgs if m["X-PBEM-Kind"] == "turn" or "with next move" in m["Subject"]]
 
 
 def test_every_turn_mail_lists_every_move_by_the_others_since_the_readers_last_move(table):
@@ -134,7 +136,8 @@ def test_each_move_owed_has_its_own_deadline_and_its_own_reminder(table):
     got = table.order(BOB, "REVEAL 1 2", game="c1", now="2026-12-02T03:00:00Z")
     got = table.order(BOB, "DRAW STOCK", game="c1", now="2026-12-02T08:00:00Z")
     # The decision on the drawn card is a new move: its own deadline, and no reminder yet.
-    assert kinds(got) == ["ack", "turn"] and "Due by 2026-12-03 08:00 UTC" in body(got[-1])
+    assert kinds(got) == ["ack"] and "(with next move)" in got[0]["Subject"]
+    assert "Due by 2026-12-03 08:00 UTC" in body(got[-1])
     assert state(table).row.deadline.isoformat().startswith("2026-12-03T08:00")
     table.pbem("process", now="2026-12-02T09:00:00Z")
     assert kinds(table.new_mails(BOB)) == []
