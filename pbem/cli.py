@@ -485,7 +485,7 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Needs no configuration and no store: the record and the rules are enough. The record may
     come from anyone: what it says is quoted only cut short and cleaned."""
-    from .fairness import Difference, quoted, verify_record
+    from .fairness import Difference, quoted as as_json, verify_record
     from .mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
@@ -495,7 +495,7 @@ def cmd_verify(args) -> int:
     if not isinstance(record, dict):
         raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
     game = record.get("id")
-    name = clean(game, 80) if isinstance(game, str) and game.strip() else quoted(game, 40)
+    name = clean(game, 80) if isinstance(game, str) and game.strip() else as_json(game, 40)
     try:
         line = verify_record(record)
     except Difference as e:
