@@ -23,7 +23,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from itertools import islice
 
-__all__ = ["command_lines", "read_lines", "Reading", "Skipped", "normalise_line", "is_stop_line",
+from . import reply_marks
+from .original import Original, quoted_lines
+
+__all__ = ["command_lines", "read_lines", "command_like", "Reading", "Skipped", "normalise_line", "is_stop_line",
            "resembles_command", "subject_game_id", "LongLine", "STOPS", "MAX_LINE_CHARS", "MAX_LINES",
            "QUOTE_CHARS"]
 
@@ -61,23 +64,6 @@ _INK = re.compile(f"[^\n{_SPACING}{_INVISIBLE_CHARS}]")
 _SQUEEZE_CHARS = 4 * MAX_LINE_CHARS
 
 _I = re.IGNORECASE
-# A reply header opens with "On" in the client's language and ends with a colon after the
-# verb "wrote": (opening word, verb, whether only the colon may follow the verb). The ending
-# is tested apart from the opening, so a long line is never scanned more than once.
-_REPLY_HEADERS = [
-    ("on", "wrote", True),
-    ("le", "a écrit", True),
-    ("am", "schrieb", False),
-    ("el", "escribió", True),
-    ("op", "schreef", False),
-    ("il", "ha scritto", True),
-    ("em", "escreveu", True),
-]
-_REPLY_RULES = [(re.compile(rf"{opener}\b", _I),
-                 re.compile(rf"\b{verb}\Z" if last else rf"\b{verb}\b", _I),
-                 len(verb) + 1 if last else None)
-                for opener, verb, last in _REPLY_HEADERS]
-_REPLY_OPENERS = re.compile(r"^(on|le|am|el|op|il|em)\s", _I)
 
 # What ends the reading of a message, and how an answer names it.
 STOPS = {
@@ -88,32 +74,15 @@ STOPS = {
     "footer": "the mail program's footer",
 }
 
-# Each pattern is linear: anchored at the start, and no two quantifiers can take the same
-# characters (the one `.*` before a literal ending backtracks a character at a time).
+# The language-free stops; the words of mail clients in every language are `reply_marks`'.
 _STOP_LINES = [
     (re.compile(r"^--$"), "signature"),
     # iOS turns a typed "--" into an em dash.
     (re.compile(r"^\u2014$"), "signature"),
     (re.compile(r"^end$", _I), "end"),
-    (re.compile(r"^-{2,}\s*(original message|ursprüngliche nachricht|message d'origine)\s*-{2,}$", _I),
-     "original"),
+    # Outlook's line above the header block of the original.
     (re.compile(r"^_{10,}$"), "original"),
-    (re.compile(r"^begin forwarded message\s*:?$", _I), "forwarded"),
-    (re.compile(r"^-{2,}\s*forwarded message\s*-{2,}$", _I), "forwarded"),
-    (re.compile(r"^sent from my\b", _I), "footer"),
-    (re.compile(r"^sent from mail for windows\b", _I), "footer"),
-    (re.compile(r"^get outlook for\b", _I), "footer"),
-    (re.compile(r"^envoyé de mon\b", _I), "footer"),
-    (re.compile(r"^von meinem\b.*\bgesendet$", _I), "footer"),
-    (re.compile(r"^enviado desde mi\b", _I), "footer"),
 ]
-
-# Thunderbird's attribution names no date: "Golf GM wrote:", "Golf GM <gm@host> schrieb:". Only
-# the end of a line is looked at (the longest verb and its colon fit in it), and only a line
-# that a quote follows is one: "PRESS As Bill wrote:" above a line of text is no attribution.
-_ATTRIBUTION_END = re.compile(
-    r"(?:^|\s)(?:wrote|schrieb|a écrit|escribió|schreef|ha scritto|escreveu)\s?:$", _I)
-_ATTRIBUTION_TAIL = 24
 
 # The words of the commands of every game, the GM's commands among them: a line with one of them
 # (or one mistyped), or with a digit, resembles a command and is never taken for a greeting, so
@@ -131,10 +100,10 @@ _LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS if len(word) >= 4)
 GREETING_CHARS = 60
 _WORD = re.compile(r"[^\W\d_]+")
 
-# Outlook quotes the original under a block of "From:/Sent:/To:/Subject:".
-_OUTLOOK_FROM = re.compile(r"^(from|von|de)\s*:", _I)
-_OUTLOOK_NEXT = re.compile(r"^(sent|date|gesendet|datum|envoyé|enviado|enviado el|fecha)\s*:", _I)
-_OUTLOOK_WINDOW = 4
+# The lines after a line that a header block or a wrapped attribution may take.
+_WINDOW = reply_marks.HEADER_WINDOW
+# Quote marks: ">" (most clients), "|" (some webmail); a leading tab (s-nail) becomes ">".
+_QUOTE_MARKS = (">", "|")
 
 
 class LongLine(str):
@@ -175,43 +144,8 @@ def _read_line(raw: str) -> str:
     return LongLine(normalise_line(squeezed[:QUOTE_CHARS])[:QUOTE_CHARS], len(raw))
 
 
-def _reply_header_span(line: str, following: str | None) -> int:
-    """How many lines the reply header that starts at ``line`` takes (0: it starts none)."""
-    if _is_one_line_reply_header(line):
-        return 1
-    # Gmail wraps a long header over two lines, often inside the <address>.
-    if following and not isinstance(following, LongLine) and _REPLY_OPENERS.match(line):
-        return 2 if _is_one_line_reply_header(f"{line} {following}") else 0
-    return 0
-
-
-def _is_one_line_reply_header(line: str) -> bool:
-    if not line.endswith(":"):
-        return False
-    for opener, verb, tail in _REPLY_RULES:
-        start = opener.match(line)
-        if not start:
-            continue
-        if tail is None:
-            if verb.search(line, start.end(), len(line) - 1):
-                return True
-        else:
-            # The verb closes the line: look only at its last characters (and the one before,
-            # for the word boundary).
-            body = line[start.end():-1].rstrip()
-            if verb.search(body[-tail:]):
-                return True
-    return False
-
-
-def _is_outlook_header(line: str, later: list[str]) -> bool:
-    if not _OUTLOOK_FROM.match(line):
-        return False
-    return any(_OUTLOOK_NEXT.match(nxt) for nxt in later[:_OUTLOOK_WINDOW] if not isinstance(nxt, LongLine))
-
-
 def _quotes(line: str | None) -> bool:
-    return line is not None and line.startswith(">")
+    return line is not None and line.startswith(_QUOTE_MARKS)
 
 
 def resembles_command(line: str) -> bool:
@@ -238,16 +172,16 @@ def _one_slip(typed: str, word: str) -> bool:
     return short[i:] == long[i + 1:]
 
 
-def _is_attribution(line: str) -> bool:
-    """A line such as "Golf GM wrote:" (whether a quote follows is the caller's to see)."""
-    if not _ATTRIBUTION_END.search(line[-_ATTRIBUTION_TAIL:]):
-        return False
-    return line.split(None, 1)[0].upper() not in COMMAND_WORDS
+def command_like(word: str) -> bool:
+    """Whether a line that begins with `word` begins like a command (or a mistyped one)."""
+    word = word.upper()
+    return word in COMMAND_WORDS or (len(word) >= 3 and any(_one_slip(word, c) for c in _LONG_COMMAND_WORDS))
 
 
 def _classify(line: str, later: list[str]) -> tuple[str | None, int]:
-    """What a line is, and how many lines it takes: "quote", "attribution" (the line before a
-    quote that says who wrote it), a kind of STOPS, or None for a line to read."""
+    """What a line is, and how many lines it takes: "quote", "attribution" (the lines before a
+    quote that say who wrote it), "rule" (a horizontal rule), a kind of STOPS, or None for a line
+    to read."""
     if _quotes(line):
         return "quote", 1
     if isinstance(line, LongLine):
@@ -255,16 +189,22 @@ def _classify(line: str, later: list[str]) -> tuple[str | None, int]:
     for pattern, kind in _STOP_LINES:
         if pattern.match(line):
             return kind, 1
-    following = later[0] if later else None
-    span = _reply_header_span(line, following)
+    kind = reply_marks.separator(line)
+    if kind:
+        return kind, 1
+    if reply_marks.footer(line):
+        return "footer", 1
+    if reply_marks.is_rule(line):
+        return "rule", 1
+    span, strong = reply_marks.attribution_span([line, *later[:2]], command_like)
     if span:
-        # A reply header with no quote below it heads the original message, unquoted.
-        return ("attribution", span) if _quotes(later[span - 1] if len(later) >= span else None) \
-            else ("original", 1)
-    if _is_outlook_header(line, later):
+        # An attribution with no quote below it heads the original message, unquoted.
+        if _quotes(later[span - 1] if len(later) >= span else None):
+            return "attribution", span
+        if strong:
+            return "original", 1
+    if reply_marks.header_block(line, later):
         return "original", 1
-    if _quotes(following) and _is_attribution(line):
-        return "attribution", 1
     return None, 1
 
 
@@ -323,32 +263,38 @@ class Reading:
         return "; ".join(clauses)
 
 
-def read_lines(text: str) -> Reading:
+def read_lines(text: str, originals: list[Original] | tuple = (), gm_names: tuple[str, ...] = ()) -> Reading:
     """The lines of a message that are read as commands, numbered from 1, and what was not read;
     a line too long to be a command comes as a LongLine. At most MAX_LINES lines with text are
-    looked at."""
+    looked at. `originals` are the GM's mails the message answers (`original.Original`): the
+    lines that quote one of them, with the attribution or header block above, are skipped
+    whatever the client and its language; `gm_names` are the GM's address and name as an
+    attribution may name them (lower case)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    numbered = ((n, _read_line(raw)) for n, raw in _inked_lines(text))
+    numbered = ((n, _marked(raw)) for n, raw in _inked_lines(text))
     # The few lines past the last one read are needed to see a header that spans lines.
-    filled = list(islice(((n, line) for n, line in numbered if line), MAX_LINES + _OUTLOOK_WINDOW))
+    filled = list(islice(((n, line) for n, line in numbered if line), MAX_LINES + _WINDOW))
+    quoted = quoted_lines([line for _, line in filled[:MAX_LINES]], list(originals), gm_names, command_like) \
+        if originals else set()
     reading = Reading()
     between: str | None = None  # what lies since the last line read: "quote" or "paragraph"
     greeted = False
     index, end = 0, min(len(filled), MAX_LINES)
     while index < end:
         number, line = filled[index]
-        later = [nxt for _, nxt in filled[index + 1: index + 1 + _OUTLOOK_WINDOW]]
-        kind, span = _classify(line, later)
+        kind, span = ("quote", 1) if index in quoted else _classify(line, _later(filled, index))
         if kind in STOPS:
             reading.stop, reading.last = (kind, number), number
             break
         if reading.last and number > reading.last + 1:
             between = between or "paragraph"
         last = filled[index + span - 1][0]
-        if kind is not None:
+        if kind == "rule":
+            between = between or "paragraph"
+        elif kind is not None:
             _skip_quote(reading, number, last)
             between = "quote"
-        elif not reading.lines and not greeted and _is_greeting(line, number, _following_number(filled, index)):
+        elif not reading.lines and not greeted and _is_greeting(line, number, filled, index, quoted):
             reading.skipped.append(Skipped("greeting", number, number))
             greeted = True
         else:
@@ -364,8 +310,14 @@ def read_lines(text: str) -> Reading:
     return reading
 
 
-def _following_number(filled: list[tuple[int, str]], index: int) -> int | None:
-    return filled[index + 1][0] if index + 1 < len(filled) else None
+def _marked(raw: str) -> str:
+    """A raw line read: a line that a tab begins is quoted (s-nail and mailx quote so)."""
+    line = _read_line(raw)
+    return f"> {line}" if line and raw.startswith("\t") and not isinstance(line, LongLine) else line
+
+
+def _later(filled: list[tuple[int, str]], index: int) -> list[str]:
+    return [nxt for _, nxt in filled[index + 1: index + 1 + _WINDOW]]
 
 
 def _skip_quote(reading: Reading, first: int, last: int) -> None:
@@ -377,16 +329,22 @@ def _skip_quote(reading: Reading, first: int, last: int) -> None:
         reading.skipped.append(Skipped("quote", first, last))
 
 
-def _is_greeting(line: str, number: int, next_number: int | None) -> bool:
-    """"Hi George," alone before the first command, set apart from what follows by a blank line."""
-    return (next_number is not None and next_number > number + 1 and not isinstance(line, LongLine)
-            and len(line) <= GREETING_CHARS and not resembles_command(line))
+def _is_greeting(line: str, number: int, filled: list[tuple[int, str]], index: int, quoted: set[int]) -> bool:
+    """"Hi George," alone before the first command, set apart from what follows by a blank line
+    or by the quote that follows it (Evolution puts "On ... wrote:" right under it)."""
+    if isinstance(line, LongLine) or len(line) > GREETING_CHARS or resembles_command(line) \
+            or index + 1 >= len(filled):
+        return False
+    if filled[index + 1][0] > number + 1 or index + 1 in quoted:
+        return True
+    return _classify(filled[index + 1][1], _later(filled, index + 1))[0] in ("quote", "attribution", *STOPS)
 
 
-def command_lines(text: str) -> list[tuple[int, str]]:
+def command_lines(text: str, originals: list[Original] | tuple = (),
+                  gm_names: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     """(1-based line number, normalised line) of each line that is read as a command (see
     `read_lines`)."""
-    return read_lines(text).lines
+    return read_lines(text, originals, gm_names).lines
 
 
 def _inked_lines(text: str):

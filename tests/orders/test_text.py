@@ -277,7 +277,8 @@ def test_signature_stops_reading():
 
 
 def test_nine_underscores_or_three_dashes_do_not_stop():
-    assert lines("A\n_________\n---\nB\n") == ["A", "_________", "---", "B"]
+    # A horizontal rule is never a command, and reading goes on below it.
+    assert lines("A\n_________\n---\n* * *\n=====\nB\n") == ["A", "B"]
 
 
 def test_end_inside_a_line_does_not_stop():

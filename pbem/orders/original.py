@@ -1,0 +1,179 @@
+"""Reading a reply against the mail it answers: the GM's own words, found again in the reply.
+
+pbem knows, word for word, every mail it sent. A reply quotes that mail however its client
+likes: under `>` or `|` or a tab, with no marks at all under a header block in any language,
+rewrapped, or turned from HTML into text. So the reply's lines are compared with the original's
+words: a run of three or more consecutive lines that stand in the same order in the original
+(each line's words one after the other there, and each line close after the one before) is a
+quote, and so is the attribution or header block just above it (its lines name the GM, the
+original's date, or look like a client's header fields). A player's own orders are never part of
+such a run unless three of them stand in the original in the same order and close together, and
+even then a run of lines that all read as orders is left to be read.
+
+What is kept of an original is the hash of each word, in order (`Original.fingerprint`): enough
+to recognise it, nothing to read it back from, so it outlives the mail's text under retention.
+All the work is bounded: so many words an original, so many candidates a line.
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from array import array
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import reply_marks
+
+__all__ = ["Original", "quoted_lines", "MOST_ORIGINALS"]
+
+# The GM's longest mail (a card game's rules in its welcome) is a few thousand words.
+_MOST_WORDS = 30_000
+# A line's words are looked for from its rarest word; past this many places, no more are tried.
+_MOST_CANDIDATES = 64
+# Consecutive lines of a quote stand this close in the original (in words): a quote keeps the
+# original's order, dropping at most a short line or two.
+_MOST_GAP = 20
+# Mails a reply is compared with: the one it answers and a few of those before it.
+MOST_ORIGINALS = 4
+_RUN = 3
+# How far above a quoted run its attribution or header block may begin.
+_HEADING_LINES = 8
+_WORD = re.compile(r"\w+")
+# A field of a header block in a language with no row in the table: "Label: value".
+_ANY_FIELD = re.compile(r"[^\W\d_][^:]{0,40}:(?:\s|$)")
+
+
+def _hashes(text: str) -> array:
+    return array("I", (zlib.crc32(w.encode("utf-8", "surrogatepass")) for w in _WORD.findall(text.casefold())))
+
+
+@dataclass
+class Original:
+    """One mail the GM sent, as the hashes of its words in order, and when it was written."""
+    words: array
+    sent: datetime | None = None
+    _places: dict[int, list[int]] | None = field(default=None, repr=False)
+
+    @classmethod
+    def of_text(cls, text: str, sent: datetime | None = None) -> "Original":
+        return cls(_hashes(text[: _MOST_WORDS * 8])[:_MOST_WORDS], sent)
+
+    @classmethod
+    def of_fingerprint(cls, data: bytes, sent: datetime | None = None) -> "Original":
+        words = array("I")
+        words.frombytes(data[: 4 * _MOST_WORDS - (len(data[: 4 * _MOST_WORDS]) % 4)])
+        return cls(words, sent)
+
+    def fingerprint(self) -> bytes:
+        return self.words.tobytes()
+
+    def _index(self) -> dict[int, list[int]]:
+        if self._places is None:
+            places: dict[int, list[int]] = {}
+            for position, word in enumerate(self.words):
+                places.setdefault(word, []).append(position)
+            self._places = places
+        return self._places
+
+    def find(self, line: array, start: int) -> int | None:
+        """Where the words of `line` next stand together in the original, at `start` or later."""
+        index = self._index()
+        counts = [len(index.get(word, ())) for word in line]
+        if not counts or 0 in counts:
+            return None
+        anchor = min(range(len(line)), key=counts.__getitem__)
+        places = index[line[anchor]]
+        width = len(line)
+        at = bisect_left(places, start + anchor)
+        for place in places[at: at + _MOST_CANDIDATES]:
+            first = place - anchor
+            if self.words[first: first + width] == line:
+                return first
+        return None
+
+    def names_date(self, line: str) -> bool:
+        """Whether a line names the day this mail was written (its year and day of the month, a
+        day either way for the reader's time zone), in any language's way of writing a date."""
+        if self.sent is None:
+            return False
+        numbers = {int(n) for n in re.findall(r"\d{1,4}", line)}
+        years = {self.sent.year, self.sent.year % 100}
+        day = self.sent.day
+        return bool(numbers & years) and bool(numbers & {day - 1, day, day + 1} - years)
+
+
+def quoted_lines(lines: list[str], originals: list[Original], gm_names: tuple[str, ...],
+                 command_like) -> set[int]:
+    """The indexes of `lines` (normalised, non-blank) that quote one of `originals`, with the
+    attribution or header block above each quoted run. `command_like(word)` tells a line that
+    begins like an order: it never heads a quote."""
+    if len(lines) < _RUN or not originals:
+        return set()
+    words = [_hashes(line) for line in lines]
+    spoken = [i for i, w in enumerate(words) if w]  # lines with words; the others go along
+    quoted: set[int] = set()
+    for original in originals[:MOST_ORIGINALS]:
+        for k in range(len(spoken) - _RUN + 1):
+            window = spoken[k: k + _RUN]
+            if all(i in quoted for i in window):
+                continue
+            if _in_order([words[i] for i in window], original):
+                quoted.update(range(window[0], window[-1] + 1))
+    runs = _runs(sorted(quoted))
+    skipped: set[int] = set()
+    for first, last in runs:
+        if all(_reads_as_order(lines[i], command_like) for i in range(first, last + 1)):
+            continue  # three orders the original shows too, written as orders: read them
+        top = _heading_above(lines, first, originals, gm_names, command_like)
+        skipped.update(range(top, last + 1))
+    return skipped
+
+
+def _in_order(window: list[array], original: Original) -> bool:
+    position = None
+    for line in window:
+        found = original.find(line, position or 0)
+        if found is None or (position is not None and found - position > _MOST_GAP):
+            return False
+        position = found + len(line)
+    return True
+
+
+def _runs(indexes: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for i in indexes:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
+
+
+def _reads_as_order(line: str, command_like) -> bool:
+    return not line.startswith((">", "|")) and bool(line.split()) and command_like(line.split(None, 1)[0])
+
+
+def _heading_above(lines: list[str], first: int, originals: list[Original], gm_names: tuple[str, ...],
+                   command_like) -> int:
+    """The first line of the attribution or header block just above the run starting at `first`
+    (`first` itself when there is none). Lines are taken upwards while they look like a client's
+    heading; the block starts at the highest of them that names the GM, the original's date, or
+    is a separator, rule, attribution or known header field."""
+    top = first
+    for i in range(first - 1, max(-1, first - 1 - _HEADING_LINES), -1):
+        line = lines[i]
+        if line.startswith((">", "|")):
+            top = i
+            continue
+        head = line.split(None, 1)[0] if line.split() else ""
+        if command_like(head):
+            break
+        folded = line.casefold()
+        if (any(name and name in folded for name in gm_names) or any(o.names_date(line) for o in originals)
+                or reply_marks.separator(line) or reply_marks.is_rule(line) or set(line) <= set("_-")
+                or reply_marks.is_attribution_line(line)[0] or reply_marks.header_role(line)):
+            top = i
+        elif not (_ANY_FIELD.match(line) or line.endswith(":")):
+            break
+    return top
