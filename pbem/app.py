@@ -164,7 +164,8 @@ class App:
         last = self.store.meta("pruned")
         if not days or (last and now.strftime("%Y-%m-%d") <= last):
             return
-        inbound, outbox = self.store.prune(now, days)
+        from .gm.originals import fingerprint  # a reply to a forgotten mail is still read against it
+        inbound, outbox = self.store.prune(now, days, fingerprint)
         self.store.set_meta("pruned", now.strftime("%Y-%m-%d"))
         if inbound or outbox:
             log.info("retention: forgot the text of %d received and %d sent mail(s) older than %d days",

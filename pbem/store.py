@@ -13,16 +13,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .store_file import StoreError, check_path, schema_of, store_error
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
     # The secret seed's bytes (hex: an INTEGER column would turn "0001" into 1) and its SHA-256.
     "games": {"seed_hex": "TEXT", "commitment": "TEXT"},
+    # What is kept of a sent mail's words once its text is forgotten (orders.original).
+    "outbox": {"fingerprint": "BLOB"},
 }
 _INDEXES = (
     # An address whose mail bounced for good, and why (the admins are told once per address).
@@ -172,7 +174,7 @@ class Store:
             self.db["outbox"].create({
                 "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,
                 "message_id": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
-                "sent": str, "error": str}, pk="id")
+                "sent": str, "error": str, "fingerprint": bytes}, pk="id")
             self.db["outbox"].create_index(["status", "id"])
             self.db["senders"].create({"address": str, "warned": str}, pk="address")
             self.db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
@@ -487,16 +489,23 @@ class Store:
         row = cur.fetchone()
         return dict(zip([c[0] for c in cur.description], row)) if row else None
 
-    def prune(self, now: datetime, days: int) -> tuple[int, int]:
+    def prune(self, now: datetime, days: int,
+              fingerprint: Callable[[bytes], bytes] | None = None) -> tuple[int, int]:
         """Forget the raw bytes of mail handled or sent more than `days` ago: (inbound, outbox) rows.
 
         The rows stay (a retried copy is still known by its key) and so do the events every game
-        is rebuilt from; mail not handled yet and failed mail keep their bytes."""
+        is rebuilt from; mail not handled yet and failed mail keep their bytes. A sent mail keeps
+        `fingerprint(raw)` in their place."""
         cutoff = iso(now - timedelta(days=days))
         with self.transaction():
             inbound = self.conn.execute(
                 "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored')"
                 " AND raw IS NOT NULL", [cutoff]).rowcount
+            if fingerprint is not None:  # a reply to the mail is still read against it
+                rows = self.conn.execute("SELECT id, raw FROM outbox WHERE status = 'sent' AND sent < ?"
+                                         " AND raw IS NOT NULL", [cutoff]).fetchall()
+                self.conn.executemany("UPDATE outbox SET fingerprint = ? WHERE id = ?",
+                                      [(fingerprint(raw), row_id) for row_id, raw in rows])
             outbox = self.conn.execute(
                 "UPDATE outbox SET raw = NULL WHERE status = 'sent' AND sent < ? AND raw IS NOT NULL",
                 [cutoff]).rowcount
@@ -607,6 +616,15 @@ class Store:
         marks = ",".join("?" * len(ids))
         return self.conn.execute(f"SELECT 1 FROM outbox WHERE message_id IN ({marks}) LIMIT 1", ids).fetchone() \
             is not None
+
+    def originals(self, message_ids: tuple[str, ...], most: int) -> list[tuple[bytes | None, bytes | None, str]]:
+        """(raw, fingerprint, created) of the GM's own mails among these Message-IDs, newest first."""
+        ids = list(dict.fromkeys(message_ids))[-20:]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return self.conn.execute(f"SELECT raw, fingerprint, created FROM outbox WHERE message_id IN ({marks})"
+                                 " ORDER BY id DESC LIMIT ?", [*ids, most]).fetchall()
 
     def sent_mail(self, game_id: str | None = None) -> list[dict]:
         """Every mail the GM wrote, oldest first (tests read these)."""

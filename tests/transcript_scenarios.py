@@ -201,7 +201,10 @@ def matchplay(t: Transcript) -> None:
                "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "1")
     t.wait(hours=1)
     t.send(GEORGE, "HELP", "m1")
-    t.send(GEORGE, "PLAY 4 4 9\nSPECIAL GREEN+1 HOLE 2", "m1")
+    # Refused above a quote of the welcome: the error says what was read and what was skipped.
+    t.send(GEORGE, "PLAY 4 4 9\nSPECIAL GREEN+1 HOLE 2\n\nOn Tue, 1 Dec 2026 at 09:00, Golf GM\n"
+           "<gm@example.test> wrote:\n> Reply to this mail with your orders, for example:\n>\n"
+           ">     PLAY 4 4 5\n", "m1")
     t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "m1")
     t.send(BILL, "PRESS Good luck, George. May the best putter win.", "m1")
     t.wait(hours=3)

@@ -16,9 +16,9 @@ from ..mail.screen import screen
 from ..orders import GRAMMARS, grammar_for
 from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimezone, Status, UnknownCommand,
                                read_body, read_heading)
-from ..orders.text import Reading, command_lines, read_lines, subject_game_id
+from ..orders.text import Reading, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games, gm_password, observers
+from . import admin, games, gm_password, observers, originals
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -64,7 +64,8 @@ class Inbox:
             return Outcome("ignored", reason + self._bounces(msg))
         if msg.oversized:
             return self._too_large(msg)
-        lines = command_lines(msg.text)
+        reading = self._read(msg)
+        lines = reading.lines
         pending = self.store.observe_request(self._secret_in_address(msg))
         if pending is not None:  # an answer to the question an OBSERVE got, whatever it says
             return self._confirm(msg, pending, lines[: self.policy.max_command_lines + 1])
@@ -90,7 +91,13 @@ class Inbox:
         seat = table.seat_of(msg.sender) if table else None
         if seat is None or not _same(secret, seat.secret):
             return self._refuse(msg, lines, table, seat, secret, named=bool(game_id or secret))
-        return self._player(msg, table, seat, heading, lines)
+        return self._player(msg, table, seat, heading, reading)
+
+    def _read(self, msg: Inbound) -> Reading:
+        """The message's lines as commands, read against the GM's mails it answers."""
+        # A run of quoted lines takes three: a shorter message is read without looking it up.
+        found = originals.originals_of(self.store, msg) if msg.text.count("\n") >= 2 else []
+        return read_lines(msg.text, found, (self.postman.gm_address, self.postman.gm_name.casefold()))
 
     def _bounces(self, msg: Inbound) -> str:
         """A delivery report: the mail it speaks of is marked bounced, and the admins are told
@@ -322,7 +329,8 @@ class Inbox:
         return Outcome("handled", "; ".join(done), auth=msg.sender)
 
     # -- mail from a player who proved their seat ------------------------------------------
-    def _player(self, msg: Inbound, table: games.Table, seat: Seat, heading, lines: list) -> Outcome:
+    def _player(self, msg: Inbound, table: games.Table, seat: Seat, heading, reading: Reading) -> Outcome:
+        lines = reading.lines
         flood = self._flooding(msg, table, seat)
         if flood:
             self.postman.hush(msg)
@@ -333,7 +341,7 @@ class Inbox:
                 "read in one message, so nothing in it was applied. Send the orders alone."))
             outcome = Outcome("refused", "too many command lines", table.id)
         else:
-            outcome = self._commands(msg, table, seat, heading)
+            outcome = self._commands(msg, table, seat, heading, reading)
         outcome.auth = seat.address
         if flood:
             outcome.note += f"; {flood}"
@@ -358,11 +366,10 @@ class Inbox:
         return f"rate limit: {recent + 1} messages in the last hour"
 
     # -- commands -------------------------------------------------------------------------
-    def _commands(self, msg: Inbound, table: games.Table, seat: Seat, heading) -> Outcome:
+    def _commands(self, msg: Inbound, table: games.Table, seat: Seat, heading, reading: Reading) -> Outcome:
         state = table.state
-        # Read again for what the lines alone do not tell: where a bare PRESS's paragraphs and its
+        # The reading tells what the lines alone do not: where a bare PRESS's paragraphs and its
         # end are, and why a message has no commands.
-        reading = read_lines(msg.text)
         orders, errors = read_body(heading.body, grammar_for(table.type), reading.breaks)
         orders = _collapse(orders)
         for order in orders:  # a player named by address, as the engine reads players
@@ -406,7 +413,8 @@ class Inbox:
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             make_suggestions(errors, state, seat.seat)
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None)
+            self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
+                                   read=_as_read(reading, errors))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         effects = self._obey(msg, table, seat, orders)
         games.save(self.store, table)
@@ -476,6 +484,23 @@ def _has_commands(lines: list) -> bool:
         if orders or any(not isinstance(e, UnknownCommand) for e in errors):
             return True
     return False
+
+
+# How many of the lines read an error mail lists.
+_READ_LINES_SHOWN = 12
+
+
+def _as_read(reading: Reading, errors: list[OrderError]) -> dict | None:
+    """What a refused message was read as, when the errors alone do not show it: the lines taken
+    as commands and what was skipped, so that a line read by mistake (or a quote taken for
+    orders) is seen at once. None for a message read whole whose every line an error names."""
+    named = {e.lineno for e in errors}
+    explained = reading.explain()
+    if not explained and all(n in named for n, _ in reading.lines):
+        return None
+    shown = reading.lines[:_READ_LINES_SHOWN]
+    return {"lines": shown, "more": len(reading.lines) - len(shown),
+            "skipped": f"{explained[0].upper()}{explained[1:]}." if explained else ""}
 
 
 def _no_commands(reading: Reading) -> InvalidOrder:

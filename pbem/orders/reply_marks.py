@@ -24,7 +24,19 @@ def _alternation(words) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
 
-_VERB = re.compile(rf"(?<!\w)(?:{_alternation(v for lang in LANGUAGES for v in lang.verbs)})(?!\w)", _I)
+def _bounded(words) -> str:
+    """An alternation of words that stand as words: Chinese and Japanese write no spaces, so
+    their words are found anywhere."""
+    spaced = [w for w in words if not _unspaced(w)]
+    unspaced = [w for w in words if _unspaced(w)]
+    return rf"(?<!\w)(?:{_alternation(spaced)})(?!\w)" + (f"|{_alternation(unspaced)}" if unspaced else "")
+
+
+def _unspaced(word: str) -> bool:
+    return "\u2e80" <= word[0] <= "\u9fff"
+
+
+_VERB = re.compile(_bounded([v for lang in LANGUAGES for v in lang.verbs]), _I)
 _OPENER = re.compile(rf"(?:{_alternation(o for lang in LANGUAGES for o in lang.openers)})\s", _I)
 _ROLES = {label.casefold(): role for lang in LANGUAGES for role, labels in lang.fields.items() for label in labels}
 # A header field: a label of at most four words, then a colon ("Envoyé le :", "Date d'envoi:").

@@ -1,0 +1,33 @@
+"""The GM's own mails that a reply answers, as the reader compares them (`orders.original`).
+
+A reply names them in `In-Reply-To` and `References`. While retention keeps a mail's bytes its
+text is read from them; after, the fingerprint kept in their place serves (`fingerprint`, which
+the store's pruning calls before it forgets the bytes).
+"""
+from __future__ import annotations
+
+from ..mail.inbound import Inbound, parse
+from ..orders.original import MOST_ORIGINALS, Original
+from ..store import Store, from_iso
+
+__all__ = ["originals_of", "fingerprint"]
+
+
+def originals_of(store: Store, msg: Inbound) -> list[Original]:
+    """The GM's mails that `msg` answers, the one it replies to first; [] when it names none."""
+    ids = tuple(i for i in (*msg.references, msg.in_reply_to) if i)
+    if not ids or not msg.text:
+        return []
+    found = []
+    for raw, kept, created in store.originals(ids, MOST_ORIGINALS):
+        sent = from_iso(created)
+        if raw is not None:
+            found.append(Original.of_text(parse(raw).text, sent))
+        elif kept:
+            found.append(Original.of_fingerprint(kept, sent))
+    return found
+
+
+def fingerprint(raw: bytes) -> bytes:
+    """What is kept of a sent mail's text when retention forgets it."""
+    return Original.of_text(parse(raw).text).fingerprint()
