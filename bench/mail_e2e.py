@@ -7,11 +7,17 @@ P1  pbem handling 1,000 orders for 500 matches in one `process` pass, divided by
     aiosmtplib over one connection, the very mails pbem sent (target: at most 1.25).
 P2  ack latency under `pbem run`: from an order landing in the GM's inbox to the ack in the
     player's inbox, median and p95 over 200 orders (target: p95 at most 1 s).
+P1q the same as P1 with every order a reply as clients write it: In-Reply-To naming the
+    player's welcome, the whole welcome quoted below the orders (what reading by the original
+    costs: the lookup, the original's text, the comparison).
 P3  a cron pass on an empty inbox divided by `python -c pass` (target: at most 8).
+
+`bench/side_by_side.py` runs P1 and P1q on two versions of pbem in turn, for a ratio in one run.
 """
 from __future__ import annotations
 
 import asyncio
+import email.policy
 import email.utils
 import imaplib
 import os
@@ -44,11 +50,19 @@ def config_text(stack: MailStack, submission: bool = False) -> str:
             + "log:\n  level: warning\nlimits:\n  messages_per_hour: 1000000\n")
 
 
-def order_mail(sender: str, game: str, secret: str, text: str) -> bytes:
+def order_mail(sender: str, game: str, secret: str, text: str, answers: bytes | None = None) -> bytes:
+    """An order; with `answers` (the GM's mail), a reply to it that quotes it whole below."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = sender, GM, f"Re: [{game}] orders"
     msg["Message-ID"] = email.utils.make_msgid(domain="bench.test")
-    msg.set_content(f"PASSWORD {secret}\n{text}\n")
+    quote = ""
+    if answers is not None:
+        original = email.message_from_bytes(answers, policy=email.policy.default)
+        msg["In-Reply-To"] = original["Message-ID"]
+        text_part = original.get_body(preferencelist=("plain",)).get_content()
+        quote = (f"\nOn Wed, 2 Dec 2026 at 10:00, Golf GM <{GM}> wrote:\n"
+                 + "".join(f"> {line}\n" for line in text_part.splitlines()))
+    msg.set_content(f"PASSWORD {secret}\n{text}\n{quote}")
     return msg.as_bytes()
 
 
@@ -74,7 +88,11 @@ def gm_app(folder: Path, stack: MailStack, submission: bool = False):
     return App.open(load(folder / "pbem.yaml"))
 
 
-def p1(stack: MailStack) -> str:
+def p1q(stack: MailStack) -> str:
+    return p1(stack, quoting=True)
+
+
+def p1(stack: MailStack, quoting: bool = False) -> str:
     from pbem.courses import load_course
     folder = Path(tempfile.mkdtemp(prefix="pbem-p1-"))
     app = gm_app(folder, stack)
@@ -83,8 +101,10 @@ def p1(stack: MailStack) -> str:
     for i in range(500):
         game = app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], course, seed=i, game_id=f"g{i}")
         seats = app.store.seats(game)
-        raws.append(order_mail(GEORGE, game, seats[0].secret, "PLAY 4 4 3"))
-        raws.append(order_mail(BILL, game, seats[1].secret, "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 2"))
+        welcomes = dict(app.store.conn.execute("SELECT recipient, raw FROM outbox WHERE game_id = ?", [game]))
+        raws.append(order_mail(GEORGE, game, seats[0].secret, "PLAY 4 4 3", welcomes[GEORGE] if quoting else None))
+        raws.append(order_mail(BILL, game, seats[1].secret, "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 2",
+                               welcomes[BILL] if quoting else None))
     app.store.conn.execute("UPDATE outbox SET status = 'sent'")  # the welcomes are not part of it
     app.store.conn.commit()
     welcomes = app.store.conn.execute("SELECT max(id) FROM outbox").fetchone()[0]
@@ -102,7 +122,7 @@ def p1(stack: MailStack) -> str:
     fetched, bare_time = asyncio.run(bare_io(stack, replies))
     assert fetched == 1000, fetched
     app.close()
-    return (f"P1: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches ({sent} mails sent); bare "
+    return (f"{'P1q' if quoting else 'P1'}: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches ({sent} mails sent); bare "
             f"aioimaplib fetch of 1,000 + aiosmtplib send of {sent}: {bare_time:.2f} s; "
             f"ratio {pbem_time / bare_time:.2f} (target <= 1.25)")
 
@@ -238,7 +258,7 @@ def main() -> None:
     try:
         for name in which:
             stack.reset()
-            print({"p1": p1, "p2": p2, "p2idle": p2idle, "p3": p3}[name](stack), flush=True)
+            print({"p1": p1, "p1q": p1q, "p2": p2, "p2idle": p2idle, "p3": p3}[name](stack), flush=True)
     finally:
         stack.stop()
 

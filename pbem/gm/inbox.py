@@ -414,7 +414,7 @@ class Inbox:
             errors.sort(key=lambda e: e.lineno or 0)
             make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
-                                   read=_as_read(reading, errors))
+                                   read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         effects = self._obey(msg, table, seat, orders)
         games.save(self.store, table)
@@ -490,13 +490,12 @@ def _has_commands(lines: list) -> bool:
 _READ_LINES_SHOWN = 12
 
 
-def _as_read(reading: Reading, errors: list[OrderError]) -> dict | None:
-    """What a refused message was read as, when the errors alone do not show it: the lines taken
-    as commands and what was skipped, so that a line read by mistake (or a quote taken for
-    orders) is seen at once. None for a message read whole whose every line an error names."""
-    named = {e.lineno for e in errors}
+def _as_read(reading: Reading) -> dict | None:
+    """What a refused message was read as, when part of it was not: the lines taken as commands
+    and what was skipped, so that a line read by mistake (or a quote taken for orders) is seen at
+    once. None for a message read whole (its lines are all commands, and the errors name theirs)."""
     explained = reading.explain()
-    if not explained and all(n in named for n, _ in reading.lines):
+    if not explained:
         return None
     shown = reading.lines[:_READ_LINES_SHOWN]
     return {"lines": shown, "more": len(reading.lines) - len(shown),

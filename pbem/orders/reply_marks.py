@@ -40,7 +40,8 @@ _VERB = re.compile(_bounded([v for lang in LANGUAGES for v in lang.verbs]), _I)
 _OPENER = re.compile(rf"(?:{_alternation(o for lang in LANGUAGES for o in lang.openers)})\s", _I)
 _ROLES = {label.casefold(): role for lang in LANGUAGES for role, labels in lang.fields.items() for label in labels}
 # A header field: a label of at most four words, then a colon ("Envoyé le :", "Date d'envoi:").
-_FIELD = re.compile(r"([^\W\d_][^\s:]*(?: [^\s:]+){0,3}?)\s?:")
+# Outlook's plain text shows bold labels between stars: "*From:* Golf GM".
+_FIELD = re.compile(r"\*{0,2}([^\W\d_][^\s:*]*(?: [^\s:*]+){0,3}?)\s?:")
 _PHRASES = {**{p.casefold(): "original" for lang in LANGUAGES for p in lang.originals},
             **{p.casefold(): "forwarded" for lang in LANGUAGES for p in lang.forwarded}}
 _FOOTER = re.compile(rf"(?:{_alternation(f for lang in LANGUAGES for f in lang.footers)})(?!\w)", _I)
@@ -51,6 +52,8 @@ _RULE = re.compile(r"(?:[-_=*~#\u2014\u2015\u2500\u2501\u2550] ?){3,}")
 _MAILBOX = re.compile(r"[^\s<>()\[\]@,;:\"]+@[^\s<>()\[\]@,;:\"]+")
 # The end of an attribution that names no verb (Gmail in Russian or Japanese): "<addr>:" or "(addr):".
 _MAILBOX_COLON = re.compile(r"@[^\s<>()\[\]@]+[>)\]]?\s?:\Z")
+# mutt's: "* Golf GM <gm@example.test> [2026-12-02 10:00]:".
+_MUTT = re.compile(r"\* .*@.*\[[^\[\]]*\d[^\[\]]*\]:\Z")
 
 # A header block's fields stand within this many lines of each other.
 HEADER_WINDOW = 6
@@ -124,7 +127,7 @@ def is_attribution_line(line: str) -> tuple[bool, bool]:
     dated = any(ch.isdigit() for ch in line)
     if _VERB.search(line):
         return True, bool(address or dated or _OPENER.match(line))
-    if address and dated and _MAILBOX_COLON.search(line):
+    if address and dated and (_MAILBOX_COLON.search(line) or _MUTT.match(line)):
         return True, True
     return False, False
 
