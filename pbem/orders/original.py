@@ -45,7 +45,11 @@ _ANY_FIELD = re.compile(r"[^\W\d_][^:]{0,40}:(?:\s|$)")
 
 
 def _hashes(text: str) -> array:
-    return array("I", (zlib.crc32(w.encode("utf-8", "surrogatepass")) for w in _WORD.findall(text.casefold())))
+    words = _WORD.findall(text.casefold())
+    try:
+        return array("I", map(zlib.crc32, map(str.encode, words)))
+    except UnicodeEncodeError:  # a lone surrogate: hashed as its bytes would be
+        return array("I", (zlib.crc32(w.encode("utf-8", "surrogatepass")) for w in words))
 
 
 @dataclass
@@ -76,21 +80,27 @@ class Original:
             self._places = places
         return self._places
 
-    def find(self, line: array, start: int) -> int | None:
-        """Where the words of `line` next stand together in the original, at `start` or later."""
+    def places(self, line: array) -> list[int]:
+        """Where the words of `line` stand together in the original, in order (the first
+        _MOST_CANDIDATES places, found from the line's rarest word)."""
         index = self._index()
-        counts = [len(index.get(word, ())) for word in line]
-        if not counts or 0 in counts:
-            return None
-        anchor = min(range(len(line)), key=counts.__getitem__)
-        places = index[line[anchor]]
-        width = len(line)
-        at = bisect_left(places, start + anchor)
-        for place in places[at: at + _MOST_CANDIDATES]:
+        anchor, rarest = 0, None
+        for k, word in enumerate(line):
+            places = index.get(word)
+            if places is None:
+                return []
+            if rarest is None or len(places) < len(rarest):
+                anchor, rarest = k, places
+        if rarest is None:
+            return []
+        width, words, found = len(line), self.words, []
+        for place in rarest[: 4 * _MOST_CANDIDATES]:
             first = place - anchor
-            if self.words[first: first + width] == line:
-                return first
-        return None
+            if first >= 0 and words[first: first + width] == line:
+                found.append(first)
+                if len(found) == _MOST_CANDIDATES:
+                    break
+        return found
 
     def names_date(self, line: str) -> bool:
         """Whether a line names the day this mail was written (its year and day of the month, a
@@ -114,11 +124,12 @@ def quoted_lines(lines: list[str], originals: list[Original], gm_names: tuple[st
     spoken = [i for i, w in enumerate(words) if w]  # lines with words; the others go along
     quoted: set[int] = set()
     for original in originals[:MOST_ORIGINALS]:
+        places = {i: original.places(words[i]) for i in spoken}
         for k in range(len(spoken) - _RUN + 1):
             window = spoken[k: k + _RUN]
-            if all(i in quoted for i in window):
+            if all(i in quoted for i in window) or not all(places[i] for i in window):
                 continue
-            if _in_order([words[i] for i in window], original):
+            if _in_order([(places[i], len(words[i])) for i in window]):
                 quoted.update(range(window[0], window[-1] + 1))
     runs = _runs(sorted(quoted))
     skipped: set[int] = set()
@@ -130,14 +141,20 @@ def quoted_lines(lines: list[str], originals: list[Original], gm_names: tuple[st
     return skipped
 
 
-def _in_order(window: list[array], original: Original) -> bool:
-    position = None
-    for line in window:
-        found = original.find(line, position or 0)
-        if found is None or (position is not None and found - position > _MOST_GAP):
+def _in_order(window: list[tuple[list[int], int]], end: int | None = None) -> bool:
+    """Whether the lines of `window` (each: the places of its words in the original, and how
+    many words it has) stand there one after the other, each within _MOST_GAP words of the end
+    of the one before."""
+    if not window:
+        return True
+    (places, width), rest = window[0], window[1:]
+    start = 0 if end is None else bisect_left(places, end)
+    for place in places[start:]:
+        if end is not None and place - end > _MOST_GAP:
             return False
-        position = found + len(line)
-    return True
+        if _in_order(rest, place + width):
+            return True
+    return False
 
 
 def _runs(indexes: list[int]) -> list[tuple[int, int]]:
