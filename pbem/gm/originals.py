@@ -22,7 +22,8 @@ def originals_of(store: Store, msg: Inbound) -> list[Original]:
     for raw, kept, created in store.originals(ids, MOST_ORIGINALS):
         sent = from_iso(created)
         if raw is not None:
-            found.append(Original.of_text(parse(raw).text, sent))
+            mail = parse(raw)
+            found.append(Original.of_text(mail.text, sent, mail.subject))
         elif kept:
             found.append(Original.of_fingerprint(kept, sent))
     return found
@@ -30,4 +31,5 @@ def originals_of(store: Store, msg: Inbound) -> list[Original]:
 
 def fingerprint(raw: bytes) -> bytes:
     """What is kept of a sent mail's text when retention forgets it."""
-    return Original.of_text(parse(raw).text).fingerprint()
+    mail = parse(raw)
+    return Original.of_text(mail.text, subject=mail.subject).fingerprint()

@@ -6,7 +6,7 @@ rewrapped, or turned from HTML into text. So the reply's lines are compared with
 words: a run of three or more consecutive lines that stand in the same order in the original
 (each line's words one after the other there, and each line close after the one before) is a
 quote, and so is the attribution or header block just above it (its lines name the GM, the
-original's date, or look like a client's header fields). A player's own orders are never part of
+original's date or subject, or look like a client's header fields). A player's own orders are never part of
 such a run unless three of them stand in the original in the same order and close together, and
 even then a run of lines that all read as orders is left to be read.
 
@@ -29,6 +29,8 @@ __all__ = ["Original", "quoted_lines", "MOST_ORIGINALS"]
 
 # The GM's longest mail (a card game's rules in its welcome) is a few thousand words.
 _MOST_WORDS = 30_000
+# A subject is one header line: so many characters of it are enough to know it.
+_SUBJECT_CHARS = 200
 # A line's words are looked for from its rarest word; past this many places, no more are tried.
 _MOST_CANDIDATES = 64
 # Consecutive lines of a quote stand this close in the original (in words): a quote keeps the
@@ -54,23 +56,28 @@ def _hashes(text: str) -> array:
 
 @dataclass
 class Original:
-    """One mail the GM sent, as the hashes of its words in order, and when it was written."""
+    """One mail the GM sent, as the hashes of its words in order and of its subject's words, and
+    when it was written."""
     words: array
     sent: datetime | None = None
+    subject: array = field(default_factory=lambda: array("I"))
     _places: dict[int, list[int]] | None = field(default=None, repr=False)
 
     @classmethod
-    def of_text(cls, text: str, sent: datetime | None = None) -> "Original":
-        return cls(_hashes(text[: _MOST_WORDS * 8])[:_MOST_WORDS], sent)
+    def of_text(cls, text: str, sent: datetime | None = None, subject: str = "") -> "Original":
+        return cls(_hashes(text[: _MOST_WORDS * 8])[:_MOST_WORDS], sent, _hashes(subject[:_SUBJECT_CHARS]))
 
     @classmethod
     def of_fingerprint(cls, data: bytes, sent: datetime | None = None) -> "Original":
-        words = array("I")
-        words.frombytes(data[: 4 * _MOST_WORDS - (len(data[: 4 * _MOST_WORDS]) % 4)])
-        return cls(words, sent)
+        """Read back `fingerprint()`: the number of the subject's words, their hashes, the text's."""
+        chunk = data[: 4 * (1 + _SUBJECT_CHARS + _MOST_WORDS)]
+        every = array("I")
+        every.frombytes(chunk[: len(chunk) - len(chunk) % 4])
+        count = min(every[0], len(every) - 1) if every else 0
+        return cls(every[1 + count:][:_MOST_WORDS], sent, every[1: 1 + count])
 
     def fingerprint(self) -> bytes:
-        return self.words.tobytes()
+        return (array("I", [len(self.subject)]) + self.subject + self.words).tobytes()
 
     def _index(self) -> dict[int, list[int]]:
         if self._places is None:
@@ -101,6 +108,12 @@ class Original:
                 if len(found) == _MOST_CANDIDATES:
                     break
         return found
+
+    def names_subject(self, line: str) -> bool:
+        """Whether a line names this mail's subject ("Onderwerp: [m1] Welcome ..."): after its
+        label, two words or more, all of them the subject's."""
+        value = _hashes(line.split(":", 1)[1] if ":" in line else line)
+        return len(value) >= 2 and set(value) <= set(self.subject)
 
     def names_date(self, line: str) -> bool:
         """Whether a line names the day this mail was written (its year and day of the month, a
@@ -175,22 +188,27 @@ def _heading_above(lines: list[str], first: int, originals: list[Original], gm_n
                    command_like) -> int:
     """The first line of the attribution or header block just above the run starting at `first`
     (`first` itself when there is none). Lines are taken upwards while they look like a client's
-    heading; the block starts at the highest of them that names the GM, the original's date, or
-    is a separator, rule, attribution or known header field."""
-    top = first
+    heading; the block starts at the highest of them that names the GM, the original's date or
+    subject, or is a separator, rule, attribution or known header field, and takes in the header
+    fields ("Label: value") that stand right above that one."""
+    top, fields = first, None  # `fields`: the header fields right above `top`, when it moved
     for i in range(first - 1, max(-1, first - 1 - _HEADING_LINES), -1):
         line = lines[i]
-        if line.startswith((">", "|")):
-            top = i
-            continue
         head = line.split(None, 1)[0] if line.split() else ""
-        if command_like(head):
+        if not line.startswith((">", "|")) and command_like(head):
             break
-        folded = line.casefold()
-        if (any(name and name in folded for name in gm_names) or any(o.names_date(line) for o in originals)
+        if line.startswith((">", "|")) or _names_the_original(line, originals, gm_names):
+            top, fields = i, i
+        elif _ANY_FIELD.match(line):
+            fields = i if fields == i + 1 else fields
+        elif not line.endswith(":"):
+            break
+    return top if fields is None else min(top, fields)
+
+
+def _names_the_original(line: str, originals: list[Original], gm_names: tuple[str, ...]) -> bool:
+    folded = line.casefold()
+    return bool(any(name and name in folded for name in gm_names)
+                or any(o.names_date(line) or o.names_subject(line) for o in originals)
                 or reply_marks.separator(line) or reply_marks.is_rule(line) or set(line) <= set("_-")
-                or reply_marks.is_attribution_line(line)[0] or reply_marks.header_role(line)):
-            top = i
-        elif not (_ANY_FIELD.match(line) or line.endswith(":")):
-            break
-    return top
+                or reply_marks.is_attribution_line(line)[0] or reply_marks.header_role(line))

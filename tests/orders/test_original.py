@@ -161,3 +161,16 @@ def test_the_layouts_that_were_refused_are_read_with_or_without_the_original(nam
                                 tabbed="".join(f"\t{ln}\n" for ln in WELCOME.splitlines()))
     assert read(text) == ["PLAY 3 5 4"]
     assert read(text, original()) == ["PLAY 3 5 4"]
+
+
+def test_a_header_block_that_names_only_the_subject_goes_with_the_quote():
+    """A block in a language with no row in the table, whose only line that pbem can know is the
+    subject of the mail it answers: it is skipped with the quote below it, before and after the
+    text is forgotten."""
+    welcome = Original.of_text(WELCOME, None, "[m1] Welcome to MatchPlay Golf: George v Bill")
+    kept = Original.of_fingerprint(welcome.fingerprint())
+    assert kept.subject == welcome.subject and kept.words == welcome.words
+    reply = ("PLAY 3 5 4\n\nPengirim: seseorang\nPerihal: [m1] Welcome to MatchPlay Golf: George v Bill\n\n"
+             + WELCOME)
+    assert read(reply, welcome) == read(reply, kept) == ["PLAY 3 5 4"]
+    assert read(reply, original()) != ["PLAY 3 5 4"]  # without the subject, "Pengirim:" is read
