@@ -253,7 +253,10 @@ def _body_text(msg: Message) -> str:
     parts = list(_leaf_parts(msg))
     plain = next((p for p in parts if _is_inline(p, "text/plain")), None)
     if plain is not None:
-        return _newlines(_decoded(plain))
+        text = _newlines(_decoded(plain))
+        if text.strip():
+            return text
+        # Some clients send an empty text part beside the HTML that holds the whole reply.
     html = next((p for p in parts if _is_inline(p, "text/html")), None)
     if html is not None:
         return _newlines(html_to_text(_decoded(html)[:_HTML_CHARS]))

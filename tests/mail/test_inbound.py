@@ -275,3 +275,16 @@ def test_any_body_under_any_declared_encoding(charset, cte, body):
     msg = parse(single(body, content_type=f"text/plain; charset={charset}", cte=cte))
     assert msg.sender == "george@example.org"
     assert isinstance(msg.text, str) and "\r" not in msg.text
+
+
+def test_an_empty_text_part_beside_the_html_gives_way_to_the_html():
+    from email.message import EmailMessage
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "george@example.test", "gm@example.test", "Re: [m1] hi"
+    msg.set_content(" \n\n")
+    msg.add_alternative("<div>PLAY 3 5 4</div><blockquote>PLAY 4 4 5</blockquote>", subtype="html")
+    assert command_lines(parse(msg.as_bytes()).text) == [(1, "PLAY 3 5 4")]
+    msg = EmailMessage()
+    msg.set_content("PLAY 5 4 3\n")
+    msg.add_alternative("<div>PLAY 3 5 4</div>", subtype="html")
+    assert command_lines(parse(msg.as_bytes()).text) == [(1, "PLAY 5 4 3")]  # a text part with text wins
