@@ -1,0 +1,35 @@
+"""The card-grid golf games' robot (`golfdeck` and `golf`), one module for both (CONTRACT section 12).
+
+Both levels see only the seat's view. To use the engines they rebuild a state consistent with it
+(`card_search.rebuild`): every card the seat has not seen (the stock, the discard pile below its
+top, the others' face-down cards and the seat's own unseen ones) is dealt at random from the
+cards the view does not show, drawn from the robot's stream.
+
+- `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state. That
+  order reads only what the seat may see (its own known cards, the discard, the drawn card), so
+  it is the same whatever the sample; the tests check it. The one exception is golfdeck's reveal:
+  the GM's default pair is a draw of the game's chance made at the deal, which no seat sees, so
+  the robot makes the same kind of draw from its own stream (one of the 15 pairs, uniformly).
+- `strong` is a determinized search (`card_search.search`): it samples a number of such states,
+  plays every candidate move on each of them and the rest of the hole to its end on the pure
+  engine (the other seats by `default_orders`, its own later turns by the same policy plus a
+  knocking rule in `golf`), and picks the move with the lowest mean hole score (ties to the
+  first candidate). Every candidate sees the same samples, so their difference is measured
+  on the same deals.
+"""
+from __future__ import annotations
+
+from . import card_search as search
+
+__all__ = ["VERSION", "decide"]
+
+VERSION = "cards-1"
+
+
+def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
+    game = search.game_of(view, options)
+    if seat not in view.get("to_move", ()):
+        raise ValueError("this seat owes no order now")
+    if level == "easy":
+        return str(search.default_move(game, view, seat, options, rng))
+    return str(search.search(game, view, seat, options, rng))

@@ -1,0 +1,193 @@
+"""The card robot (golfdeck and golf): legal orders in random games, decisions from the view
+alone, and `easy` as the missed-deadline play whatever it samples."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games import golf, golfdeck
+from pbem.games.cards import HIDDEN
+from pbem.games.rng import Generator, seed_from_int
+from pbem.robots import card_search, cards
+
+NAMES = ["Ann", "Bob", "Cy", "Di"]
+VARIANTS = [
+    (golfdeck, golfdeck.GolfDeck, {}),
+    (golf, golf.Golf, {}),
+    (golf, golf.Golf, {"layout": 6}),
+]
+# More of golf's house rules, for the easy robot (and a little of the strong one).
+GOLF_RULES = [{"peek": "any2"}, {"peek": "one", "layout": 6}, {"peek": "paid"}, {"ending": "faceup"},
+              {"replace_unseen_once": True}, {"jacks": "20skip"}, {"pairs": "rowcol", "layout": 6},
+              {"one_eyed_jacks_wild": True, "jokers": True, "pairs": "any"}]
+
+
+def stream(n: int) -> Generator:
+    return Generator(seed_from_int(n))
+
+
+def play(module, engine, options, seed, robots: dict, players=4, holes=1):
+    """A game with robot seats (`robots`: seat -> level) and random seats; every robot order is
+    read as text, checked and applied. Returns the game and how many robot orders were played."""
+    game = engine.new(NAMES[:players], {**options, "holes": holes}, seed, None)
+    rng = random.Random(seed)
+    made = 0
+    for _ in range(5_000):
+        if game.result() is not None:
+            break
+        seat = min(game.to_move())
+        if seat in robots:
+            view = game.view(seat)
+            text = cards.decide(view, seat, robots[seat], options, stream(seed * 10_000 + made))
+            command = engine.command_from_text(text)
+            assert str(command) == text
+            game.check(seat, command)
+            game.apply(seat, command)
+            made += 1
+        else:
+            game.apply(seat, module.random_orders(game, seat, rng))
+        game.drain_events()
+    assert game.result() is not None
+    return game, made
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_easy_robots_play_legal_orders(variant):
+    module, engine, options = VARIANTS[variant]
+    total = 0
+    for seed in range(12):
+        _, made = play(module, engine, options, seed, {seed % 4: "easy", (seed + 2) % 4: "easy"},
+                       players=4 if seed % 3 else 2 + seed % 2, holes=1 + seed % 2)
+        total += made
+    assert total > 100
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_strong_robot_plays_legal_orders(variant):
+    module, engine, options = VARIANTS[variant]
+    total = 0
+    for seed in range(3):
+        _, made = play(module, engine, options, 100 + seed, {seed: "strong", 3: "easy"})
+        total += made
+    assert total > 10
+
+
+@pytest.mark.parametrize("rules", GOLF_RULES)
+def test_robots_under_golf_house_rules(rules):
+    for seed in range(3):
+        play(golf, golf.Golf, rules, 200 + seed, {0: "easy", 1: "easy", 2: "strong" if seed == 0 else "easy"},
+             players=3)
+
+
+# -- easy is the missed-deadline play --------------------------------------------------------
+def states(engine, options, seeds, module):
+    """Positions of random games where the seat to move is in play (reveal phase excluded)."""
+    out = []
+    for seed in seeds:
+        game = engine.new(NAMES, {**options, "holes": 1}, seed, None)
+        rng = random.Random(seed)
+        steps = rng.randrange(2, 40)
+        for _ in range(steps):
+            if game.result() is not None:
+                break
+            seat = min(game.to_move())
+            game.apply(seat, module.random_orders(game, seat, rng))
+        if game.result() is None and (engine is golf.Golf or not game.revealing):
+            out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_easy_is_default_orders_whatever_it_samples(variant):
+    module, engine, options = VARIANTS[variant]
+    checked = 0
+    for game in states(engine, options, range(40), module):
+        seat = min(game.to_move())
+        view = game.view(seat)
+        want = str(game.default_orders(seat))
+        answers = {cards.decide(view, seat, "easy", options, stream(k)) for k in range(4)}
+        assert answers == {want}
+        checked += 1
+    assert checked > 10
+
+
+def test_golfdeck_easy_reveal_is_a_pair_from_its_own_stream():
+    game = golfdeck.GolfDeck.new(NAMES, {"holes": 1}, 3, None)
+    view = game.view(0)
+    picks = {cards.decide(view, 0, "easy", {}, stream(k)) for k in range(40)}
+    assert len(picks) > 5 and all(p.startswith("REVEAL ") for p in picks)
+    assert cards.decide(view, 0, "easy", {}, stream(1)) == cards.decide(view, 0, "easy", {}, stream(1))
+
+
+# -- the view, only the view ------------------------------------------------------------------
+def hide_differently(game, seat: int, rng: random.Random):
+    """A copy of `game` that differs only in what `seat` cannot see: the stock's order, the
+    pile below the discard top and every unseen card swapped about among themselves."""
+    other = type(game).from_dict(game.to_dict())
+    if isinstance(other, golf.Golf):
+        grids, up = other.grids, other.up
+        known = [[up[s][i] or (s == seat and other.known[s][i]) for i in range(other.size)]
+                 for s in range(other.n)]
+        pile = other.discard[:-1]
+    else:
+        grids, up = other.grid, other.up
+        known = [list(u) for u in up]
+        if other.revealing and other.reveals[seat]:
+            for p in other.reveals[seat]:
+                known[seat][p - 1] = True
+        pile = other.discard[:-1]
+    places = [(s, i) for s in range(other.n) for i in range(len(grids[s])) if not known[s][i]]
+    hidden = [grids[s][i] for s, i in places] + list(other.stock) + pile
+    rng.shuffle(hidden)
+    for s, i in places:
+        grids[s][i] = hidden.pop()
+    stock_n = len(other.stock)
+    other.stock = [hidden.pop() for _ in range(stock_n)]
+    other.discard = hidden + other.discard[-1:]
+    assert other.view(seat) == game.view(seat)
+    return other
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_decisions_depend_on_the_view_alone(variant, level):
+    module, engine, options = VARIANTS[variant]
+    games = states(engine, options, range(300, 330 if level == "easy" else 308), module)
+    changed = 0
+    for n, game in enumerate(games):
+        seat = min(game.to_move())
+        other = hide_differently(game, seat, random.Random(n))
+        changed += other.to_dict() != game.to_dict()
+        a = cards.decide(game.view(seat), seat, level, options, stream(n))
+        b = cards.decide(other.view(seat), seat, level, options, stream(n))
+        assert a == b
+    assert changed >= len(games) // 2 > 0
+
+
+def test_rebuilt_state_shows_the_seat_its_view():
+    for module, engine, options in VARIANTS:
+        for game in states(engine, options, range(500, 520), module):
+            seat = min(game.to_move())
+            view = game.view(seat)
+            for k in range(3):
+                rebuilt = card_search.rebuild(engine.TYPE, view, seat, options, stream(k))
+                mine = rebuilt.view(seat)
+                for key in ("grids", "discard", "stock", "drawn", "current", "to_move", "phase"):
+                    assert mine.get(key) == view.get(key), key
+                if engine is golf.Golf:
+                    assert {int(p): c for p, c in mine["seen"].items()} == view["seen"]
+                    assert mine["replaceable"] == view["replaceable"]
+                    assert mine["peekable"] == view["peekable"]
+                all_cards = sorted(sum(rebuilt.grids if engine is golf.Golf else rebuilt.grid, [])
+                                   + rebuilt.stock + rebuilt.discard + ([rebuilt.drawn] if rebuilt.drawn else []))
+                deck = golfdeck.DECK if engine is golfdeck.GolfDeck else rebuilt.deck
+                assert all_cards == sorted(deck)
+                assert HIDDEN not in all_cards
+
+
+def test_refuses_a_seat_that_owes_nothing():
+    game = golf.Golf.new(NAMES, {"holes": 1}, 1, None)
+    idle = (game.current + 1) % 4
+    with pytest.raises(ValueError):
+        cards.decide(game.view(idle), idle, "easy", {}, stream(0))
