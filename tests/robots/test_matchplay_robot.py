@@ -1,0 +1,138 @@
+"""MatchPlay Golf's robot: legal every turn, decides from its view alone, easy = the default
+orders, strong draws from a mixed strategy (different streams, different orders)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.courses import load_course
+from pbem.games.course import Course
+from pbem.games.matchplay import MatchPlay, Play, Special, random_orders
+from pbem.robots import matchplay as robot
+from pbem.robots import robot_generator
+
+PARKLAND = load_course("parkland")
+
+
+def course(rnd: random.Random) -> Course:
+    if rnd.random() < 0.5:
+        return PARKLAND
+    return Course("random", tuple(rnd.choice((3, 4, 4, 5)) for _ in range(18)))
+
+
+def stream(n: int, seat: int = 0, move: int = 0):
+    return robot_generator(n.to_bytes(16, "big"), seat, move)
+
+
+def positions(games: int, seed: int):
+    """(state, seat to decide) before each turn of random games, both seats."""
+    rnd = random.Random(seed)
+    for _ in range(games):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, course(rnd))
+        while not g.finished:
+            yield g, rnd.randrange(2)
+            for seat in (0, 1):
+                g.apply(seat, random_orders(g, seat, rnd))
+            g.resolve()
+
+
+@pytest.mark.parametrize("level", ["strong", "easy"])
+def test_orders_are_legal_every_turn_of_many_random_games(level):
+    rnd = random.Random(5)
+    for n in range(30 if level == "strong" else 100):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, course(rnd))
+        mine = n % 2
+        move = 0
+        while not g.finished:
+            if rnd.random() < 0.5:  # the opponent's orders are in (or not) when the robot decides
+                g.apply(1 - mine, random_orders(g, 1 - mine, rnd))
+            text = robot.decide(g.view(mine), mine, level, {}, stream(n, mine, move))
+            order = MatchPlay.command_from_text(text)
+            assert isinstance(order, Play) and str(order) == text
+            g.check(mine, order)
+            g.apply(mine, order)
+            if g.pending[1 - mine] is None:
+                g.apply(1 - mine, random_orders(g, 1 - mine, rnd))
+            g.resolve()
+            move += 1
+
+
+def test_the_rebuilt_state_is_the_state_but_the_pending_orders():
+    for g, seat in positions(30, 1):
+        rebuilt = robot.rebuild(g.view(seat)).to_dict()
+        real = g.to_dict()
+        rebuilt.pop("options"), real.pop("options")  # the rules do not read them
+        assert rebuilt == real
+        assert robot.rebuild(g.view(seat)).hand_cards(seat) == g.view(seat)["seats"][seat]["hand"]
+
+
+def test_easy_plays_the_default_orders():
+    for g, seat in positions(40, 2):
+        text = robot.decide(g.view(seat), seat, "easy", {}, stream(0))
+        assert text == str(g.default_orders(seat))
+        assert robot.decide(g.view(seat), seat, "easy", {}, stream(9)) == text
+
+
+def test_a_decision_does_not_depend_on_the_opponents_pending_orders():
+    rnd = random.Random(3)
+    checked = 0
+    for n, (g, seat) in enumerate(positions(25, 4)):
+        for level in ("strong", "easy"):
+            other = 1 - seat
+            silent = robot.decide(g.view(seat), seat, level, {}, stream(n))
+            a, b = MatchPlay.from_dict(g.to_dict()), MatchPlay.from_dict(g.to_dict())
+            a.apply(other, random_orders(a, other, rnd))
+            b.apply(other, a.default_orders(other))
+            assert a.view(seat)["ordered"][other] and a.pending[other] is not None
+            assert robot.decide(a.view(seat), seat, level, {}, stream(n)) == silent
+            assert robot.decide(b.view(seat), seat, level, {}, stream(n)) == silent
+            checked += 1
+    assert checked > 100
+
+
+def test_strong_is_not_a_fixed_strategy():
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    for seat in (0, 1):
+        orders = {robot.decide(g.view(seat), seat, "strong", {}, stream(n, seat)) for n in range(30)}
+        assert len(orders) >= 4, orders
+    varied = 0
+    for n, (g, seat) in enumerate(positions(12, 6)):
+        orders = {robot.decide(g.view(seat), seat, "strong", {}, stream(k, seat, n)) for k in range(12)}
+        varied += len(orders) > 1
+    assert varied >= 20
+    # the same stream gives the same order
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    assert robot.decide(g.view(0), 0, "strong", {}, stream(7)) == robot.decide(g.view(0), 0, "strong", {}, stream(7))
+
+
+def test_strong_beats_the_default_orders_it_has_seen():
+    """An opponent that played the default orders so far is expected to go on: the robot plays
+    orders that beat them, e.g. a stroke under the default card on most holes."""
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    g.apply(0, random_orders(g, 0, random.Random(1)))
+    g.apply(1, g.default_orders(1))
+    g.resolve()
+    expected = g.default_orders(1)
+    for n in range(5):
+        play = MatchPlay.command_from_text(robot.decide(g.view(0), 0, "strong", {}, stream(n)))
+        mine = [c + sum(-1 if s.card == "BLUE-1" else 1 if s.card == "BLUE+1" else 0
+                        for s in play.specials if s.hole == h) for c, h in zip(play.cards, (4, 5, 6))]
+        theirs = [c + sum(1 if s.card == "RED+1" else -1 if s.card == "RED-1" else 0
+                          for s in play.specials if s.hole == h) for c, h in zip(expected.cards, (4, 5, 6))]
+        wins = sum(m < t for m, t in zip(mine, theirs)) - sum(m > t for m, t in zip(mine, theirs))
+        assert wins >= 1
+
+
+def test_required_special_is_played():
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    for t in range(2):  # one special in turns 1 and 2: the second is due in turn 3
+        cards = tuple(g.default_orders(0).cards)
+        g.apply(0, Play(cards, (Special("BLUE-1", 1),) if t == 0 else ()))
+        g.apply(1, g.default_orders(1))
+        g.resolve()
+    assert g._special_options(0) == (True, ["BLUE+1"])
+    for n in range(10):
+        play = MatchPlay.command_from_text(robot.decide(g.view(0), 0, "strong", {}, stream(n)))
+        assert len(play.specials) == 1 and isinstance(play.specials[0], Special)
+        g.check(0, play)
