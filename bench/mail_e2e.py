@@ -92,10 +92,10 @@ def p1q(stack: MailStack) -> str:
     return p1(stack, quoting=True)
 
 
-def p1(stack: MailStack, quoting: bool = False) -> str:
+def p1_traffic(app, quoting: bool = False) -> list[bytes]:
+    """P1's 1,000 orders for 500 new matches of `app` (P1q's quoting replies with `quoting`);
+    the welcomes are marked sent, so that they are not part of what is measured."""
     from pbem.courses import load_course
-    folder = Path(tempfile.mkdtemp(prefix="pbem-p1-"))
-    app = gm_app(folder, stack)
     course = load_course("parkland")
     raws = []
     for i in range(500):
@@ -105,8 +105,15 @@ def p1(stack: MailStack, quoting: bool = False) -> str:
         raws.append(order_mail(GEORGE, game, seats[0].secret, "PLAY 4 4 3", welcomes[GEORGE] if quoting else None))
         raws.append(order_mail(BILL, game, seats[1].secret, "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 2",
                                welcomes[BILL] if quoting else None))
-    app.store.conn.execute("UPDATE outbox SET status = 'sent'")  # the welcomes are not part of it
+    app.store.conn.execute("UPDATE outbox SET status = 'sent'")
     app.store.conn.commit()
+    return raws
+
+
+def p1(stack: MailStack, quoting: bool = False) -> str:
+    folder = Path(tempfile.mkdtemp(prefix="pbem-p1-"))
+    app = gm_app(folder, stack)
+    raws = p1_traffic(app, quoting)
     welcomes = app.store.conn.execute("SELECT max(id) FROM outbox").fetchone()[0]
     drop_into_gm_inbox(stack, raws)
     start = time.perf_counter()

@@ -28,29 +28,17 @@ GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 def measure(kind: str) -> dict:
     """One run in this process: ms per order for `kind` ("plain" or "quoting")."""
     sys.path.insert(0, str(ROOT / "bench"))
-    from mail_e2e import order_mail  # the same mails as P1 and P1q
+    from mail_e2e import p1_traffic  # the same mails as P1 and P1q
 
     from pbem.app import App
     from pbem.config import load
-    from pbem.courses import load_course
     folder = Path(tempfile.mkdtemp(prefix="pbem-own-"))
     (folder / "pbem.yaml").write_text(f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\n"
                                       "transport: local\nlocal:\n  maildir: ./mail\nlog:\n  level: warning\n"
                                       "limits:\n  messages_per_hour: 1000000\n")
     os.chdir(folder)
     app = App.open(load(folder / "pbem.yaml"))
-    course = load_course("parkland")
-    raws = []
-    for i in range(500):
-        game = app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], course, seed=i, game_id=f"g{i}")
-        seats = app.store.seats(game)
-        welcomes = dict(app.store.conn.execute("SELECT recipient, raw FROM outbox WHERE game_id = ?", [game]))
-        quoting = kind == "quoting"
-        raws.append(order_mail(GEORGE, game, seats[0].secret, "PLAY 4 4 3", welcomes[GEORGE] if quoting else None))
-        raws.append(order_mail(BILL, game, seats[1].secret, "PLAY 4 3 4\nSPECIAL BLUE+1 HOLE 2",
-                               welcomes[BILL] if quoting else None))
-    app.store.conn.execute("UPDATE outbox SET status = 'sent'")
-    app.store.conn.commit()
+    raws = p1_traffic(app, quoting=kind == "quoting")
     wall, cpu = time.perf_counter(), time.process_time()
     outcomes = [app.gm.receive(raw).status for raw in raws]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
