@@ -499,7 +499,7 @@ def _as_read(reading: Reading) -> dict | None:
         return None
     shown = reading.lines[:_READ_LINES_SHOWN]
     return {"lines": shown, "more": len(reading.lines) - len(shown),
-            "skipped": f"{explained[0].upper()}{explained[1:]}." if explained else ""}
+            "skipped": f"{explained[0].upper()}{explained[1:]}."}
 
 
 def _no_commands(reading: Reading) -> InvalidOrder:

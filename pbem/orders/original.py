@@ -210,5 +210,5 @@ def _names_the_original(line: str, originals: list[Original], gm_names: tuple[st
     folded = line.casefold()
     return bool(any(name and name in folded for name in gm_names)
                 or any(o.names_date(line) or o.names_subject(line) for o in originals)
-                or reply_marks.separator(line) or reply_marks.is_rule(line) or set(line) <= set("_-")
+                or reply_marks.separator(line) or reply_marks.is_rule(line)
                 or reply_marks.is_attribution_line(line)[0] or reply_marks.header_role(line))

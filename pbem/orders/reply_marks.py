@@ -15,7 +15,7 @@ import re
 from .reply_words import LANGUAGES
 
 __all__ = ["attribution_span", "header_block", "separator", "footer", "is_rule", "header_role",
-           "is_attribution_line", "names_a_mailbox", "HEADER_WINDOW"]
+           "is_attribution_line", "HEADER_WINDOW"]
 
 _I = re.IGNORECASE
 
@@ -111,10 +111,6 @@ def footer(line: str) -> bool:
 
 def is_rule(line: str) -> bool:
     return len(line) <= _ATTRIBUTION_CHARS and bool(_RULE.fullmatch(line))
-
-
-def names_a_mailbox(line: str) -> bool:
-    return bool(_MAILBOX.search(line[:_ATTRIBUTION_CHARS]))
 
 
 def is_attribution_line(line: str) -> tuple[bool, bool]:

@@ -153,10 +153,7 @@ def resembles_command(line: str) -> bool:
     slip of the keyboard away from one ("STAUTS", "KNOK"). Give it short lines."""
     if any(ch.isdigit() for ch in line):
         return True
-    words = {word.upper() for word in _WORD.findall(line)}
-    if words & COMMAND_WORDS:
-        return True
-    return any(_one_slip(word, command) for word in words if len(word) >= 3 for command in _LONG_COMMAND_WORDS)
+    return any(command_like(word) for word in {word.upper() for word in _WORD.findall(line)})
 
 
 def _one_slip(typed: str, word: str) -> bool:

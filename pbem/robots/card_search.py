@@ -47,6 +47,16 @@ def _fill(pool: list[str], rng) -> list[str]:
 
 
 # -- golfdeck --------------------------------------------------------------------------------
+def _unseen(deck, view: dict, drawn, known=()) -> list[str]:
+    """The cards of `deck` the seat has not seen: all but the face-up ones, the discard's top,
+    the drawn card and the `known` ones, in sorted order (the sample's shuffle comes after)."""
+    unseen = Counter(deck)
+    seen = [c for g in view["grids"] for c in g if c != HIDDEN]
+    seen += [c for c in (view["discard"], drawn) if c is not None] + list(known)
+    unseen.subtract(seen)
+    return sorted(unseen.elements())
+
+
 def _deck_state(view: dict, seat: int, options: dict, rng) -> deck_engine.GolfDeck:
     names = list(view["names"])
     n = len(names)
@@ -62,18 +72,8 @@ def _deck_state(view: dict, seat: int, options: dict, rng) -> deck_engine.GolfDe
     s.totals = [0] * n
     s.resigned = list(view["resigned"])
     s._turn = view["turn"]
-    unseen = Counter(deck_engine.DECK)
-    shown = view["grids"]
-    for g in shown:
-        for c in g:
-            if c != HIDDEN:
-                unseen[c] -= 1
-    top = view["discard"]
-    if top is not None:
-        unseen[top] -= 1
-    if s.drawn is not None:
-        unseen[s.drawn] -= 1
-    pool = _fill(sorted(unseen.elements()), rng)
+    shown, top = view["grids"], view["discard"]
+    pool = _fill(_unseen(deck_engine.DECK, view, s.drawn), rng)
     grid, up = [], []
     for g in shown:
         grid.append([pool.pop() if c == HIDDEN else c for c in g])
@@ -128,20 +128,8 @@ def _golf_state(view: dict, seat: int, options: dict, rng) -> golf_engine.Golf:
     s.totals = [0] * n
     s.paid = list(view["peeks_paid"])
     seen = {int(p): c for p, c in (view.get("seen") or {}).items()}
-    unseen = Counter(s.deck)
-    shown = view["grids"]
-    for g in shown:
-        for c in g:
-            if c != HIDDEN:
-                unseen[c] -= 1
-    for c in seen.values():
-        unseen[c] -= 1
-    top = view["discard"]
-    if top is not None:
-        unseen[top] -= 1
-    if s.drawn is not None:
-        unseen[s.drawn] -= 1
-    pool = _fill(sorted(unseen.elements()), rng)
+    shown, top = view["grids"], view["discard"]
+    pool = _fill(_unseen(s.deck, view, s.drawn, seen.values()), rng)
     grids = []
     for o, g in enumerate(shown):
         row = []
