@@ -88,7 +88,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                         description=f"Creates a game and mails each player a welcome. Game types: {types}.")
     ng.add_argument("type", metavar="TYPE", help=f"the game: {types}")
     ng.add_argument("--player", action="append", required=True, metavar="SPEC",
-                    help='a player: addr@host or "Name <addr@host>" (repeat per player)')
+                    help='a player: addr@host or "Name <addr@host>", or a robot: robot, robot:easy, '
+                         'robot:strong or "Name <robot:strong>" (repeat per player)')
     ng.add_argument("--id", help="the game id (default: <type>-<n>)")
     ng.add_argument("--course", help="a course template name or a par string like '443 544 354 445 345 434'")
     ng.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
@@ -227,9 +228,17 @@ def _logging(config, verbose: bool) -> None:
 
 
 def _player(spec: str) -> tuple[str, str]:
+    from .gm.robot_seats import RobotSpecError, read_spec
+    try:
+        robot = read_spec(spec)
+    except RobotSpecError as e:
+        raise UsageError(f"--player {e}") from None
+    if robot is not None:  # (name, robot:<level>): the GM seats a robot
+        return robot
     name, address = email.utils.parseaddr(spec)
     if "@" not in address or " " in address:
-        raise UsageError(f'--player {quoted(spec)}: expected addr@host or "Name <addr@host>"')
+        raise UsageError(f'--player {quoted(spec)}: expected addr@host, "Name <addr@host>", robot, '
+                         'robot:easy or robot:strong')
     if len(email.utils.getaddresses([spec])) > 1:
         raise UsageError(f"--player {quoted(spec)}: one player per --player (repeat --player for each)")
     return name, address.lower()

@@ -13,13 +13,14 @@ def game_json(store: Store, game_id: str) -> dict | None:
     state = table.state
     row = table.row
     scores = state.scores()
-    bounced = store.bounces([s.address for s in table.seats])
+    bounced = store.bounces([s.address for s in table.seats if not s.robot])
     return {
         "id": row.id, "type": row.type, "status": row.status, "turn": row.turn,
-        "players": [{"name": s.name, "address": s.address, "score": scores[s.seat],
-                     "bounced": bounced.get(s.address)} for s in table.seats],
+        "players": [_player(s, scores[s.seat], bounced) for s in table.seats],
         "result": row.result,
-        "to_move": [table.seats[s].address for s in sorted(state.to_move())] if row.status == "active" else [],
+        # A robot moves in the pass in which it comes to owe a move: it is never waited for.
+        "to_move": [table.seats[s].address for s in sorted(state.to_move()) if not table.seats[s].robot]
+        if row.status == "active" else [],
         "deadline": iso(row.deadline), "paused": _paused(row), "course": row.course, "options": row.options,
         # The seed stays secret while the game runs; its commitment is public (CONTRACT 11).
         "seed": _seed_shown(row), "seed_commitment": row.commitment,
@@ -27,6 +28,18 @@ def game_json(store: Store, game_id: str) -> dict | None:
         "history": store.events(game_id),
         "state": state.view(None),
     } | _holes(table) | _sheets(table)
+
+
+def seat_key(seat) -> str:
+    """A seat in the maps keyed by address: its address, or `robot-<n>` for a robot's seat
+    (n its seat from 1; CONTRACT section 12)."""
+    return f"robot-{seat.seat + 1}" if seat.robot else seat.address
+
+
+def _player(seat, score, bounced: dict) -> dict:
+    if seat.robot:
+        return {"name": seat.name, "address": None, "robot": seat.robot, "score": score}
+    return {"name": seat.name, "address": seat.address, "score": score, "bounced": bounced.get(seat.address)}
 
 
 def _paused(row) -> bool:
@@ -45,7 +58,7 @@ def _holes(table) -> dict:
     if not isinstance(table.state, TurnByTurn):
         return {}
     holes = table.state.holes
-    address = [s.address for s in table.seats]
+    address = [seat_key(s) for s in table.seats]
     if table.type == "onpar":
         return _on_par(table, address)
     return {"holes": [{"hole": h["hole"],
@@ -72,7 +85,7 @@ def _sheets(table) -> dict:
     sheets = getattr(table.state, "sheets", None)
     if not callable(sheets):
         return {}
-    return {"sheets": {table.seats[i].address: sheet for i, sheet in enumerate(sheets())}}
+    return {"sheets": {seat_key(table.seats[i]): sheet for i, sheet in enumerate(sheets())}}
 
 
 def list_json(store: Store) -> list[dict]:
@@ -88,7 +101,8 @@ def _waiting_for(store: Store, row) -> list[str] | None:
         return []
     try:
         table = games.load(store, row.id)
-        return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())]
+        return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())
+                if not table.seats[s].robot]
     except Exception:  # noqa: BLE001 - `pbem show` of that game says what is wrong with it
         return None
 
@@ -102,7 +116,8 @@ def game_text(data: dict) -> str:
     lines = [f"Game {data['id']} ({data['type']}), {status}, turn {data['turn']}, course {data['course']}"]
     score = _SCORE_WORDS.get(data["type"], "score")
     for p in data["players"]:
-        lines.append(f"  {p['name']} <{p['address']}>  {score} {p['score']}")
+        who = f"robot:{p['robot']}" if p.get("robot") else p["address"]
+        lines.append(f"  {p['name']} <{who}>  {score} {p['score']}")
         if p.get("bounced"):
             lines.append(f"    mail to this address bounced ({p['bounced']['at']}): {p['bounced']['diagnostic']}")
     lines.append(f"Deadline: {data['deadline'] or '-'}")

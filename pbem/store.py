@@ -17,7 +17,7 @@ from typing import Callable, Iterator
 
 from .store_file import StoreError, check_path, schema_of, store_error
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -25,6 +25,8 @@ _ADDED_COLUMNS = {
     "games": {"seed_hex": "TEXT", "commitment": "TEXT"},
     # What is kept of a sent mail's words once its text is forgotten (orders.original).
     "outbox": {"fingerprint": "BLOB"},
+    # A seat pbem plays itself: the robot's level (CONTRACT section 12), NULL for a player.
+    "seats": {"robot": "TEXT"},
 }
 _INDEXES = (
     # An address whose mail bounced for good, and why (the admins are told once per address).
@@ -79,6 +81,9 @@ class Seat:
     address: str
     secret: str
     timezone: str | None = None
+    # A robot seat's level (`easy`, `strong`): pbem plays it, and its `address` is only a handle
+    # (`robot-<n>`) that no mail ever goes to.
+    robot: str | None = None
 
 
 @dataclass
@@ -158,7 +163,8 @@ class Store:
                 "commitment": str},
                 pk="id", not_null={"type", "status", "state"})
             self.db["seats"].create({
-                "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str},
+                "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str,
+                "robot": str},
                 pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
             self.db["seats"].create_index(["address"])
             self.db["seats"].create_index(["secret"])

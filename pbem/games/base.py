@@ -94,8 +94,9 @@ class Option:
 
 # The policy for a player who misses a deadline is the GM's business but varies by game, so it
 # is an option every game carries.
-NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit"),
-                    "what a missed deadline does: play default orders, wait, or forfeit the turn")
+NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit", "robot"),
+                    "what a missed deadline does: play default orders, wait, forfeit the turn, or let the "
+                    "strong robot play the move")
 
 
 class GameState:

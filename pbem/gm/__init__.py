@@ -14,7 +14,7 @@ from ..mail.clean import base_address, clean
 from ..mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from ..mail.screen import screen
 from ..store import Store
-from . import admin, games, observers
+from . import admin, games, observers, robot_seats
 from .inbox import Inbox, Outcome, Policy
 from .letters import Postman
 from .tosses import plays_by_toss
@@ -55,12 +55,13 @@ class GM:
                  deadline: str | None = None) -> str:
         options = dict(options or {})
         closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
+        robot_seats.allow_robots_only(options, players)
         options.setdefault("nmr", self.default_nmr)
         if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
             from ..games.rng import seed_from_int
             seed = seed_from_int(seed)
         for _, address in players:
-            if base_address(address) == base_address(self.gm_address):
+            if robot_seats.level_of(address) is None and base_address(address) == base_address(self.gm_address):
                 raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
         postman = self.postman()
         with self.store.transaction():
@@ -72,12 +73,12 @@ class GM:
             postman.to_all("welcome", table, course=course)
             if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
                 Turns(postman, table).announce(set())
-                games.save(self.store, table)
             elif plays_by_toss(table.state):  # each welcome told its player their first tosses
                 table.state.drain_events()
                 if table.state.ready():  # nobody had a choice on the first hole
                     Turns(postman, table).tosses.settle()
-                games.save(self.store, table)
+            robot_seats.move(Turns(postman, table))  # a robot that owes the first move makes it
+            games.save(self.store, table)
         log.info("game %s created: %s, %d players", table.id, type_name, len(players))
         return table.id
 
@@ -184,6 +185,7 @@ class GM:
             notes = Turns(postman, table).missed_deadline(forced=once)
             if not notes or once:
                 table.next_deadline(now)
+            notes += robot_seats.move(Turns(postman, table))
             games.save(self.store, table)
         log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
         return notes

@@ -22,7 +22,7 @@ from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.clean import base_address, quoted
 from ..store import iso
-from . import deadlines, games
+from . import deadlines, games, robot_seats
 from .games import Table, new_secret
 from .letters import Postman
 from .observers import notice_to_spectators
@@ -105,6 +105,7 @@ class Admin:
             raise InvalidOrder(f"game {table.id} is {table.row.status}; nothing to change", line=str(command))
         done = getattr(self, "_" + command.verb.lower())(table, *command.args)
         self.store.add_event(table.id, self.now, "gm", None, command=str(command), done=done)
+        robot_seats.move(Turns(self.postman, table))  # a seat handed to a robot, a turn resolved now
         games.save(self.store, table)
         return done
 
@@ -273,11 +274,19 @@ class Admin:
         return done + f" The missing orders were played as at a missed deadline (nmr={policy})."
 
     def _replace(self, table: Table, old_address: str, new_spec: str) -> str:
-        seat = table.seat_of(old_address)
+        seat = table.seat_of(old_address) or robot_seats.seat_of_key(table.seats, old_address)
         if seat is None:
             raise InvalidOrder(f"{old_address} has no seat in game {table.id}", line=f"REPLACE {table.id} {old_address}")
-        name, address = email.utils.parseaddr(new_spec)
         line = f"REPLACE {table.id} {old_address} {new_spec}"
+        try:
+            robot = robot_seats.read_spec(new_spec)
+            if robot is not None:
+                robot_seats.check_game_type(table.type)
+        except robot_seats.RobotSpecError as e:
+            raise InvalidOrder(str(e), line=line, hint=f"REPLACE {table.id} {old_address} robot:strong") from None
+        if robot is not None:
+            return self._to_robot(table, seat, old_address, robot)
+        name, address = email.utils.parseaddr(new_spec)
         if "@" not in address or len(email.utils.getaddresses([new_spec])) > 1:
             raise InvalidOrder(f"{quoted(new_spec)} is not one address", line=line,
                                hint=f'REPLACE {table.id} {old_address} "William <will@example.test>"')
@@ -293,6 +302,7 @@ class Admin:
         seat.name = name or address.split("@")[0]
         seat.address = address.lower()
         seat.secret = new_secret()
+        seat.robot = None
         self.store.update_seat(seat)
         table.state.names[seat.seat] = seat.name
         self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name)
@@ -304,6 +314,27 @@ class Admin:
                 self.postman.to_seat("notice", table, other, template="gm_notice",
                                      notice=f"{seat.name} now plays in place of {old_name}.")
         return f"{old_address} replaced by {address} in {table.id}"
+
+    def _to_robot(self, table: Table, seat, old_address: str, robot: tuple[str, str]) -> str:
+        """A seat handed to a robot: the leaver is told, the others hear who plays it now, and
+        the robot makes the move the seat owes in this same pass (`Admin.run`)."""
+        name, spec = robot
+        old_name = seat.name
+        self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
+                             notice=f"The GM has given your seat in game {table.id} to a robot player. "
+                                    "Thank you for playing; you will get no more mail about this game.")
+        seat.name, seat.secret = name, ""
+        seat.address = robot_seats.free_handle(table.seats, seat.seat)
+        seat.robot = robot_seats.level_of(spec)
+        self.store.update_seat(seat)
+        table.state.names[seat.seat] = seat.name
+        self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name, robot=seat.robot)
+        for other in table.seats:
+            if other.seat != seat.seat:
+                self.postman.to_seat("notice", table, other, template="gm_notice",
+                                     notice=f"{seat.name}, a robot player of pbem's, now plays in place of "
+                                            f"{old_name}. It moves as soon as a move is its to make.")
+        return f"{old_address} replaced by a robot ({seat.robot}) in {table.id}"
 
     def _newsecret(self, table: Table, address: str) -> str:
         """A seat whose secret someone else has learnt gets a new one: mailed to the seat alone,

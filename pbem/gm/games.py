@@ -11,7 +11,7 @@ from ..clock import parse_duration
 from ..games import GameState, game_type, rng
 from ..games.course import Course
 from ..store import GameRow, Seat, Store
-from . import deadlines
+from . import deadlines, robot_seats
 from ..mail.clean import quoted
 
 
@@ -33,7 +33,8 @@ class Table:
         return self.row.type
 
     def seat_of(self, address: str) -> Seat | None:
-        return next((s for s in self.seats if s.address == address.lower()), None)
+        """The player's seat of that address (a robot's seat has no address to match)."""
+        return next((s for s in self.seats if s.address == address.lower() and not s.robot), None)
 
     def seat_with_secret(self, secret: str | None) -> Seat | None:
         if not secret:
@@ -105,7 +106,10 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         span = (str(engine.MIN_PLAYERS) if engine.MIN_PLAYERS == engine.MAX_PLAYERS
                 else f"{engine.MIN_PLAYERS}-{engine.MAX_PLAYERS}")
         raise ValueError(f"{engine.TITLE} takes {span} players, got {len(players)}")
-    addresses = [a.lower() for _, a in players]
+    levels = [robot_seats.level_of(a) for _, a in players]
+    if any(levels):
+        robot_seats.check_game_type(type_name)
+    addresses = [robot_seats.handle_of(a, i) if levels[i] else a.lower() for i, (_, a) in enumerate(players)]
     if len(set(addresses)) != len(addresses):
         raise ValueError("each player needs an address of their own")
     game_id = game_id or next_game_id(store, type_name)
@@ -113,7 +117,8 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {quoted(game_id)}")
     if store.game_exists(game_id):
         raise ValueError(f"a game with id {quoted(game_id)} exists already")
-    names = [name or address.split("@")[0] for name, address in players]
+    names = [name or (robot_seats.robot_name(levels[i]) if levels[i] else address.split("@")[0])
+             for i, (name, address) in enumerate(players)]
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)
     state = engine.new(names, options, seed, course)
@@ -124,7 +129,9 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
                   options=dict(getattr(state, "options", options)), course=course.name, seed=None,
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
-    seats = [Seat(game_id, i, names[i], addresses[i], new_secret()) for i in range(len(players))]
+    # A robot seat's secret is empty: no mail can ever speak for it.
+    seats = [Seat(game_id, i, names[i], addresses[i], "" if levels[i] else new_secret(), robot=levels[i])
+             for i in range(len(players))]
     table = Table(row, seats, state, store)
     table.next_deadline(now)
     store.add_game(row, seats)

@@ -18,7 +18,7 @@ from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimez
                                read_body, read_heading)
 from ..orders.text import Reading, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games, gm_password, observers, originals
+from . import admin, games, gm_password, observers, originals, robot_seats
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -417,6 +417,7 @@ class Inbox:
                                    read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         effects = self._obey(msg, table, seat, orders)
+        effects += robot_seats.move(Turns(self.postman, table))  # robots owing a move now make it
         games.save(self.store, table)
         return Outcome("handled", "; ".join(effects), table.id, effects)
 

@@ -121,6 +121,10 @@ class Postman:
 
     def to_seat(self, kind: str, table: Table, seat: Seat, *, answer: Inbound | None = None,
                 template: str | None = None, **extra) -> None:
+        if seat.robot:  # a robot has no address: nothing is written to it (its spectators' copy is)
+            if kind in SPECTATOR_KINDS:
+                copy_to_spectators(self, kind, table, template, extra)
+            return
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)

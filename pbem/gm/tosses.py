@@ -74,7 +74,8 @@ class Tosses:
         """One order; with `msg` answered at once, else by `answer` after the mail's last order."""
         hole = self.state.turn
         self.state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.turns.now, "orders", seat.seat, orders=str(command), turn=hole)
+        self.store.add_event(self.table.id, self.turns.now, "orders", seat.seat, orders=str(command), turn=hole,
+                             **self.turns.marks)
         self.pending += self.state.drain_events()
         if msg is not None:
             self.answer(seat, [command], msg)
@@ -133,10 +134,10 @@ class Tosses:
         state, notes = self.state, []
         for s in sorted(state.to_move()):
             hole, toss = state.turn, state.position(s)[2]
-            command = state.nmr_orders(s, policy)
+            command, mark = self.turns.nmr_command(s, policy)
             state.apply(s, command)
             self.store.add_event(self.table.id, self.turns.now, "nmr", s, orders=str(command), policy=policy,
-                                 turn=hole)
+                                 turn=hole, **mark)
             name = self.table.seats[s].name
             if policy == "forfeit":
                 notes.append(f"{name} sent no answer {when}: hole {hole} is given up at +4 (nmr=forfeit).")

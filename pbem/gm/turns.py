@@ -6,6 +6,7 @@ from ..mail.inbound import Inbound
 from ..orders.commands import Help, History, Order, Press, SetAbsence, SetTimezone, Status, drop_sign_off
 from ..store import Seat
 from .games import Table
+from . import robot_seats
 from .letters import Postman
 from .tosses import Tosses, plays_by_toss
 
@@ -26,6 +27,8 @@ class Turns:
         self._turn_before = 0
         self._tosses: Tosses | None = None
         self._notices: list[tuple[int, str]] = []  # (seat, what every other player is told once)
+        # What the event of the order being played says of a robot's order (`robot_seats`).
+        self.marks: dict = {}
 
     @property
     def tosses(self) -> Tosses:
@@ -88,7 +91,8 @@ class Turns:
         turn = state.turn
         replaced = seat.seat not in state.to_move()
         state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
+        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn,
+                             **self.marks)
         if msg is not None:
             self.postman.to_seat("ack", self.table, seat, answer=msg, orders=str(command), turn=turn,
                                  replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
@@ -104,7 +108,8 @@ class Turns:
         self._begin()
         turn = state.turn
         state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn)
+        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn,
+                             **self.marks)
         self._pending += self._drained()
         if msg is not None:
             self._acknowledge_moves(seat, [command], msg)
@@ -310,15 +315,23 @@ class Turns:
             return self.tosses.missed(policy, self.when)
         notes = []
         for s in sorted(state.to_move()):
-            command = state.nmr_orders(s, policy)
+            command, mark = self.nmr_command(s, policy)
             state.apply(s, command)
             self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
-                                 turn=state.turn)
-            what = "the GM played for them" if policy == "autoplay" else "the turn is forfeited; the GM used"
+                                 turn=state.turn, **mark)
+            what = {"autoplay": "the GM played for them", "robot": "the robot played for them"}.get(
+                policy, "the turn is forfeited; the GM used")
             notes.append(f"{self.table.seats[s].name} sent no orders {self.when} ({policy}): {what}: "
                          + str(command).replace("\n", " / "))
         self.resolve_if_ready(notes)
         return notes
+
+    def nmr_command(self, seat: int, policy: str):
+        """The order a missed deadline plays for `seat`, and what its event says of it: the
+        engine's rule, or under `nmr=robot` the strong robot's move (`robot_seats`)."""
+        if policy == "robot" and not plays_by_toss(self.table.state):  # dice golf's robot plays BEST
+            return robot_seats.nmr_command(self.table.state, self.table, seat)
+        return self.table.state.nmr_orders(seat, policy), {}
 
     def _missed_moves(self, policy: str) -> list[str]:
         """Each silent seat's move, played by the GM: only the move that was due (a drawn card's
@@ -331,10 +344,10 @@ class Turns:
                 break
             turn, orders, events = state.turn, [], []
             while s in state.to_move() and state.turn == turn and len(orders) < MOVE_STEPS:
-                command = state.nmr_orders(s, policy)
+                command, mark = self.nmr_command(s, policy)
                 state.apply(s, command)
                 self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
-                                     turn=state.turn)
+                                     turn=state.turn, **mark)
                 orders.append(str(command))
                 # Marked before their words are written, which say who chose the move.
                 events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == "played" and ev["seat"] == s
