@@ -505,13 +505,16 @@ def cmd_verify(args) -> int:
         raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
     game = record.get("id")
     name = clean(game, 80) if isinstance(game, str) and game.strip() else as_json(game, 40)
+    notes: list[str] = []
     try:
-        line = verify_record(record)
+        line = verify_record(record, notes)
     except Difference as e:
         print(f"not verified: {name}: {clean(e, 400)}")
         return 1
     # The result line is the replay's, but it holds the record's player names: cleaned too.
     print(f"verified: {name}: {clean(line, 300) if line else 'no result (the game ended without one)'}")
+    for note in notes:  # the robots' moves: rechecked, or made by a robot this pbem does not play
+        print(f"  {note}")
     return 0
 
 

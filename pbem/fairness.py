@@ -43,11 +43,17 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
             # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
             if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not isinstance(state, TurnByTurn):
                 continue
-            steps.append({"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]})
+            step = {"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]}
+            if ev.get("robot"):  # a robot's order: which robot, and the index of its stream
+                step["robot"] = {"level": ev["robot"], "version": ev.get("version"), "move": ev.get("move")}
+                if ev.get("fallback"):
+                    step["robot"]["fallback"] = True
+            steps.append(step)
         elif ev["kind"] == "resolved":
             steps.append({"kind": "resolved", "turn": ev.get("turn")})
         elif ev["kind"] == "replace":
-            steps.append({"kind": "replace", "seat": ev["seat"], "name": ev["name"]})
+            steps.append({"kind": "replace", "seat": ev["seat"], "name": ev["name"]}
+                         | ({"robot": ev["robot"]} if ev.get("robot") else {}))
     record = {
         "record": RECORD_VERSION, "id": row.id, "type": row.type, "options": row.options,
         "course": {"name": created["course"], "pars": created["pars"], "extras": created.get("extras") or {}},
@@ -85,10 +91,12 @@ def _results(state) -> Any:
     return json.loads(json.dumps(state.spectator_view()))
 
 
-def verify_record(record: dict) -> str:
+def verify_record(record: dict, notes: list[str] | None = None) -> str:
     """The result line of a record that checks out; `Difference` names the first thing that does
     not. The record may come from anyone: whatever is in it, the answer is a Difference, never a
-    crash, and what it quotes of the record is cut short."""
+    crash, and what it quotes of the record is cut short. Every robot order is computed again
+    from its seat's view and stream (`RobotCheck`); what could not be rechecked (a robot of
+    another version) is said in `notes`."""
     _check_shape(record)
     seed = _seed_bytes(record.get("seed"))
     try:
@@ -105,7 +113,10 @@ def verify_record(record: dict) -> str:
         if after is not None and after != _digest(state):
             raise Difference(f"{_step_name(number, record['steps'][number - 1])}: the game after it is not "
                              "the one the record saw")
-    state = _replay(record, check_step)
+    robots = RobotCheck(record, seed)
+    state = _replay(record, check_step, robots.check)
+    if notes is not None:
+        notes += robots.notes()
     _compare("chance", state.chance_record(), record.get("chance"))
     _compare("results", _results(state), record.get("results"))
     result = state.result()
@@ -172,8 +183,9 @@ def _step_name(number: int, step: dict) -> str:
     return f"step {number} ({what}" + (f", turn {turn})" if type(turn) is int else ")")
 
 
-def _replay(record: dict, after_step):
-    """The game replayed from the record's seed and steps; `after_step(number, state)` each step."""
+def _replay(record: dict, after_step, before_step=None):
+    """The game replayed from the record's seed and steps; `after_step(number, state)` each step
+    (and `before_step(number, state, step)` before it is played)."""
     from .games import game_type
     from .games.course import Course
     try:
@@ -188,9 +200,67 @@ def _replay(record: dict, after_step):
         raise Difference(f"the game cannot be set up from the record: {clean(e)}") from None
     _drain(state)
     for number, step in enumerate(record["steps"], start=1):
+        if before_step is not None:
+            before_step(number, state, step)
         _replay_step(engine, state, number, step)
         after_step(number, state)
     return state
+
+
+class RobotCheck:
+    """Every robot order of a record computed again (CONTRACT section 12): from the seat's view
+    just before it, the record's options and the robot's stream for that move (the game's seed,
+    the seat and the index of the seat's robot move), through the same door the GM uses. A robot
+    order made by another version of the robot is counted, not failed."""
+
+    def __init__(self, record: dict, seed: bytes):
+        self.record, self.seed = record, seed
+        self.moves: dict[int, int] = {}      # robot moves seen, by seat
+        self.other: dict[str, int] = {}      # robot versions this pbem does not play: moves each
+        self.checked = 0
+
+    def check(self, number: int, state, step: dict) -> None:
+        info = step.get("robot")
+        if info is None or step.get("kind") not in ("orders", "nmr"):
+            return
+        from .robots import LEVELS, version
+        from .robots.door import order_for
+        seat = step.get("seat")
+        if not isinstance(info, dict) or info.get("level") not in LEVELS or type(seat) is not int \
+                or not 0 <= seat < len(state.names):
+            raise Difference(f"{_step_name(number, step)}: its robot is not described as pbem describes one")
+        index = self.moves.get(seat, 0)
+        self.moves[seat] = index + 1
+        if info.get("move") != index:
+            raise Difference(f"{_step_name(number, step)}: the record numbers this robot move "
+                             f"{quoted(info.get('move'), 12)}, but it is the seat's move {index}")
+        try:
+            ours = version(self.record["type"])
+        except KeyError:
+            raise Difference(f"{_step_name(number, step)}: no robot of pbem's plays this game") from None
+        if info.get("version") != ours:
+            made = clean(info.get("version"), 40) if isinstance(info.get("version"), str) else "an unnamed version"
+            self.other[made] = self.other.get(made, 0) + 1
+            return
+        try:
+            command = order_for(state, self.record["type"], seat, info["level"], dict(self.record["options"]),
+                                self.seed, index)
+        except Exception:  # the robot failed here: the GM then played the seat's default order
+            if not info.get("fallback"):
+                raise Difference(f"{_step_name(number, step)}: the robot ({info['level']}, {ours}) finds no "
+                                 "order here from its seat's view and stream") from None
+            command = state.default_orders(seat)
+        if str(command) != step.get("order"):
+            raise Difference(f"{_step_name(number, step)}: from its seat's view and its stream the robot "
+                             f"({info['level']}, {ours}) plays {quoted(str(command), 60)} here, not "
+                             f"{quoted(step.get('order'), 60)}")
+        self.checked += 1
+
+    def notes(self) -> list[str]:
+        said = [f"{self.checked} robot move{'' if self.checked == 1 else 's'} computed again and found the same"] \
+            if self.checked else []
+        return said + [f"{n} robot move{'' if n == 1 else 's'} made by robot version {made}, which this pbem "
+                       f"does not play: not computed again" for made, n in sorted(self.other.items())]
 
 
 def _seed_bytes(seed) -> bytes:

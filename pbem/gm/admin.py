@@ -318,13 +318,14 @@ class Admin:
     def _to_robot(self, table: Table, seat, old_address: str, robot: tuple[str, str]) -> str:
         """A seat handed to a robot: the leaver is told, the others hear who plays it now, and
         the robot makes the move the seat owes in this same pass (`Admin.run`)."""
-        name, spec = robot
+        name, spec = robot  # spec: robot:<level>, or robot-<n>:<level> with a league's handle
         old_name = seat.name
         self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
                              notice=f"The GM has given your seat in game {table.id} to a robot player. "
                                     "Thank you for playing; you will get no more mail about this game.")
         seat.name, seat.secret = name, ""
-        seat.address = robot_seats.free_handle(table.seats, seat.seat)
+        given = robot_seats.handle_of(spec, -1)
+        seat.address = given if given != "robot-0" else robot_seats.free_handle(table.seats, seat.seat)
         seat.robot = robot_seats.level_of(spec)
         self.store.update_seat(seat)
         table.state.names[seat.seat] = seat.name

@@ -468,8 +468,9 @@ def _press_problems(table: games.Table, orders: list[Order]) -> list[OrderError]
         if table.row.status in ("finished", "abandoned"):
             problems.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
                                          rule="press goes only to the players of a game in play"))
-        elif len(table.seats) < 2:
-            problems.append(IllegalOrder(f"nobody else plays in game {table.id}, so nobody would read it",
+        elif sum(1 for seat in table.seats if not seat.robot) < 2:
+            robots = " (the other seats are pbem's robots, which read no mail)" if len(table.seats) > 1 else ""
+            problems.append(IllegalOrder(f"nobody else plays in game {table.id}{robots}, so nobody would read it",
                                          rule="a press goes to the other players of the game", line=ln,
                                          lineno=no))
     return problems

@@ -128,7 +128,8 @@ class Postman:
         ctx = self.context(table, seat)
         ctx.update(extra)
         subject, text = render(template or kind, table.type, **ctx)
-        text = _with_clock(text, ctx.get("paused_note"), self.gm_name) + _fairness(kind, table.row)
+        text = _with_clock(text, ctx.get("paused_note"), self.gm_name) + _robots(kind, table, seat) \
+            + _fairness(kind, table.row)
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
@@ -179,6 +180,21 @@ def _with_clock(text: str, note: str | None, gm_name: str) -> str:
         head.pop()
     told = textwrap.fill(note, 76, break_long_words=False, break_on_hyphens=False).split("\n")
     return "\n".join(head + ([""] if head else []) + told + ([""] + tail if tail else [])) + "\n"
+
+
+def _robots(kind: str, table: Table, reader: Seat) -> str:
+    """A welcome says which seats pbem's robots play, and how (CONTRACT section 12)."""
+    robots = [seat for seat in table.seats if seat.robot and seat.seat != reader.seat]
+    if kind != "welcome" or not robots:
+        return ""
+    names = [f"{seat.name} ({seat.robot})" if seat.robot not in seat.name else seat.name for seat in robots]
+    who = names[0] + " is a robot" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] + \
+        " are robots"
+    return "\n" + textwrap.fill(
+        f"{who}: pbem plays {'it' if len(names) == 1 else 'them'} itself, from what that seat may see and "
+        "nothing more, and a robot moves as soon as a move is its to make: it never keeps you waiting. "
+        "Its moves reach you as anyone's do; it reads no mail (a press goes to the human players only).",
+        76, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
 def _fairness(kind: str, row) -> str:

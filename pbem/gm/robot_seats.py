@@ -19,15 +19,15 @@ import logging
 import re
 
 from ..games.base import TurnByTurn
-from ..orders import grammar_for
-from ..robots import LEVELS, ROBOTS, decide, robot_generator, version
+from ..robots import LEVELS, ROBOTS, version
+from ..robots.door import order_for
 from ..store import Seat
 from .tosses import plays_by_toss
 
 log = logging.getLogger("pbem")
 
-__all__ = ["DEFAULT_LEVEL", "RobotSpecError", "handle_of", "is_robot_spec", "level_of", "move", "order_of",
-           "read_spec", "robot_name", "robots_only", "stream_of"]
+__all__ = ["DEFAULT_LEVEL", "RobotSpecError", "allow_robots_only", "free_handle", "handle_of", "is_robot_spec",
+           "level_of", "move", "nmr_command", "read_spec", "robot_name", "robots_only", "seat_of_key"]
 
 DEFAULT_LEVEL = "strong"
 # The most robot orders one call plays (a whole robots-only hole is a few hundred): a bound, so
@@ -93,23 +93,6 @@ def check_game_type(type_name: str) -> None:
         raise RobotSpecError(f"no robot plays {type_name} yet")
 
 
-def stream_of(seed: bytes, seat: int, index: int):
-    return robot_generator(seed, seat, index)
-
-
-def order_of(state, game_type: str, seat: int, level: str, options: dict, seed: bytes, index: int):
-    """The robot's next command for `seat`, read from its text by the game's grammar and checked
-    against the rules: what it decides from the seat's view and its own stream alone."""
-    text = decide(game_type, state.view(seat), seat, level, options, stream_of(seed, seat, index))
-    lines = [(n, line) for n, line in enumerate(text.splitlines()[:20], start=1) if line.strip()]
-    orders, errors = grammar_for(game_type)(lines)
-    if errors or len(orders) != 1:
-        raise ValueError(f"the robot's order does not read: {text[:80]!r}")
-    command = orders[0].command
-    state.check(seat, command)
-    return command
-
-
 def marks(level: str, game_type: str, index: int) -> dict:
     """What a robot order's event says of it (`pbem verify` reads it)."""
     return {"robot": level, "version": version(game_type), "move": index}
@@ -165,8 +148,8 @@ def _command(state, table, seat: Seat, index: int, level: str | None = None):
     level = level or seat.robot
     mark = marks(level, table.type, index)
     try:
-        return order_of(state, table.type, seat.seat, level, table.row.options, bytes(table.row.seed_value),
-                        index), mark
+        return order_for(state, table.type, seat.seat, level, table.row.options, bytes(table.row.seed_value),
+                         index), mark
     except Exception as e:
         log.error("game %s: the robot in seat %d failed (%s: %s); it plays the default order", table.id,
                   seat.seat + 1, type(e).__name__, str(e)[:200])

@@ -290,7 +290,7 @@ class Turns:
         sender's copy is a press mail, not an ack: an ack of the same mail's orders may go too."""
         text = drop_sign_off(text, seat.name)
         self.store.add_event(self.table.id, self.now, "press", seat.seat, text=text)
-        readers = [other for other in self.table.seats if other.seat != seat.seat]
+        readers = [other for other in self.table.seats if other.seat != seat.seat and not other.robot]
         for other in readers:
             self.postman.to_seat("press", self.table, other, sender=seat, text=text)
         names = [other.name for other in readers]
