@@ -6,6 +6,7 @@ and speed"). Run by hand from the project's root:
     python bench/robots.py onpar [seconds] [most_games]
     python bench/robots.py dicegolf [games]
     python bench/robots.py peer [rounds] [seconds]
+    python bench/robots.py pass [rounds]
     python bench/robots.py all [--matches N] [--holes N] [--onpar-seconds S] [--onpar-games N]
                                [--dice-games N] [--rounds R] [--seconds S] [--procs P]
 
@@ -58,6 +59,13 @@ little (pbem's side is the faster, so the same cost is a larger share of it). Th
 deck takes its seed from Python's global `random`; so that its deals are replayable, the bench
 seeds the global `random` from the policy stream before each peer hole (one `random.seed(int)`,
 counted on the peer's side).
+
+`pass`: one `pbem process` in which ten robots move (the target: under 3 s). In a fresh folder
+with the local transport, ten games of a player against `robot:strong`, of the games a robot
+plays in turn but dice golf (whose robot moves only when a hole closes); each player mails one legal order (the engine's default); the pass that reads the ten
+mails is timed whole (reading, checking, the ten players' answers, the robots' moves and the mail
+they cause, written to the Maildirs). Printed: each round's seconds and the robot orders it
+played, and the median and worst round (default 5 rounds).
 
 `all`: each of the above with small sizes (a full run takes a few minutes), then a summary table
 in Markdown for BENCHMARKS.md. The full targets: `all --matches 1000 --holes 2000 --onpar-games
@@ -307,6 +315,77 @@ class Tee(io.TextIOBase):
         return [line.strip() for line in "".join(self.text).splitlines() if line.strip()]
 
 
+def one_pass() -> tuple[float, int]:
+    """(seconds of the timed pass, robot orders it played)."""
+    import contextlib
+    import email.message
+    import json
+    import mailbox
+    import os
+    import tempfile
+    from pbem import cli
+    from pbem.robots import ROBOTS
+    # Dice golf's robot moves only when a hole closes, so the pass would not always move it.
+    kinds = [t for t in ("matchplay", "onpar", "golfdeck", "golf") if t in ROBOTS]
+    with tempfile.TemporaryDirectory() as root:
+        config = Path(root) / "pbem.yaml"
+        config.write_text("gm: {address: gm@example.test, name: Golf GM}\nstore: ./pbem.sqlite3\n"
+                          "transport: local\nlocal: {maildir: ./mail}\n")
+        os.environ["PBEM_CONFIG"], os.environ["PBEM_NOW"] = str(config), "2026-12-01T10:00:00Z"
+        quiet = io.StringIO()
+
+        def pbem(*args: str) -> str:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(quiet):
+                cli.main(list(args))
+            return out.getvalue()
+
+        players = []
+        for n in range(10):
+            kind, address = kinds[n % len(kinds)], f"p{n}@example.test"
+            extra = ["--option", "holes=2"] if kind in ("onpar", "golf", "golfdeck") else []
+            pbem("new-game", kind, "--player", address, "--player", "robot:strong", "--id", f"g{n}", *extra)
+            players.append((f"g{n}", address))
+        box = mailbox.Maildir(str(Path(root) / "mail" / "gm@example.test"), factory=None, create=True)
+        before = 0
+        for game, address in players:
+            shown = json.loads(pbem("show", game, "--json"))
+            before += sum(1 for ev in shown["history"] if ev.get("robot"))
+            from pbem.gm import games
+            from pbem.store import Store
+            store = Store(Path(root) / "pbem.sqlite3")
+            table = games.load(store, game)
+            order = str(table.state.default_orders(0))
+            secret = table.seats[0].secret
+            store.close()
+            msg = email.message.EmailMessage()
+            msg["From"], msg["To"], msg["Subject"] = address, "gm@example.test", f"[{game}] orders"
+            msg["Message-ID"] = f"<{game}@bench.test>"
+            msg.set_content(f"PASSWORD {secret}\n{order}\n")
+            box.add(msg.as_bytes())
+        os.environ["PBEM_NOW"] = "2026-12-01T10:05:00Z"
+        start = time.perf_counter()
+        pbem("process")
+        seconds = time.perf_counter() - start
+        after = sum(sum(1 for ev in json.loads(pbem("show", g, "--json"))["history"] if ev.get("robot"))
+                    for g, _ in players)
+    return seconds, after - before
+
+
+def robot_pass(rounds: int) -> dict:
+    import logging
+    logging.disable(logging.INFO)
+    times = []
+    for r in range(rounds):
+        seconds, moved = one_pass()
+        times.append(seconds)
+        print(f"round {r + 1}: {seconds:.2f} s, {moved} robot orders in the pass", flush=True)
+    result = {"median": statistics.median(times), "worst": max(times), "rounds": rounds}
+    print(f"a pass of ten players' orders and their robots' replies: median {result['median']:.2f} s, "
+          f"worst {result['worst']:.2f} s over {rounds} rounds (target: under 3 s)")
+    return result
+
+
 def cell(text: str) -> str:
     return text.replace("|", "\\|")
 
@@ -359,6 +438,11 @@ def run_all(argv: list[str]) -> None:
                      f"**{p['ratio']:.2f}x** ({p['ratio_best']:.2f}x); {p['turns_pbem']:.1f} / "
                      f"{p['turns_peer']:.1f}, {p['ratio_turns']:.2f}x",
                      ">= 5x"))
+    print("\n## pass: `python bench/robots.py pass 5`", flush=True)
+    p = robot_pass(5)
+    rows.append(("all", "one pbem process: ten players' orders, ten robots' replies (matchplay, onpar, "
+                 f"golfdeck, golf in turn), seconds: median / worst of {p['rounds']}",
+                 f"**{p['median']:.2f}** / {p['worst']:.2f}", "< 3 s"))
     print(f"\n## summary ({time.perf_counter() - started:.0f} s)\n")
     print("| date | game | figure | measured | target |")
     print("|---|---|---|---|---|")
@@ -367,7 +451,7 @@ def run_all(argv: list[str]) -> None:
 
 
 def main() -> None:
-    commands = (*PER_GAME, "dicegolf", "peer", "all")
+    commands = (*PER_GAME, "dicegolf", "peer", "pass", "all")
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         raise SystemExit(f"usage: python bench/robots.py {'|'.join(commands)} [args]\n\n{__doc__}")
     command, args = sys.argv[1], sys.argv[2:]
@@ -377,6 +461,8 @@ def main() -> None:
         dicegolf(int(args[0]) if args else 200)
     elif command == "peer":
         peer(int(args[0]) if args else 5, float(args[1]) if len(args) > 1 else 2.0)
+    elif command == "pass":
+        robot_pass(int(args[0]) if args else 5)
     else:
         run_all(args)
 
