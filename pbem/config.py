@@ -117,7 +117,7 @@ class SMTPConfig(_Section):
 
 class GamesConfig(_Section):
     deadline: Duration = "72h"
-    nmr: Literal["autoplay", "wait", "forfeit"] = "autoplay"
+    nmr: Literal["autoplay", "wait", "forfeit", "robot"] = "autoplay"
     reminder_before: Duration = "12h"
 
     @property

@@ -70,3 +70,13 @@ def test_the_readme_provider_settings_parse(tmp_path, monkeypatch):
     for name in ("PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD"):
         assert name in (ROOT / "contrib" / "pbem.service").read_text()
         assert name in (ROOT / "config.example.yaml").read_text()
+
+
+def test_every_package_of_pbem_is_installed():
+    """`pip install .` ships only the packages pyproject.toml lists: a new one left out works
+    in the checkout and fails once installed."""
+    import tomllib
+    root = Path(__file__).resolve().parents[1]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "pbem").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
