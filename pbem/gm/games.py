@@ -119,6 +119,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         raise ValueError(f"a game with id {quoted(game_id)} exists already")
     names = [name or (robot_seats.robot_name(levels[i]) if levels[i] else address.split("@")[0])
              for i, (name, address) in enumerate(players)]
+    names = robot_seats.told_apart(names, levels)
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)
     state = engine.new(names, options, seed, course)

@@ -192,3 +192,17 @@ def free_handle(seats: list[Seat], seat: int) -> str:
         n += 1
         handle = f"robot-{n}"
     return handle
+
+
+def told_apart(names: list[str], levels: list[str | None]) -> list[str]:
+    """Two robots of one level at a table would both be `Robot (strong)`: the second is
+    `Robot (strong) 2`, the third `Robot (strong) 3` (a name the GM gave stays as given)."""
+    out, seen = [], {}
+    for name, level in zip(names, levels):
+        if level and name == robot_name(level) and name in seen:
+            seen[name] += 1
+            name = f"{name} {seen[name]}"
+        elif level and name == robot_name(level):
+            seen[name] = 1
+        out.append(name)
+    return out

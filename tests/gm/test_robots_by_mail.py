@@ -201,3 +201,45 @@ def test_verify_fails_when_one_robot_order_is_changed_to_another_legal_one(table
     path.write_text(json.dumps(record))
     code, out, _ = table.pbem("verify", str(path), check=False)
     assert code == 0 and "made by robot version matchplay-older-0" in out
+
+
+def plain(value) -> bool:
+    """Whether `value` is data alone (what JSON holds): nothing through which a state is reached."""
+    if isinstance(value, dict):
+        return all(isinstance(k, (str, int)) and plain(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(plain(v) for v in value)
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def test_the_gm_hands_a_robot_its_seats_view_and_nothing_else(table, monkeypatch):
+    """What reaches a robot: the seat's view (as STATUS shows it), the public options, its stream.
+    No engine state, no seat object, no store: only data, and the view of its own seat."""
+    from pbem.robots import door
+    handed = []
+    real = door.decide
+
+    def watching(game_type, view, seat, level, options, rng):
+        handed.append((view, seat, options))
+        return real(game_type, view, seat, level, options, rng)
+
+    monkeypatch.setattr(door, "decide", watching)
+    table.pbem("new-game", "onpar", "--player", f"Ann <{ANN}>", "--player", "robot", "--player", f"Cy <{CY}>",
+               "--id", "o1", "--option", "holes=1", "--seed", "3", now=START)
+    play_out(table, "o1", "onpar", {0: ANN, 2: CY}, random.Random(4))
+    assert handed
+    for view, seat, options in handed:
+        assert seat == 1 and view["seat"] == 1 and plain(view) and plain(options)
+        # The others' hands are not in it: its own hand, and only the sizes of theirs.
+        assert "hands" not in view and isinstance(view["hand"], list) and len(view["hand_sizes"]) == 3
+
+
+def test_robots_only_on_par_with_four_robots_ends_in_the_pass_that_makes_it(table):
+    table.pbem("new-game", "onpar", "--player", "robot", "--player", "robot:easy", "--player", "robot",
+               "--player", "robot:easy", "--option", "robots_only=true", "--option", "holes=2", "--id", "q1",
+               "--seed", "2")
+    shown = table.show("q1")
+    assert shown["status"] == "finished"
+    assert [p["name"] for p in shown["players"]] == ["Robot (strong)", "Robot (easy)", "Robot (strong) 2",
+                                                     "Robot (easy) 2"]
+    assert verified(table, "q1").startswith("verified: q1")
