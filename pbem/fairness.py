@@ -242,14 +242,15 @@ class RobotCheck:
             made = clean(info.get("version"), 40) if isinstance(info.get("version"), str) else "an unnamed version"
             self.other[made] = self.other.get(made, 0) + 1
             return
-        try:
-            command = order_for(state, self.record["type"], seat, info["level"], dict(self.record["options"]),
-                                self.seed, index)
-        except Exception:  # the robot failed here: the GM then played the seat's default order
-            if not info.get("fallback"):
+        if info.get("fallback"):  # the robot failed here: the GM played the seat's default order
+            command = state.default_orders(seat)
+        else:
+            try:
+                command = order_for(state, self.record["type"], seat, info["level"],
+                                    dict(self.record["options"]), self.seed, index)
+            except Exception:
                 raise Difference(f"{_step_name(number, step)}: the robot ({info['level']}, {ours}) finds no "
                                  "order here from its seat's view and stream") from None
-            command = state.default_orders(seat)
         if str(command) != step.get("order"):
             raise Difference(f"{_step_name(number, step)}: from its seat's view and its stream the robot "
                              f"({info['level']}, {ours}) plays {quoted(str(command), 60)} here, not "

@@ -243,3 +243,24 @@ def test_robots_only_on_par_with_four_robots_ends_in_the_pass_that_makes_it(tabl
     assert [p["name"] for p in shown["players"]] == ["Robot (strong)", "Robot (easy)", "Robot (strong) 2",
                                                      "Robot (easy) 2"]
     assert verified(table, "q1").startswith("verified: q1")
+
+
+def test_a_robot_that_fails_plays_the_default_and_the_players_mail_still_counts(table, monkeypatch):
+    from pbem.robots import door
+    real = door.decide
+
+    def broken(*args):
+        raise RuntimeError("a robot's bug")
+
+    table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", "robot", "--id", "f1",
+               "--course", "parkland", now=START)
+    monkeypatch.setattr(door, "decide", broken)
+    got = table.order(GEORGE, "PLAY 4 4 3", game="f1")
+    assert kinds(got) == ["ack", "report"]  # the robot's order of turn 1 stood; turn 2 opened
+    shown = table.show("f1")
+    assert shown["turn"] == 2 and shown["to_move"] == [GEORGE]
+    fallback = [ev for ev in shown["history"] if ev.get("fallback")]
+    assert len(fallback) == 1 and fallback[0]["move"] == 1 and fallback[0]["seat"] == 1
+    monkeypatch.setattr(door, "decide", real)
+    play_out(table, "f1", "matchplay", {0: GEORGE}, random.Random(6))
+    assert verified(table, "f1").startswith("verified: f1")  # the default it played is what it says
