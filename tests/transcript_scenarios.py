@@ -99,7 +99,8 @@ class Transcript:
     def new_game(self, game_type: str, game_id: str, players: list[tuple[str, str]], *extra: str) -> None:
         args = ["new-game", game_type, "--id", game_id, *extra]
         for name, addr in players:
-            self.players[addr] = name
+            if not addr.startswith("robot"):  # a robot's seat has no mail to read
+                self.players[addr] = name
             args += ["--player", f"{name} <{addr}>"]
         self.step(f"The GM starts the game: pbem {' '.join(args[:2])} ...")
         self.pbem(*args)
@@ -358,7 +359,40 @@ def _onpar_moves(t: Transcript, seats: list[str], moves: int) -> None:
         t.send(seats[seat], str(module.random_orders(state, seat, rng)), "op1")
 
 
-SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar}
+def robots(t: Transcript) -> None:
+    """On Par with a robot beside two players (CONTRACT section 12): the robot's moves as the
+    players read them, a press that goes to the human only, a silent player's move played by
+    the strong robot at the deadline (nmr=robot), then the GM handing that seat to a robot."""
+    seats = {0: ANN, 2: BOB}
+    t.new_game("onpar", "rb1", [("Ann", ANN), ("Caddie", "robot:strong"), ("Bob", BOB)],
+               "--seed", "4", "--option", "holes=1", "--option", "nmr=robot", "--deadline", "2d")
+    t.wait(hours=1)
+    t.send(ANN, "HELP", "rb1")
+    t.send(BOB, "PRESS Shall we let the robot win?", "rb1")
+    state = t.state("rb1")
+    seat = min(state.to_move())
+    t.send(seats[seat], "SHOT P4", "rb1")  # a putter off The Green
+    t.send(seats[seat], str(state.default_orders(seat)), "rb1")
+    t.send(ANN, "STATUS", "rb1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    t.step("The GM: pbem gm REPLACE rb1 bob@example.test robot")
+    t.pbem("gm", "REPLACE", "rb1", BOB, "robot")
+    t.collect()
+    for _ in range(200):
+        state = t.state("rb1")
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        t.wait(minutes=30)
+        t.send(seats[seat], str(state.default_orders(seat)), "rb1")
+    t.send(ANN, "HISTORY", "rb1")
+
+
+SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
+             "robots": robots}
 
 
 def play(name: str) -> Transcript:
