@@ -2,7 +2,9 @@
 seat in every game in play and the league row, for the rounds to come too, and gets the league's
 welcome with the rounds still to come) or withdrawn (out of every game in play; the games left
 are scored as the league file's `withdrawn` says, and the leaver and every opponent are told
-what that means for them).
+what that means for them). A row may be handed to a robot (`REPLACE <league> <old> robot[:<level>]`,
+or a withdrawal when the league file says `withdrawn: robot`): it plays the games in play at once
+and the rounds to come, and the row's results, before and after, count as one player's.
 Both are kept as league events: the standings read them, never a counter of their own."""
 from __future__ import annotations
 
@@ -10,24 +12,35 @@ import email.utils
 from datetime import timedelta
 
 from ..games.errors import InvalidOrder
-from ..gm import games
+from ..gm import games, robot_seats
 from ..gm.turns import Turns
+from ..robots import ROBOTS
 from . import notices
-from .plan import read_plan
+from .plan import is_robot, read_plan
 from .records import MATCH_GAMES
 from ..mail.clean import quoted
 
 
 def _player_games(store, league_id: str, address: str) -> list:
-    """The league's games in play that `address` has a seat in."""
+    """The league's games in play that `address` (a player, or a robot row's handle) has a seat in."""
     out = []
     for row in store.league_games(league_id):
         if row.status != "active":
             continue
         table = games.load(store, row.id)
-        if table.seat_of(address) is not None:
+        if _seat(table, address) is not None:
             out.append(table)
     return out
+
+
+def _seat(table, address: str):
+    """The seat of a league row's holder: a player's by address, a robot's by its league handle."""
+    return next((s for s in table.seats if s.address == address), None)
+
+
+def _key(seat) -> str:
+    """How the GM's REPLACE names a seat: a player by address, a robot by `robot-<seat>`."""
+    return f"robot-{seat.seat + 1}" if seat.robot else seat.address
 
 
 def _in_league(store, league_id: str, address: str) -> bool:
@@ -47,6 +60,13 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     line = f"REPLACE {league_id} {old} {new_spec}"
     if not _in_league(store, league_id, old):
         raise InvalidOrder(f"{old} plays in no row of league {league_id}", line=line)
+    try:
+        robot = robot_seats.read_spec(new_spec)
+    except robot_seats.RobotSpecError as e:
+        raise InvalidOrder(str(e), line=line, hint=f"REPLACE {league_id} {old} robot:strong") from None
+    if robot is not None:
+        name, spec = robot
+        return _to_robot(admin, league_id, old, name, robot_seats.level_of(spec), line)
     if "@" not in address:
         raise InvalidOrder(f"{quoted(new_spec)} is not one address", line=line,
                            hint=f'REPLACE {league_id} {old} "William <will@example.test>"')
@@ -57,7 +77,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     row, (old_name, _) = next((r, held) for r, held in rows.items() if held[1] == old)
     moved = []
     for table in _player_games(store, league_id, old):
-        moved.append(admin._replace(table, old, new_spec))
+        moved.append(admin._replace(table, _key(_seat(table, old)), new_spec))
         games.save(store, table)
     name = name or address.split("@")[0]
     store.add_league_event(league_id, admin.now, "replace", old=old, new=address, name=name)
@@ -73,16 +93,23 @@ def withdraw(admin, league_id: str, address: str) -> str:
     from .season import holders
     store = admin.store
     address = address.strip().lower()
+    line = f"WITHDRAW {league_id} {address}"
     if not _in_league(store, league_id, address):
-        raise InvalidOrder(f"{address} plays in no row of league {league_id}", line=f"WITHDRAW {league_id} {address}")
+        raise InvalidOrder(f"{address} plays in no row of league {league_id}", line=line)
     plan, opened = _plan(store, league_id), store.league(league_id)["opened"]
+    if plan.withdrawn == "robot":
+        if is_robot(address):
+            raise InvalidOrder(f"{address} is a robot already: with withdrawn: robot a robot's row plays on",
+                               line=line, hint=f'REPLACE {league_id} {address} "William <will@example.test>"')
+        level = robot_seats.DEFAULT_LEVEL
+        return _to_robot(admin, league_id, address, robot_seats.robot_name(level), level, line)
     rows = holders(store, league_id)
     row, (name, _) = next((r, held) for r, held in rows.items() if held[1] == address)
     # A second before the games are left: every game of theirs still in play is one they left.
     store.add_league_event(league_id, admin.now - timedelta(seconds=1), "withdraw", address=address)
     left = []
     for table in _player_games(store, league_id, address):
-        seat = table.seat_of(address)
+        seat = _seat(table, address)
         _tell_table(admin.postman, table, seat, league_id, plan)  # before the game's own result
         Turns(admin.postman, table).resign(seat)
         games.save(store, table)
@@ -91,6 +118,32 @@ def withdraw(admin, league_id: str, address: str) -> str:
     told = notices.forfeits(admin.postman, league_id, plan, row, leaver_name=name, opened=opened, holders=rows)
     return (f"{address} withdrawn from league {league_id}" + (f" (left {', '.join(left)})" if left else "")
             + (f"; told {', '.join(told)} of their matches not played" if told else ""))
+
+
+def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str) -> str:
+    """A league row handed to a robot: it takes the seat in every game of the row in play (and
+    makes any move owed there at once) and, under a league handle of its own, the rounds to
+    come; the leaver is told once for the league, and each game tells its own players."""
+    from .season import free_handle, holders
+    store = admin.store
+    plan = _plan(store, league_id)
+    if plan.game not in ROBOTS:
+        raise InvalidOrder(f"no robot plays {plan.game} yet", line=line)
+    rows = holders(store, league_id)
+    row, (old_name, _) = next((r, held) for r, held in rows.items() if held[1] == old)
+    handle = free_handle(store, league_id)
+    moved = []
+    for table in _player_games(store, league_id, old):
+        admin._to_robot(table, _seat(table, old), old, (name, f"{handle}:{level}"))
+        # By mail the GM's command moves its game's robots itself (Admin.run); the league's come here.
+        robot_seats.move(Turns(admin.postman, table))
+        games.save(store, table)
+        moved.append(table.id)
+    store.add_league_event(league_id, admin.now, "replace", old=old, new=handle, name=name, robot=level)
+    notices.to_robot(admin.postman, league_id, plan, row, old, old_name, robot=name, moved=moved,
+                     opened=store.league(league_id)["opened"])
+    return (f"{old}'s row of league {league_id} handed to a robot ({level}, {handle})"
+            + (f"; it plays {', '.join(moved)} now" if moved else ""))
 
 
 def _tell_table(postman, table, leaver, league_id: str, plan) -> None:

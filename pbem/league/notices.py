@@ -7,15 +7,20 @@ from datetime import datetime, timedelta
 
 from ..mail.outbound import Letter
 from ..render import render
-from .pairings import fixtures, schedule
-from .plan import LeaguePlan
+from .pairings import Fixture, Pairing, fixtures, schedule
+from .plan import LeaguePlan, is_robot
 
 EXAMPLE_DAYS = 7
+# How a schedule names the opponent of a `bye: robot` round (no row's handle looks like it).
+BYE_ROBOT = "robot"
 
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
                 template: str | None = None, secret: str | None = None, **extra) -> None:
+    """Every mail of the league's own goes through here: none is ever written to a robot."""
     from ..games import game_type
+    if is_robot(address):
+        return
     ctx = postman.context(None, None)
     ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
                spectator=None)
@@ -41,8 +46,13 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
     """The schedule of league row `row` (a plan address), to the player who holds it: every round
     at the start; a newcomer, the rounds still to open. `row_names`: each row's player now, by
     the row's plan address; `gone`: the rows whose player withdrew."""
+    from ..gm.robot_seats import DEFAULT_LEVEL, robot_name
     now = postman.now
     rounds = [f for f in fixtures(plan, row) if replacing is None or f.opens > now]
+    if plan.bye == "robot":  # the bye is a match against a robot: the schedule names it so
+        rounds = [Fixture(f.round, f.opens, f.course, Pairing(f.round, 0, (row, BYE_ROBOT)), (BYE_ROBOT,))
+                  if f.bye else f for f in rounds]
+        row_names = {**row_names, BYE_ROBOT: f"{robot_name(DEFAULT_LEVEL)}, a robot player"}
     league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,
                 replacing=replacing, absence_example=absence_example(plan, now))
 
@@ -55,6 +65,16 @@ def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str
     match = plan.format == "round-robin"
     league_mail(postman, league_id, plan, "status", address, name, template="withdrawn", left=left,
                 later=later if match else [])
+
+
+def to_robot(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *, robot: str,
+             moved: list[str], opened: int) -> None:
+    """To the player whose league row a robot now plays (`withdrawn: robot`, or the GM's
+    `REPLACE <league> <address> robot`): which games it plays for them, and that they count in
+    the row as before."""
+    later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
+    league_mail(postman, league_id, plan, "status", address, name, template="to_robot", robot=robot, moved=moved,
+                later=later)
 
 
 def forfeits(postman, league_id: str, plan: LeaguePlan, leaver: str, *, leaver_name: str, opened: int,
@@ -72,6 +92,8 @@ def forfeits(postman, league_id: str, plan: LeaguePlan, leaver: str, *, leaver_n
             if row == leaver or row not in holders:
                 continue
             other_name, address = holders[row]
+            if is_robot(address):
+                continue  # a robot is told nothing
             league_mail(postman, league_id, plan, "status", address, other_name, template="forfeit",
                         leaver=leaver_name, round=one.number, opens=plan.opens(one.number))
             told.append(address)

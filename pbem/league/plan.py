@@ -6,6 +6,7 @@ right, as ``pbem.config`` does for the configuration.
 """
 from __future__ import annotations
 
+import dataclasses
 import email.utils
 import re
 from dataclasses import dataclass, field
@@ -18,13 +19,16 @@ import yaml
 from pbem.clock import format_duration, parse_duration, parse_time
 from pbem.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type, registry
+from pbem.gm import robot_seats
+from pbem.robots import ROBOTS
 from pbem.mail.clean import base_address
 from pbem.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 GAME_ID_LENGTH = 40          # what the GM accepts as a game id
 FORMATS = ("round-robin", "tables")
-WITHDRAWN = ("forfeit", "void")
+WITHDRAWN = ("forfeit", "void", "robot")   # robot: a robot (strong) plays the leaver's games left
+BYES = ("none", "robot")                    # robot: an odd round robin's bye is a match against a robot
 DEFAULT_ROUND_LENGTH = "7d"
 DEFAULT_ABSENCE_DAYS = 14
 DEFAULT_TABLE_SIZE = 4
@@ -32,11 +36,18 @@ MOST_PLAYERS = 100           # past this a league file is a mistake, and pairing
 MOST_ROUNDS = 100
 KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start",
         "round_length", "deadline", "format", "table_size", "rounds", "absence_days",
-        "withdrawn", "spectators")
+        "withdrawn", "bye", "spectators")
 PLAYER_KEYS = ("name", "address", "timezone")
+# A robot's league handle: never an address, so no mail can ever go to it.
+ROBOT_HANDLE = re.compile(r"robot-\d{1,4}")
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 _EXAMPLE_START = "2026-12-07T18:00:00Z"
 SHOWN_CHARS = 60             # of a wrong value, quoted in its problem
+
+
+def is_robot(address: str | None) -> bool:
+    """Whether a league address is a robot's handle (``robot-<k>``) rather than a mailbox."""
+    return bool(address) and ROBOT_HANDLE.fullmatch(address.strip().lower()) is not None
 
 
 class LeagueError(Exception):
@@ -49,16 +60,23 @@ class LeagueError(Exception):
 
 @dataclass(frozen=True)
 class LeaguePlayer:
+    """A player of the league file. A robot player (``robot`` its level) has no address: its
+    ``address`` is the league's handle for it, ``robot-<k>`` (k counting the file's robot
+    players from 1), which its seats keep and no mail ever goes to."""
     name: str
     address: str
     timezone: str | None = None
+    robot: str | None = None
 
     def spec(self) -> str:
         """``Name <address>``, as ``--player`` and the league file write a player."""
+        if self.robot:
+            return f"{self.name} <robot:{self.robot}>"
         return email.utils.formataddr((self.name, self.address))
 
     def to_dict(self) -> dict:
-        out = {"name": self.name, "address": self.address}
+        # A robot is written as the file writes it; reading it back numbers it the same again.
+        out = {"name": self.name, "address": f"robot:{self.robot}" if self.robot else self.address}
         if self.timezone:
             out["timezone"] = self.timezone
         return out
@@ -82,11 +100,17 @@ class LeaguePlan:
     deadline: str | None = None  # a duration as written; None: the GM's configured default
     absence_days: int = DEFAULT_ABSENCE_DAYS
     withdrawn: str = "forfeit"
+    bye: str = "none"            # robot: the bye of an odd round robin is a match against a robot
     spectators: bool = True      # false: OBSERVE of the league or its games is refused
 
     @property
     def addresses(self) -> tuple[str, ...]:
         return tuple(p.address for p in self.players)
+
+    @property
+    def robots(self) -> dict[str, str]:
+        """The league file's robot players: handle -> level."""
+        return {p.address: p.robot for p in self.players if p.robot}
 
     def player(self, address: str) -> LeaguePlayer | None:
         wanted = address.strip().lower()
@@ -120,7 +144,8 @@ class LeaguePlan:
         out |= {"start": self.start.strftime("%Y-%m-%dT%H:%M:%SZ"),
                 "round_length": format_duration(self.round_length).replace(" ", ""),
                 "format": self.format, "table_size": self.table_size, "rounds": self.rounds,
-                "absence_days": self.absence_days, "withdrawn": self.withdrawn, "spectators": self.spectators}
+                "absence_days": self.absence_days, "withdrawn": self.withdrawn, "bye": self.bye,
+                "spectators": self.spectators}
         if self.deadline is not None:
             out["deadline"] = self.deadline
         return out
@@ -197,6 +222,7 @@ class _Reader:
         deadline = self.duration("deadline", None)
         absence = self.whole("absence_days", DEFAULT_ABSENCE_DAYS, 0, 366)
         withdrawn = self.choice("withdrawn", WITHDRAWN, "forfeit")
+        bye = self.choice("bye", BYES, "none")
         spectators = self.data.get("spectators", True)
         if not isinstance(spectators, bool):
             self.problem("spectators", f"expected true or false, got {_show(spectators)}")
@@ -212,6 +238,7 @@ class _Reader:
             self.fits_course(engine, options or {}, courses, size if fmt is not None else 0)
         if fmt is not None and size and rounds:
             self.fits_game_ids(league_id, fmt, size, rounds, len(players))
+        self.robots(engine, players, withdrawn, bye, fmt)
         if self.problems:
             return None
         return LeaguePlan(
@@ -219,7 +246,7 @@ class _Reader:
             courses=courses, players=players, start=start, round_length=round_length,
             deadline=deadline and self.data["deadline"].strip(), format=fmt, table_size=size,
             rounds=rounds, min_table=engine.MIN_PLAYERS, absence_days=absence,
-            withdrawn=withdrawn, spectators=spectators)
+            withdrawn=withdrawn, bye=bye, spectators=spectators)
 
     # -- single keys -------------------------------------------------------------------------
 
@@ -327,6 +354,7 @@ class _Reader:
             return None
         start = len(self.problems)
         found = [_player(self, f"players[{i}]", item) for i, item in enumerate(value)]
+        found = _number_robots(found)
         self.unique(found)
         return tuple(found) if len(self.problems) == start else None
 
@@ -393,6 +421,27 @@ class _Reader:
         return folded
 
     # -- keys that depend on each other ------------------------------------------------------
+
+    def robots(self, engine, players: tuple[LeaguePlayer, ...], withdrawn: str | None, bye: str | None,
+               fmt: str | None) -> None:
+        """Robots only where the game has one, and never a league of robots alone."""
+        playable = engine.TYPE in ROBOTS
+        known = ", ".join(sorted(ROBOTS))
+        for i, player in enumerate(players):
+            if player.robot and not playable:
+                self.problem(f"players[{i}]", f"no robot plays {engine.TYPE} yet (robots play {known}); "
+                             "list a player by mail instead")
+        if players and all(p.robot for p in players):
+            self.problem("players", "every player is a robot: a league needs at least one player by mail")
+        if withdrawn == "robot" and not playable:
+            self.problem("withdrawn", f"no robot plays {engine.TYPE} yet (robots play {known}); "
+                         "expected forfeit or void")
+        if bye == "robot":
+            if fmt is not None and fmt != "round-robin":
+                self.problem("bye", "a robot takes the bye of a round robin only; leave bye out with "
+                             "format tables")
+            elif not playable:
+                self.problem("bye", f"no robot plays {engine.TYPE} yet (robots play {known}); leave bye out")
 
     def shape(self, engine, count: int) -> tuple[str | None, int, int]:
         """The format, the table size and the number of rounds, checked against the game and
@@ -466,6 +515,8 @@ class _Reader:
 
 def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
     if isinstance(item, str):
+        if robot_seats.is_robot_spec(item):
+            return _robot(reader, key, item)
         return _player_spec(reader, key, item)
     if not isinstance(item, Mapping):
         reader.problem(key, f'expected "Name <address>" or a mapping with name, address and '
@@ -474,7 +525,12 @@ def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
     item = {str(k).strip().lower(): v for k, v in item.items()}
     for extra in (k for k in item if k not in PLAYER_KEYS):
         reader.problem(f"{key}.{extra}", f"unknown key; a player has {', '.join(PLAYER_KEYS)}")
-    address = _address(reader, f"{key}.address", item.get("address"))
+    robot = None
+    if isinstance(item.get("address"), str) and robot_seats.is_robot_spec(item["address"]):
+        robot = _robot(reader, f"{key}.address", item["address"].strip())
+        address = robot and robot.address
+    else:
+        address = _address(reader, f"{key}.address", item.get("address"))
     name = item.get("name")
     bad_name = name is not None and (not isinstance(name, (str, int)) or isinstance(name, bool)
                                      or not str(name).strip() or any(ord(c) < 32 for c in str(name)))
@@ -483,8 +539,32 @@ def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
     zone = _zone(reader, f"{key}.timezone", item.get("timezone"))
     if address is None or zone is False or bad_name:
         return None
+    if robot is not None:
+        return dataclasses.replace(robot, name=str(name).strip()) if name is not None else robot
     shown = str(name).strip() if name is not None else address.split("@")[0]
     return LeaguePlayer(shown, address, zone or None)
+
+
+def _robot(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
+    """A robot player (``robot``, ``robot:easy``, ``"Caddie <robot:strong>"``); its address is
+    ``robot`` until ``_number_robots`` gives it the league's handle."""
+    try:
+        name, address = robot_seats.read_spec(spec)
+    except robot_seats.RobotSpecError as err:
+        reader.problem(key, str(err))
+        return None
+    return LeaguePlayer(name, "robot", robot=robot_seats.level_of(address))
+
+
+def _number_robots(players: list[LeaguePlayer | None]) -> list[LeaguePlayer | None]:
+    """Each robot player's league handle: ``robot-1``, ``robot-2`` ... in the file's order."""
+    out, k = [], 0
+    for player in players:
+        if player is not None and player.robot:
+            k += 1
+            player = dataclasses.replace(player, address=f"robot-{k}")
+        out.append(player)
+    return out
 
 
 def _player_spec(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:

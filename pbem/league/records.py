@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from pbem.games.matchplay import HOLES
 from pbem.league.pairings import Pairing, schedule
+from pbem.league.plan import is_robot
 
 MATCH_GAMES = ("matchplay",)
 # The widest win an 18-hole match can have: 10 up with 8 to play. A resignation and a forfeit
@@ -186,12 +187,15 @@ class _Reader:
         out += [self.game(None, g, opened) for g in self.games if id(g) not in used]
         return out
 
-    def slots(self, pairing: Pairing | None, record: GameRecord | None) -> list[int]:
+    def slots(self, pairing: Pairing | None, record: GameRecord | None) -> list[int | None]:
+        """Each seat's row; None for a robot that holds no row (the robot of a `bye: robot`
+        match), whose game counts for the other seats' rows only."""
         addresses = record.players if record is not None else pairing.players
         found = [self.roster.slot(a) for a in addresses]
-        if None in found:
-            where = record.id if record is not None else f"round {pairing.round}"
-            raise ValueError(f"game {where}: {addresses[found.index(None)]} plays in no row")
+        for address, slot in zip(addresses, found):
+            if slot is None and not is_robot(address):
+                where = record.id if record is not None else f"round {pairing.round}"
+                raise ValueError(f"game {where}: {address} plays in no row")
         return found
 
     def remaining(self, slot: int, record: GameRecord | None) -> bool:
@@ -206,13 +210,14 @@ class _Reader:
         round_no = record.round if record is not None else pairing.round
         number = record.number if record is not None else pairing.number
         slots = self.slots(pairing, record)
-        left = {s for s in slots if self.remaining(s, record)}
+        left = {s for s in slots if s is not None and self.remaining(s, record)}
         if record is None and (round_no > opened or not left):
-            seats = tuple(SeatOutcome(s, "pending") for s in slots)
+            seats = tuple(SeatOutcome(s, "pending") for s in slots if s is not None)
         elif self.match:
-            seats = self.match_seats(slots, record, left)
+            seats = tuple(s for s in self.match_seats(slots, record, left) if s.slot is not None)
         else:
-            seats = tuple(self.table_seat(i, s, record, left, round_no) for i, s in enumerate(slots))
+            seats = tuple(self.table_seat(i, s, record, left, round_no) for i, s in enumerate(slots)
+                          if s is not None)
         return GameOutcome(record.id if record is not None else None, round_no, number, seats)
 
     # -- match play ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import logging
 from datetime import datetime
 
 from ..games.rng import new_seed
+from ..gm import robot_seats
 from ..gm.observers import spectator_token
 from ..mail.clean import clean, quoted
 from ..store import from_iso
@@ -90,20 +91,43 @@ class Season:
         for number in range(league["opened"] + 1, plan.round_at(now) + 1):
             course = _course(plan.course_for(number))
             gone = withdrawn(self.store, league["id"])
+            robots = robot_levels(self.store, league["id"])
             for pairing in rounds[number - 1].games:
-                players = [(self._name(league["id"], plan, a), self._address(league["id"], a))
-                           for a in pairing.players if self._address(league["id"], a) not in gone]
+                addresses = [self._address(league["id"], a) for a in pairing.players]
+                players = [(self._name(league["id"], plan, a), _spec(address, robots))
+                           for a, address in zip(pairing.players, addresses) if address not in gone]
                 if len(players) < max(plan.min_table, 2 if plan.format == "round-robin" else 1):
                     continue  # a withdrawn player's match is scored from the schedule
+                options = dict(plan.options)
+                if all(address in robots for address in addresses if address not in gone):
+                    options["robots_only"] = "true"  # two robot rows meet: the schedule says so
                 game_id = pairing.game_id(league["id"])
-                self.gm.new_game(plan.game, players, course, options=dict(plan.options),
+                self.gm.new_game(plan.game, players, course, options=options,
                                  seed=new_seed(), game_id=game_id,
                                  deadline=plan.deadline)
                 done.append(f"league {league['id']}: opened {game_id}")
+            if plan.bye == "robot":
+                for address in rounds[number - 1].byes:
+                    done += self._bye_game(league["id"], plan, number, address, course, gone | set(robots))
             with self.store.transaction():
                 self.store.update_league(league["id"], opened=number)
             log.info("league %s: round %d opened (%d games)", league["id"], number, len(rounds[number - 1].games))
         return done
+
+    def _bye_game(self, league_id: str, plan: LeaguePlan, number: int, row: str, course,
+                  skipped: set[str]) -> list[str]:
+        """`bye: robot`: the player with the round's bye plays a match against a robot (strong)
+        instead, under a handle no league row has ever had; it counts in the player's row only."""
+        address = self._address(league_id, row)
+        game_id = bye_game_id(league_id, number)
+        if address in skipped or self.store.game_exists(game_id):
+            return []  # a robot row sits its bye out; a withdrawn player has no more games
+        handle = free_handle(self.store, league_id)
+        level = robot_seats.DEFAULT_LEVEL
+        players = [(self._name(league_id, plan, row), address), (robot_seats.robot_name(level), f"{handle}:{level}")]
+        self.gm.new_game(plan.game, players, course, options=dict(plan.options), seed=new_seed(), game_id=game_id,
+                         deadline=plan.deadline)
+        return [f"league {league_id}: opened {game_id} (the bye, against a robot)"]
 
     def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
         """A deadline set while a player is away (a new turn, a new round) moves to the end of
@@ -219,15 +243,19 @@ class Season:
         rounds = []
         for one in schedule(plan):
             ids = [p.game_id(league_id) for p in one.games]
-            made = [games[i] for i in ids if i in games]
+            bye = bye_game_id(league_id, one.number)
+            made = [games[i] for i in ids + [bye] if i in games]
             status = ("waiting" if one.number > league["opened"]
                       else "closed" if made and all(g.status in ENDED for g in made) else "open")
+            shown = [games_shown(gid, seats[gid]) if gid in games else self._unmade(league_id, plan, gid, p, gone)
+                     for gid, p in zip(ids, one.games)]
+            byes = [self._address(league_id, a) for a in one.byes]
+            if bye in games:  # `bye: robot`: the bye is a match against a robot, no longer a round sat out
+                shown.append(games_shown(bye, seats[bye]))
+                byes = [a for a in byes if a not in seats[bye]]
             rounds.append({
                 "round": one.number, "opens": plan.opens(one.number).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "status": status,
-                "games": [games_shown(gid, seats[gid]) if gid in games else self._unmade(league_id, plan, gid, p, gone)
-                          for gid, p in zip(ids, one.games)],
-                "byes": [self._address(league_id, a) for a in one.byes]})
+                "status": status, "games": shown, "byes": byes})
         return {"id": league_id, "name": plan.name, "game": plan.game, "status": league["status"],
                 "rounds": rounds, "standings": self.standings_data(league_id, now)["standings"]}
 
@@ -265,6 +293,18 @@ class Season:
     def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str,
               secret: str | None = None, **extra) -> None:
         notices.league_mail(postman, league_id, plan, kind, address, name, secret=secret, **extra)
+
+
+def _spec(address: str, robots: dict[str, str]) -> str:
+    """How a row's holder sits at a new game: a robot as `robot-<k>:<level>`, so that its seat
+    keeps the league's handle (the records find the row by it)."""
+    return f"{address}:{robots[address]}" if address in robots else address
+
+
+def bye_game_id(league_id: str, round_no: int) -> str:
+    """The id of a round's match against a robot (`bye: robot`): number 0, which no game of the
+    schedule has (they count from 1)."""
+    return f"{league_id}-r{round_no}-0"
 
 
 def _course(name: str):
@@ -312,6 +352,30 @@ def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
         if ev["kind"] == "replace":
             out = {row: ((ev["name"], ev["new"]) if held[1] == ev["old"] else held) for row, held in out.items()}
     return out
+
+
+def robot_levels(store, league_id: str) -> dict[str, str]:
+    """Every robot that holds or held a league row, by its handle: its level. The file's robot
+    players, and those that took over a row (`withdrawn: robot`, `REPLACE ... robot`)."""
+    league = store.league(league_id)
+    out = dict(read_plan(dict(league["plan"], id=league_id)).robots)
+    for ev in store.league_events(league_id):
+        if ev["kind"] == "replace" and ev.get("robot"):
+            out[ev["new"]] = ev["robot"]
+    return out
+
+
+def free_handle(store, league_id: str) -> str:
+    """A robot handle that no row and no seat of the league has ever had: `robot-<k>`, the
+    lowest such k. A robot that takes a row, or plays a bye's match, is told apart by it."""
+    league = store.league(league_id)
+    used = set(read_plan(dict(league["plan"], id=league_id)).addresses)
+    used |= {ev["new"] for ev in store.league_events(league_id) if ev["kind"] == "replace"}
+    used |= {s.address for row in store.league_games(league_id) for s in store.seats(row.id)}
+    k = 1
+    while f"robot-{k}" in used:
+        k += 1
+    return f"robot-{k}"
 
 
 def withdrawn(store, league_id: str) -> set[str]:

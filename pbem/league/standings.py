@@ -122,6 +122,8 @@ def _head_to_head(slots: set[int], played: list[GameOutcome]) -> dict[int, float
         return points
     for game in played:
         seats = [s for s in game.seats if s.counts]
+        if len(game.seats) < 2:
+            continue  # a match against a robot that holds no row (`bye: robot`) is no one's head to head
         if len(seats) == len(game.seats) and all(s.slot in slots for s in seats):
             for seat in seats:
                 gained = {"won": 1.0, "halved": 0.5}.get(seat.outcome, 0.0)

@@ -72,7 +72,7 @@ def test_a_value_ending_in_a_quote_keeps_it(table):
     (table.root / "bad.yaml").write_text(GOOD + "withdrawn: maybe\n")
     code, _, err = table.pbem("league", "create", "bad.yaml", check=False)
     assert code == 2
-    assert 'withdrawn: expected one of forfeit, void, got "maybe"\n' in err
+    assert 'withdrawn: expected one of forfeit, void, robot, got "maybe"\n' in err
 
 
 def test_a_key_written_twice_is_a_problem_not_a_silent_choice():
@@ -99,4 +99,4 @@ def test_a_course_the_game_refuses_is_named_beside_a_wrong_option():
 
 def test_a_line_break_in_a_value_stays_on_the_problem_s_line():
     lines = problems(GOOD + 'withdrawn: "may\\nbe"\n')
-    assert lines == ['withdrawn: expected one of forfeit, void, got "may\\nbe"']
+    assert lines == ['withdrawn: expected one of forfeit, void, robot, got "may\\nbe"']

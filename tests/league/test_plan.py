@@ -163,7 +163,7 @@ def test_a_plan_written_out_reads_back_the_same():
      "players: Golf (golf deck) needs at least 2 players, got 1"),
     ({"absence_days": -1}, "absence_days: expected a whole number from 0 to 366, got -1"),
     ({"absence_days": True}, "absence_days: expected a whole number from 0 to 366, got true"),
-    ({"withdrawn": "maybe"}, 'withdrawn: expected one of forfeit, void, got "maybe"'),
+    ({"withdrawn": "maybe"}, 'withdrawn: expected one of forfeit, void, robot, got "maybe"'),
     ({"colour": "red"}, "colour: unknown key; a league file knows id, name, game"),
 ])
 def test_a_wrong_key_is_named_with_what_would_be_right(changes, expected):
