@@ -127,7 +127,7 @@ def test_unset_environment_variable_is_a_problem(tmp_path, monkeypatch):
     ("transport: pop", 'transport: expected one of local, imap, got "pop"'),
     ("imap: {security: tls}", 'imap.security: expected one of ssl, starttls, none, got "tls"'),
     ("smtp: {security: TLS}", 'smtp.security: expected one of ssl, starttls, none, got "TLS"'),
-    ("games: {nmr: skip}", 'games.nmr: expected one of autoplay, wait, forfeit, got "skip"'),
+    ("games: {nmr: skip}", 'games.nmr: expected one of autoplay, wait, forfeit, robot, got "skip"'),
     ("imap: {bogus: 1}", "imap.bogus: unknown key"),
     ("colour: blue", "colour: unknown key"),
     ("config_dir: elsewhere", "config_dir: unknown key"),
