@@ -22,6 +22,13 @@ holes played) and solves the turn as a two-player zero-sum game with regret matc
 - An opponent that has played exactly the default orders in every turn so far is expected to do
   so again, mostly: the robot then plays its best concrete orders against that expectation
   (mixed with the equilibrium), drawing among equally good ones.
+- Otherwise the robot weighs, by Bayes' rule over the opponent's public plays so far, whether
+  it plays uniformly random legal orders (cards drawn at random from its hand) or deliberately
+  (half the turn's equilibrium, half any of the different legal orders alike). It then solves a
+  restricted Nash response: with that chance (at most RANDOM_CAP) the opponent plays the random
+  mix, the rest of the match valued as played on well against random orders (a normal estimate
+  fitted to exact dynamic-programming values on several courses; the last turn exactly), and
+  otherwise a free opponent minimises the equilibrium payoffs.
 
 The order drawn from the mixed strategy is checked on the rebuilt state before it is returned.
 """
@@ -35,7 +42,7 @@ from ..games.matchplay import HOLES, MatchPlay, Play, Special, turn_holes
 
 __all__ = ["VERSION", "decide", "rebuild"]
 
-VERSION = "matchplay-rm-1"
+VERSION = "matchplay-rm-2"
 
 HELPFUL = ("BLUE-1", "RED+1")
 HARMFUL = ("BLUE+1", "RED-1")
@@ -46,9 +53,28 @@ HARMFUL_LEFT = 0.4     # a harmful special still owed
 HOLE_VARIANCE = 0.55   # spread of the lead per hole left
 ITERATIONS = 300       # regret matching rounds
 PURIFY = 0.02          # probabilities below this are dropped before drawing
-# The share of uniformly random orders the opponent is expected to play (a restricted Nash
-# response); measured no stronger against random orders, so off.
-RANDOM_SHARE = 0.0
+# The opponent model: the chance, before any play, that the opponent plays uniformly random legal
+# orders rather than deliberately; the share of a deliberate player's choices that are arbitrary
+# (any of the different legal orders alike) rather than the equilibrium's; the most the robot
+# stakes on the random model.
+RANDOM_PRIOR = 0.5
+ARBITRARY = 0.5
+RANDOM_CAP = 0.95
+LIKELIHOOD_ITERATIONS = 100
+# The value of the rest of the match against uniformly random orders, by holes left after the turn:
+# weights of (1, stroke total of their hand less mine, my 3s and 5s, theirs, my 3s less 5s plus
+# theirs, my helpful and harmful specials left, theirs) in the mean lead, and in the log of the
+# spread per root hole (fitted to exact values on seven courses; see _random_worth).
+RANDOM_LEAF = {
+    15: ((1.0149, 0.6147, 0.0759, -0.1169, 0.0153, 0.7262, -0.3141, -0.6580, 0.4871),
+         (-1.3466, -0.0076, 0.0066, 0.0284, 0.0015, 0.0028, 0.0785, 0.0396, 0.0123)),
+    12: ((0.2323, 0.6295, 0.0616, -0.0908, 0.0092, 0.9117, -0.1936, -0.6342, 0.5497),
+         (-1.1023, -0.0041, 0.0094, 0.0157, -0.0011, -0.0220, 0.0260, 0.0787, 0.0619)),
+    9: ((0.5337, 0.6345, 0.0513, -0.0647, 0.0069, 0.0337, 0.0337, 0.0337, 0.0337),
+        (-0.7012, -0.0031, 0.0192, 0.0309, -0.0046, -0.0901, 0.0013, -0.1646, 0.0059)),
+    6: ((0.2639, 0.6138, 0.0419, -0.0465, 0.0018, 0.7208, -0.3447, -0.6562, 0.4478),
+        (-0.4823, -0.0072, 0.0152, 0.0101, 0.0006, -0.0249, 0.0052, -0.0940, -0.1040)),
+}
 DEFAULT_BELIEF = 0.85  # how much an opponent that always played the default orders is expected to
 _FLOAT = 1 << 53
 
@@ -101,8 +127,8 @@ def rebuild(view: dict, rows: list | None = None, turn: int | None = None) -> Ma
 # -- the abstract game ------------------------------------------------------------------------
 def _actions(state: MatchPlay, seat: int) -> list[tuple]:
     """(effective values sorted, cards sorted, special kind and card value or None, worth of the
-    specials left, the hand left as counts of 3s, 4s, 5s): the seat's actions with the holes and
-    the colours left out."""
+    specials left, the hand left as counts of 3s, 4s, 5s, the helpful and harmful specials left):
+    the seat's actions with the holes and the colours left out."""
     hand = state.hands[seat]
     required, _ = state._special_options(seat)
     legal = {s.card for s in state._legal_specials(seat)}
@@ -126,7 +152,9 @@ def _actions(state: MatchPlay, seat: int) -> list[tuple]:
                 else:
                     eff[i] += 1
                     worth += HARMFUL_LEFT
-            out.append((tuple(sorted(eff)), cards, sp, worth, rest))
+            helps = help_left - (sp is not None and sp[0] == "help")
+            harms = harm_left - (sp is not None and sp[0] == "harm")
+            out.append((tuple(sorted(eff)), cards, sp, worth, rest, (helps, harms)))
     return out
 
 
@@ -201,9 +229,9 @@ def _hands(mine: tuple, theirs: tuple) -> float:
 
 def _matrix(mine: list, theirs: list, lead: int, worth: _Worth) -> list[list[float]]:
     rows = []
-    for eff, _, _, wm, hm in mine:
+    for eff, _, _, wm, hm, _ in mine:
         row = []
-        for teff, _, _, wt, ht in theirs:
+        for teff, _, _, wt, ht, _ in theirs:
             extra = wm - wt + _hands(hm, ht)
             row.append(sum(p * worth(lead + s, extra) for s, p in _meetings(eff, teff)))
         rows.append(row)
@@ -211,18 +239,24 @@ def _matrix(mine: list, theirs: list, lead: int, worth: _Worth) -> list[list[flo
 
 
 def _solve(a: list[list[float]], iterations: int = ITERATIONS, fixed: list[float] | None = None,
-           share: float = 0.0) -> tuple[list[float], list[float]]:
+           share: float = 0.0, model: list[list[float]] | None = None) -> tuple[list[float], list[float]]:
     """Regret matching+ with alternating updates and linear averaging: (row mix, column mix).
-    With `fixed`, the row player meets the column mix played at `share` with `fixed` (the
-    column player a restricted one: a restricted Nash response)."""
+    With `fixed`, the row player meets, at `share`, a column player bound to the mix `fixed`
+    (payoffs `model`, else `a`) and otherwise a free one (payoffs `a`): a restricted Nash
+    response, the free column player minimising `a`."""
     n, m = len(a), len(a[0])
     at = [list(col) for col in zip(*a)]
     x, y = [1.0 / n] * n, [1.0 / m] * m
     rx, ry = [0.0] * n, [0.0] * m
     sx, sy = [0.0] * n, [0.0] * m
+    against_fixed = None
+    if share:
+        against_fixed = [share * sum(map(mul, row, fixed)) for row in (model or a)]
     for it in range(1, iterations + 1):
-        z = y if not share else [share * f + (1 - share) * q for f, q in zip(fixed, y)]
-        ux = [sum(map(mul, row, z)) for row in a]
+        if share:
+            ux = [f + (1 - share) * sum(map(mul, row, y)) for f, row in zip(against_fixed, a)]
+        else:
+            ux = [sum(map(mul, row, y)) for row in a]
         ev = sum(map(mul, ux, x))
         rx = [r + u - ev if r + u - ev > 0 else 0.0 for r, u in zip(rx, ux)]
         x = _normal(rx)
@@ -258,14 +292,175 @@ def _strong(state: MatchPlay, view: dict, seat: int, rng) -> Play:
     worth = _Worth(HOLES - 3 * state.turn)
     mine, theirs = _actions(state, seat), _actions(state, opp)
     a = _matrix(mine, theirs, lead, worth)
-    fixed = _uniform_mix(state, opp, theirs) if RANDOM_SHARE else None
-    x, y = _solve(a, fixed=fixed, share=RANDOM_SHARE)
-    belief = DEFAULT_BELIEF if _always_default(view, opp) else 0.0
-    if belief:
-        return _exploit(state, seat, mine, a, y, lead, worth, belief, rng)
+    if _always_default(view, opp):
+        _, y = _solve(a)
+        return _exploit(state, seat, mine, a, y, lead, worth, DEFAULT_BELIEF, rng)
+    share = min(RANDOM_CAP, _random_belief(view, opp))
+    if share > 0.005:
+        fixed = _uniform_mix(state, opp, theirs)
+        x, _ = _solve(a, fixed=fixed, share=share, model=_matrix_random(mine, theirs, lead, state.turn))
+    else:
+        x, _ = _solve(a)
     x = [p if p >= PURIFY else 0.0 for p in x]
-    _, cards, sp, _, _ = mine[_draw(rng, x)]
+    _, cards, sp, _, _, _ = mine[_draw(rng, x)]
     return _concrete(state, seat, cards, sp, rng)
+
+
+# -- against uniformly random orders ------------------------------------------------------------
+def _random_belief(view: dict, opp: int) -> float:
+    """The chance that the opponent plays uniformly random legal orders (its cards drawn at random
+    from its hand) rather than deliberately (the equilibrium of each turn's game, or any of the
+    different legal orders alike), given its plays so far: Bayes' rule from RANDOM_PRIOR over the
+    turns played."""
+    rows = view["holes"]
+    log_odds = math.log(RANDOM_PRIOR / (1 - RANDOM_PRIOR))
+    turns = (len(rows) + 2) // 3
+    for t in range(1, turns + 1):
+        played = rows[3 * (t - 1):3 * t]
+        if len(played) < 3:  # the match ended inside the turn
+            break
+        before = rebuild(view, rows[:3 * (t - 1)], t)
+        cards = tuple(r["cards"][opp] for r in played)
+        specials = [(c, r["hole"]) for r in played for c in r["specials"][opp]]
+        p_random = _random_likelihood(before, opp, cards, specials)
+        p_strategic = _strategic_likelihood(before, opp, cards, specials)
+        p_strategic = (1 - ARBITRARY) * p_strategic + ARBITRARY * _arbitrary_likelihood(before, opp, specials)
+        if p_random <= 0:
+            return 0.0
+        log_odds += math.log(p_random / p_strategic)
+        log_odds = max(-30.0, min(30.0, log_odds))
+    return 1 / (1 + math.exp(-log_odds))
+
+
+def _random_likelihood(state: MatchPlay, seat: int, cards: tuple, specials: list) -> float:
+    """How likely uniformly random legal orders (`random_orders`) are to be these."""
+    hand = dict(state.hands[seat])
+    p = 1.0
+    for c in cards:
+        n = hand[3] + hand[4] + hand[5]
+        if hand.get(c, 0) <= 0:
+            return 0.0
+        p *= hand[c] / n
+        hand[c] -= 1
+    required, allowed = state._special_options(seat)
+    options = 3 * len(allowed) + (0 if required else 1)
+    if not specials:
+        return 0.0 if required else p / options
+    if len(specials) > 1 or specials[0][0] not in allowed:
+        return 0.0
+    return p / options
+
+
+def _arbitrary_likelihood(state: MatchPlay, seat: int, specials: list) -> float:
+    """How likely a player choosing among the different legal orders alike is to play one: unlike
+    random cards, such a player is as likely to play three 3s as three 4s when it holds more 4s."""
+    hand = state.hands[seat]
+    orders = sum(len(set(permutations(m))) for m in _multisets(hand))
+    required, allowed = state._special_options(seat)
+    return 1.0 / orders / (3 * len(allowed) + (0 if required else 1))
+
+
+def _strategic_likelihood(state: MatchPlay, seat: int, cards: tuple, specials: list) -> float:
+    """How likely a player of the turn's equilibrium (as this robot solves it, with its cards in
+    a random order and a special's colour drawn) is to play these."""
+    other = 1 - seat
+    lead = state.lead if seat == 0 else -state.lead
+    mine, theirs = _actions(state, seat), _actions(state, other)
+    x, _ = _solve(_matrix(mine, theirs, lead, _Worth(HOLES - 3 * state.turn)), LIKELIHOOD_ITERATIONS)
+    sp = None
+    colours = 1
+    if specials:
+        card, hole = specials[0]
+        value = cards[turn_holes(state.turn).index(hole)]
+        kind = HELPFUL if card in HELPFUL else HARMFUL
+        sp = ("help" if card in HELPFUL else "harm", value)
+        legal = {s.card for s in state._legal_specials(seat)}
+        colours = max(1, sum(c in legal for c in kind)) * cards.count(value)
+    multiset = tuple(sorted(cards))
+    orders = len(set(permutations(cards)))
+    for p, (_, c, s, _, _, _) in zip(x, mine):
+        if c == multiset and s == sp:
+            return p / orders / colours
+    return 0.0
+
+
+def _random_worth(left: int, lead: int, mine: tuple, theirs: tuple, specials: tuple) -> float:
+    """The chance of winning, playing on well against uniformly random orders, from `lead` with
+    `left` holes to play, the hands (counts of 3s, 4s, 5s) and the specials left (mine helpful,
+    harmful, theirs helpful, harmful): a normal estimate fitted to the exact values (by dynamic
+    programming over the whole game) on several courses."""
+    if lead > left:
+        return 1.0
+    if lead < -left:
+        return 0.0
+    wm, ws = RANDOM_LEAF[left]
+    a, b, c, d = specials
+    f = (1.0, 3 * theirs[0] + 4 * theirs[1] + 5 * theirs[2] - 3 * mine[0] - 4 * mine[1] - 5 * mine[2],
+         mine[0] + mine[2], theirs[0] + theirs[2], mine[0] - mine[2] + theirs[0] - theirs[2], a, b, c, d)
+    m = lead + sum(map(mul, wm, f))
+    sc = math.exp(sum(map(mul, ws, f))) * math.sqrt(left)
+    return 0.5 - 0.25 * (math.erf((0.5 - m) / sc) + math.erf((-0.5 - m) / sc))
+
+
+_LAST: dict = {}
+
+
+def _last_turn(lead: int, mine: tuple, theirs: tuple, specials: tuple) -> float:
+    """The exact chance of winning in the last turn against uniformly random orders, choosing
+    where any special still owed goes (the cards are what is left)."""
+    key = (lead, mine, theirs, specials)
+    got = _LAST.get(key)
+    if got is not None:
+        return got
+    if lead > 3:
+        return 1.0
+    if lead < -3:
+        return 0.0
+    a, b, c, d = specials
+    my_cards = (3,) * mine[0] + (4,) * mine[1] + (5,) * mine[2]
+    their_cards = (3,) * theirs[0] + (4,) * theirs[1] + (5,) * theirs[2]
+    my_delta = -1 if a else 1 if b else 0
+    their_delta = -1 if c else 1 if d else 0
+    theirs_eff = []
+    for v in sorted(set(their_cards)) if their_delta else (None,):
+        eff = list(their_cards)
+        if v is not None:
+            eff[eff.index(v)] += their_delta
+        theirs_eff.append((tuple(sorted(eff)), their_cards.count(v) / 3 if v is not None else 1.0))
+    best = 0.0
+    for v in sorted(set(my_cards)) if my_delta else (None,):
+        eff = list(my_cards)
+        if v is not None:
+            eff[eff.index(v)] += my_delta
+        eff = tuple(sorted(eff))
+        value = 0.0
+        for teff, q in theirs_eff:
+            for s, p in _meetings(eff, teff):
+                total = lead + s
+                value += q * p * (1.0 if total > 0 else 0.5 if total == 0 else 0.0)
+        best = max(best, value)
+    _LAST[key] = best
+    return best
+
+
+def _matrix_random(mine: list, theirs: list, lead: int, turn: int) -> list[list[float]]:
+    """The payoffs of the turn's game when the opponent plays uniformly random orders, the rest of
+    the match valued as played on well against such orders."""
+    left = HOLES - 3 * turn
+    rows = []
+    for eff, _, _, _, hm, (a, b) in mine:
+        row = []
+        for teff, _, _, _, ht, (c, d) in theirs:
+            meet = _meetings(eff, teff)
+            if not left:
+                value = sum(p * (1.0 if lead + s > 0 else 0.5 if lead + s == 0 else 0.0) for s, p in meet)
+            elif left == 3:
+                value = sum(p * _last_turn(lead + s, hm, ht, (a, b, c, d)) for s, p in meet)
+            else:
+                value = sum(p * _random_worth(left, lead + s, hm, ht, (a, b, c, d)) for s, p in meet)
+            row.append(value)
+        rows.append(row)
+    return rows
 
 
 def _uniform_mix(state: MatchPlay, seat: int, actions: list) -> list[float]:
@@ -277,7 +472,7 @@ def _uniform_mix(state: MatchPlay, seat: int, actions: list) -> list[float]:
     cards = sorted(set(legal))
     options = len(legal) + (0 if required else 1)
     out = []
-    for _, multiset, sp, _, _ in actions:
+    for _, multiset, sp, _, _, _ in actions:
         ways = 1
         for v in (3, 4, 5):
             ways *= math.comb(hand[v], multiset.count(v))
@@ -328,7 +523,7 @@ def _exploit(state, seat, mine, a, y, lead, worth, belief, rng) -> Play:
     or else its equilibrium mix; a draw among the equally good."""
     opp = 1 - seat
     against_mix = [sum(map(mul, row, y)) for row in a]
-    index = {(cards, sp): i for i, (_, cards, sp, _, _) in enumerate(mine)}
+    index = {(cards, sp): i for i, (_, cards, sp, _, _, _) in enumerate(mine)}
     theirs = _actions(state, opp)
     default = state.default_orders(opp)
     holes = turn_holes(state.turn)
@@ -338,7 +533,7 @@ def _exploit(state, seat, mine, a, y, lead, worth, belief, rng) -> Play:
         i = holes.index(s.hole)
         d_eff[i] += -1 if s.card in HELPFUL else 1
         d_sp = ("help" if s.card in HELPFUL else "harm", default.cards[i])
-    d_worth, d_hand = next((w, h) for _, c, sp, w, h in theirs
+    d_worth, d_hand = next((w, h) for _, c, sp, w, h, _ in theirs
                            if c == tuple(sorted(default.cards)) and sp == d_sp)
     required, _ = state._special_options(seat)
     legal = state._legal_specials(seat)

@@ -136,3 +136,25 @@ def test_required_special_is_played():
         play = MatchPlay.command_from_text(robot.decide(g.view(0), 0, "strong", {}, stream(n)))
         assert len(play.specials) == 1 and isinstance(play.specials[0], Special)
         g.check(0, play)
+
+
+def test_the_opponent_model_tells_random_orders_from_deliberate_ones():
+    """Uniformly random orders raise the chance the robot gives the random model; the default
+    orders (deliberate) and the robot's own orders lower it."""
+    def belief(other: str, games: int = 6) -> float:
+        rnd = random.Random(8)
+        total = 0.0
+        for n in range(games):
+            g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+            for move in range(3):
+                g.apply(0, random_orders(g, 0, rnd))
+                if other == "random":
+                    g.apply(1, random_orders(g, 1, rnd))
+                else:
+                    g.apply(1, MatchPlay.command_from_text(
+                        robot.decide(g.view(1), 1, "strong", {}, stream(n, 1, move))))
+                g.resolve()
+            total += robot._random_belief(g.view(0), 1)
+        return total / games
+
+    assert belief("random") > robot.RANDOM_PRIOR > belief("strong")
