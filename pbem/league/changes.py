@@ -112,6 +112,7 @@ def withdraw(admin, league_id: str, address: str) -> str:
         seat = _seat(table, address)
         _tell_table(admin.postman, table, seat, league_id, plan)  # before the game's own result
         Turns(admin.postman, table).resign(seat)
+        robot_seats.move(Turns(admin.postman, table))  # a robot to play after the leaver plays now
         games.save(store, table)
         left.append(table.id)
     notices.withdrawal(admin.postman, league_id, plan, row, address, name, left=left, opened=opened)
