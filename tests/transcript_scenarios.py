@@ -339,14 +339,20 @@ def onpar(t: Transcript) -> None:
     t.process("A pass twelve hours before the deadline")
     t.wait(hours=13)
     t.process("A pass after the deadline")
-    for _ in range(200):  # then everyone plays the longest legal shot, as the GM would
-        state = t.state("op1")
+    _play_defaults(t, "op1", dict(enumerate(seats)))  # then the longest legal shot, as the GM would
+    t.send(CY, "HISTORY", "op1")
+
+
+def _play_defaults(t: Transcript, game_id: str, seats: dict[int, str]) -> None:
+    """Every player's move the default order, half an hour apart, to the end of the game."""
+    for _ in range(200):
+        state = t.state(game_id)
         if state.result() is not None:
-            break
+            return
         seat = min(state.to_move())
         t.wait(minutes=30)
-        t.send(seats[seat], str(state.default_orders(seat)), "op1")
-    t.send(CY, "HISTORY", "op1")
+        t.send(seats[seat], str(state.default_orders(seat)), game_id)
+    raise RuntimeError(f"{game_id} did not end")
 
 
 def _onpar_moves(t: Transcript, seats: list[str], moves: int) -> None:
@@ -381,13 +387,7 @@ def robots(t: Transcript) -> None:
     t.step("The GM: pbem gm REPLACE rb1 bob@example.test robot")
     t.pbem("gm", "REPLACE", "rb1", BOB, "robot")
     t.collect()
-    for _ in range(200):
-        state = t.state("rb1")
-        if state.result() is not None:
-            break
-        seat = min(state.to_move())
-        t.wait(minutes=30)
-        t.send(seats[seat], str(state.default_orders(seat)), "rb1")
+    _play_defaults(t, "rb1", seats)
     t.send(ANN, "HISTORY", "rb1")
 
 
