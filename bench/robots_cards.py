@@ -1,7 +1,8 @@
 """The card robot's strength and speed: one `strong` seat against three `easy` ones.
 
-Run by hand: `python bench/robots_cards.py [games] [workers]` (default 2000 one-hole games per
-variant, one worker). Four players; each deal is played four times with the strong seat moved
+Run by hand: `python bench/robots_cards.py [games] [workers] [variant ...]` (default 2000
+one-hole games per variant, one worker, every variant; a variant by its printed name, e.g.
+`golfdeck` or `"golf layout=6"`). Four players; each deal is played four times with the strong seat moved
 round the table (duplicate), so every seat's luck is the strong seat's once. The easy seats
 play the engine's `default_orders` (what the easy robot plays; golfdeck's reveal is the GM's
 own default pair). Printed for golfdeck, golf (default options) and golf layout=6: the share of
@@ -69,8 +70,10 @@ def run(variant: int, games: int, workers: int) -> None:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    for v in range(len(VARIANTS)):
-        run(v, games, workers)
+    wanted = sys.argv[3:] or [name for name, _, _ in VARIANTS]
+    for v, (name, _, _) in enumerate(VARIANTS):
+        if name in wanted:
+            run(v, games, workers)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ __all__ = ["LEVELS", "ROBOTS", "decide", "robot_generator", "robot_module", "ver
 
 LEVELS = ("easy", "strong")
 # Game TYPE -> the module (in this package) that plays it.
-ROBOTS = {"dicegolf": "dicegolf", "matchplay": "matchplay", "onpar": "onpar"}
+ROBOTS = {"dicegolf": "dicegolf", "golf": "cards", "golfdeck": "cards", "matchplay": "matchplay", "onpar": "onpar"}
 _DOMAIN = b"pbem robot stream\x00"
 
 

@@ -173,17 +173,85 @@ def test_rebuilt_state_shows_the_seat_its_view():
             for k in range(3):
                 rebuilt = card_search.rebuild(engine.TYPE, view, seat, options, stream(k))
                 mine = rebuilt.view(seat)
-                for key in ("grids", "discard", "stock", "drawn", "current", "to_move", "phase"):
-                    assert mine.get(key) == view.get(key), key
-                if engine is golf.Golf:
-                    assert {int(p): c for p, c in mine["seen"].items()} == view["seen"]
-                    assert mine["replaceable"] == view["replaceable"]
-                    assert mine["peekable"] == view["peekable"]
+                assert mine == view
                 all_cards = sorted(sum(rebuilt.grids if engine is golf.Golf else rebuilt.grid, [])
                                    + rebuilt.stock + rebuilt.discard + ([rebuilt.drawn] if rebuilt.drawn else []))
                 deck = golfdeck.DECK if engine is golfdeck.GolfDeck else rebuilt.deck
                 assert all_cards == sorted(deck)
                 assert HIDDEN not in all_cards
+
+
+def known_cards(game, seat: int) -> dict:
+    """The seat's own cards that it knows (face up, or seen in golf), by position."""
+    view = game.view(seat)
+    known = {p: c for p, c in enumerate(view["grids"][seat], start=1) if c != HIDDEN}
+    known.update({int(p): c for p, c in (view.get("seen") or {}).items()})
+    return known
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_same_orders_play_alike_on_the_rebuilt_state(variant):
+    """From a rebuilt state, the seat's own next orders (as the real game plays them) leave it
+    the same known cards, and the same score where all its cards are known."""
+    module, engine, options = VARIANTS[variant]
+    for game in states(engine, options, range(600, 625), module):
+        seat = min(game.to_move())
+        rebuilt = card_search.rebuild(engine.TYPE, game.view(seat), seat, options, stream(7))
+        for _ in range(2):
+            if game.result() is not None or seat not in game.to_move():
+                break
+            order = game.default_orders(seat)
+            if type(order).__name__ not in ("DrawDiscard", "Keep", "Discard"):
+                break  # a draw, a flip or a look shows a card the sample dealt at random
+            game.apply(seat, order)
+            rebuilt.apply(seat, order)
+            if game.result() is not None:
+                break  # the hole's end shows every card, the sample's random ones too
+            assert known_cards(rebuilt, seat) == known_cards(game, seat)
+        size = len(game.view(seat)["grids"][seat])
+        if game.result() is None and len(known_cards(game, seat)) == size:
+            assert card_search._scores(rebuilt)[seat] == card_search._scores(game)[seat]
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_strong_is_the_same_move_from_the_same_stream(variant):
+    module, engine, options = VARIANTS[variant]
+    for n, game in enumerate(states(engine, options, range(700, 706), module)):
+        seat = min(game.to_move())
+        view = game.view(seat)
+        assert (cards.decide(view, seat, "strong", options, stream(n))
+                == cards.decide(view, seat, "strong", options, stream(n)))
+
+
+def test_strong_moves_can_differ_between_streams():
+    """golfdeck's search samples from the robot's stream: on a close call another stream can
+    choose another move (golf's card moves are exact; only its knocks sample)."""
+    module, engine, options = VARIANTS[0]
+    varied = 0
+    for game in states(engine, options, range(800, 812), module):
+        seat = min(game.to_move())
+        view = game.view(seat)
+        varied += len({cards.decide(view, seat, "strong", options, stream(k)) for k in range(4)}) > 1
+    assert varied >= 1
+
+
+def test_golf_rebuild_gives_the_others_layouts_of_their_turns_so_far():
+    """In golf with the knock ending the others' replaced cards lie face down; the rebuild
+    plays their turns so far, so their layouts in the samples are as low as a real table's
+    (a uniform deal would leave them at the pack's average)."""
+    game = golf.Golf.new(NAMES, {"holes": 1}, 31, None)
+    while game._turn < 33:
+        seat = min(game.to_move())
+        game.apply(seat, game.default_orders(seat))
+    seat = min(game.to_move())
+    view = game.view(seat)
+    others = [o for o in range(4) if o != seat]
+    totals = []
+    for k in range(20):
+        rebuilt = card_search.rebuild("golf", view, seat, {}, stream(k))
+        scores = card_search._scores(rebuilt)
+        totals += [scores[o] for o in others]
+    assert sum(totals) / len(totals) < 12  # a uniform deal averages some 23 on four cards
 
 
 def test_refuses_a_seat_that_owes_nothing():
