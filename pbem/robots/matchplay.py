@@ -22,13 +22,22 @@ holes played) and solves the turn as a two-player zero-sum game with regret matc
 - An opponent that has played exactly the default orders in every turn so far is expected to do
   so again, mostly: the robot then plays its best concrete orders against that expectation
   (mixed with the equilibrium), drawing among equally good ones.
-- Otherwise the robot weighs, by Bayes' rule over the opponent's public plays so far, whether
-  it plays uniformly random legal orders (cards drawn at random from its hand) or deliberately
-  (half the turn's equilibrium, half any of the different legal orders alike). It then solves a
-  restricted Nash response: with that chance (at most RANDOM_CAP) the opponent plays the random
-  mix, the rest of the match valued as played on well against random orders (a normal estimate
-  fitted to exact dynamic-programming values on several courses; the last turn exactly), and
-  otherwise a free opponent minimises the equilibrium payoffs.
+- Otherwise the robot weighs, by Bayes' rule over the opponent's public plays so far, three
+  hypotheses: it plays uniformly random legal orders (cards drawn at random from its hand); it
+  plays deliberately (half the turn's equilibrium, half any of the different legal orders alike);
+  or it follows habits learnt from its own past turns: the random orders tilted by
+  exp(theta . features), the features being the stroke total of its cards, whether it plays a
+  helpful or a harmful special and on how high a card, theta fitted (a posteriori, a normal prior
+  on each weight) to the turns before each turn it is scored on. So the learnt model earns weight
+  only by predicting turns it had not seen (prequential scoring): an opponent of fixed habits
+  (lowest cards first, highest first, par-matching, helpful specials at once, or a mix) is soon
+  told from a random one, and a random opponent's chance patterns are not taken for habits.
+- It then solves a restricted Nash response: with the chance of the random and the learnt models
+  together (at most RANDOM_CAP) the opponent plays their mix (the random mix and the tilted one,
+  weighed by their chances), the rest of the match valued as played on well against random
+  orders (a normal estimate fitted to exact dynamic-programming values on several courses; the
+  last turn exactly), and otherwise a free opponent minimises the equilibrium payoffs. A
+  deliberate opponent thus meets (nearly) the equilibrium, and the robot stays a mixed strategy.
 
 The order drawn from the mixed strategy is checked on the rebuilt state before it is returned.
 """
@@ -42,7 +51,7 @@ from ..games.matchplay import HOLES, MatchPlay, Play, Special, turn_holes
 
 __all__ = ["VERSION", "decide", "rebuild"]
 
-VERSION = "matchplay-rm-2"
+VERSION = "matchplay-rm-3"
 
 HELPFUL = ("BLUE-1", "RED+1")
 HARMFUL = ("BLUE+1", "RED-1")
@@ -53,11 +62,15 @@ HARMFUL_LEFT = 0.4     # a harmful special still owed
 HOLE_VARIANCE = 0.55   # spread of the lead per hole left
 ITERATIONS = 300       # regret matching rounds
 PURIFY = 0.02          # probabilities below this are dropped before drawing
-# The opponent model: the chance, before any play, that the opponent plays uniformly random legal
-# orders rather than deliberately; the share of a deliberate player's choices that are arbitrary
-# (any of the different legal orders alike) rather than the equilibrium's; the most the robot
-# stakes on the random model.
-RANDOM_PRIOR = 0.5
+# The opponent model (see _beliefs): the chances, before any play, of its three hypotheses
+# (uniformly random legal orders, learnt habits, deliberate play); the spread of the prior on
+# each weight of the learnt model and the Newton steps of its fit; the share of a deliberate
+# player's choices that are arbitrary (any of the different legal orders alike) rather than the
+# equilibrium's; the most the robot stakes on the random and learnt models together.
+RANDOM_PRIOR = 0.4
+PRIORS = (RANDOM_PRIOR, 0.15, 0.45)  # random, learnt habits, deliberate
+FIT_PRIOR = 1.0
+FIT_STEPS = 6
 ARBITRARY = 0.5
 RANDOM_CAP = 0.95
 LIKELIHOOD_ITERATIONS = 100
@@ -239,18 +252,22 @@ def _matrix(mine: list, theirs: list, lead: int, worth: _Worth) -> list[list[flo
 
 
 def _solve(a: list[list[float]], iterations: int = ITERATIONS, fixed: list[float] | None = None,
-           share: float = 0.0, model: list[list[float]] | None = None) -> tuple[list[float], list[float]]:
+           share: float = 0.0, model: list[list[float]] | None = None,
+           against: list[float] | None = None) -> tuple[list[float], list[float]]:
     """Regret matching+ with alternating updates and linear averaging: (row mix, column mix).
     With `fixed`, the row player meets, at `share`, a column player bound to the mix `fixed`
     (payoffs `model`, else `a`) and otherwise a free one (payoffs `a`): a restricted Nash
-    response, the free column player minimising `a`."""
+    response, the free column player minimising `a`. `against`, if given, is what each row
+    earns against the bound column player (in place of `fixed` and `model`)."""
     n, m = len(a), len(a[0])
     at = [list(col) for col in zip(*a)]
     x, y = [1.0 / n] * n, [1.0 / m] * m
     rx, ry = [0.0] * n, [0.0] * m
     sx, sy = [0.0] * n, [0.0] * m
     against_fixed = None
-    if share:
+    if share and against is not None:
+        against_fixed = [share * v for v in against]
+    elif share:
         against_fixed = [share * sum(map(mul, row, fixed)) for row in (model or a)]
     for it in range(1, iterations + 1):
         if share:
@@ -295,10 +312,15 @@ def _strong(state: MatchPlay, view: dict, seat: int, rng) -> Play:
     if _always_default(view, opp):
         _, y = _solve(a)
         return _exploit(state, seat, mine, a, y, lead, worth, DEFAULT_BELIEF, rng)
-    share = min(RANDOM_CAP, _random_belief(view, opp))
+    p_random, p_fitted, theta = _beliefs(view, opp)
+    share = min(RANDOM_CAP, p_random + p_fitted)
     if share > 0.005:
-        fixed = _uniform_mix(state, opp, theirs)
-        x, _ = _solve(a, fixed=fixed, share=share, model=_matrix_random(mine, theirs, lead, state.turn))
+        uniform = _uniform_mix(state, opp, theirs)
+        fitted = _tilted(uniform, _features(theirs), theta) if p_fitted else uniform
+        w = p_fitted / (p_random + p_fitted)
+        mix = [(1 - w) * u + w * f for u, f in zip(uniform, fitted)]
+        against = [sum(map(mul, row, mix)) for row in _matrix_random(mine, theirs, lead, state.turn)]
+        x, _ = _solve(a, share=share, against=against)
     else:
         x, _ = _solve(a)
     x = [p if p >= PURIFY else 0.0 for p in x]
@@ -308,12 +330,87 @@ def _strong(state: MatchPlay, view: dict, seat: int, rng) -> Play:
 
 # -- against uniformly random orders ------------------------------------------------------------
 def _random_belief(view: dict, opp: int) -> float:
-    """The chance that the opponent plays uniformly random legal orders (its cards drawn at random
-    from its hand) rather than deliberately (the equilibrium of each turn's game, or any of the
-    different legal orders alike), given its plays so far: Bayes' rule from RANDOM_PRIOR over the
-    turns played."""
+    """The chance the opponent model gives uniformly random orders (see `_beliefs`)."""
+    return _beliefs(view, opp)[0]
+
+
+def _features(actions: list) -> list[tuple]:
+    """What the fitted model reads of an abstract action: its stroke total (against the mean of
+    the actions), whether it carries a helpful special, a harmful one, and how far above the
+    mean of its cards the card under a helpful special is (below, for a harmful one)."""
+    totals = [sum(c) for _, c, _, _, _, _ in actions]
+    mean = sum(totals) / len(totals)
+    out = []
+    for (_, cards, sp, _, _, _), total in zip(actions, totals):
+        helps = sp is not None and sp[0] == "help"
+        harms = sp is not None and sp[0] == "harm"
+        place = 0.0
+        if sp is not None:
+            place = (sp[1] - sum(cards) / 3) * (1 if helps else -1)
+        out.append((total - mean, float(helps), float(harms), place))
+    return out
+
+
+def _tilted(base: list[float], feats: list[tuple], theta: tuple) -> list[float]:
+    """The uniformly random mix tilted by exp(theta . features)."""
+    scores = [sum(map(mul, theta, f)) for f in feats]
+    top = max(scores)
+    return _normal([b * math.exp(v - top) for b, v in zip(base, scores)])
+
+
+def _fit(data: list, theta: tuple) -> tuple:
+    """The most likely tilt, a posteriori (a normal prior of spread FIT_PRIOR on each weight),
+    for the (base mix, features, index played) of the turns seen: Newton's method from `theta`."""
+    k = len(theta)
+    theta = list(theta)
+    for _ in range(FIT_STEPS):
+        g = [-t / FIT_PRIOR ** 2 for t in theta]
+        h = [[(-1.0 / FIT_PRIOR ** 2 if i == j else 0.0) for j in range(k)] for i in range(k)]
+        for base, feats, played in data:
+            q = _tilted(base, feats, theta)
+            mean = [sum(p * f[i] for p, f in zip(q, feats)) for i in range(k)]
+            for i in range(k):
+                g[i] += feats[played][i] - mean[i]
+                for j in range(i, k):
+                    c = sum(p * f[i] * f[j] for p, f in zip(q, feats)) - mean[i] * mean[j]
+                    h[i][j] -= c
+                    if i != j:
+                        h[j][i] -= c
+        step = _linsolve(h, g)
+        theta = [t - d for t, d in zip(theta, step)]
+        if max(abs(d) for d in step) < 1e-3:
+            break
+    return tuple(theta)
+
+
+def _linsolve(h: list[list[float]], g: list[float]) -> list[float]:
+    """x with h x = g (Gaussian elimination; h is negative definite)."""
+    n = len(g)
+    m = [row[:] + [v] for row, v in zip(h, g)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def _beliefs(view: dict, opp: int) -> tuple[float, float, tuple]:
+    """(chance of uniformly random orders, chance of the fitted model, the fitted model's tilt).
+
+    Three hypotheses, weighed by Bayes' rule over the opponent's turns so far from
+    PRIORS: it plays uniformly random legal orders (cards drawn at random from its hand); it plays
+    deliberately (the equilibrium of each turn's game, or any of the different legal orders
+    alike); or it follows habits the robot learns from its past turns: uniformly random orders
+    tilted by exp(theta . features) (`_features`: stroke total, specials, where they go), theta
+    fitted to the turns before each one, so the fitted model is scored only on what it predicted
+    (prequentially) and a random opponent's noise does not pass for a habit."""
     rows = view["holes"]
-    log_odds = math.log(RANDOM_PRIOR / (1 - RANDOM_PRIOR))
+    logs = [math.log(p) for p in PRIORS]
+    theta = (0.0,) * 4
+    data = []
     turns = (len(rows) + 2) // 3
     for t in range(1, turns + 1):
         played = rows[3 * (t - 1):3 * t]
@@ -323,13 +420,39 @@ def _random_belief(view: dict, opp: int) -> float:
         cards = tuple(r["cards"][opp] for r in played)
         specials = [(c, r["hole"]) for r in played for c in r["specials"][opp]]
         p_random = _random_likelihood(before, opp, cards, specials)
+        if p_random <= 0:
+            return 0.0, 0.0, theta
         p_strategic = _strategic_likelihood(before, opp, cards, specials)
         p_strategic = (1 - ARBITRARY) * p_strategic + ARBITRARY * _arbitrary_likelihood(before, opp, specials)
-        if p_random <= 0:
-            return 0.0
-        log_odds += math.log(p_random / p_strategic)
-        log_odds = max(-30.0, min(30.0, log_odds))
-    return 1 / (1 + math.exp(-log_odds))
+        actions = _actions(before, opp)
+        index = _abstract_index(before, actions, cards, specials)
+        base = _uniform_mix(before, opp, actions)
+        feats = _features(actions)
+        fitted = _tilted(base, feats, theta)
+        p_fitted = p_random * fitted[index] / base[index] if index is not None and base[index] > 0 else 0.0
+        logs[0] += math.log(p_random)
+        logs[1] += math.log(max(p_fitted, 1e-300))
+        logs[2] += math.log(max(p_strategic, 1e-300))
+        if index is not None:
+            data.append((base, feats, index))
+            theta = _fit(data, theta)
+    top = max(logs)
+    w = [math.exp(v - top) for v in logs]
+    total = sum(w)
+    return w[0] / total, w[1] / total, theta
+
+
+def _abstract_index(state: MatchPlay, actions: list, cards: tuple, specials: list) -> int | None:
+    """Which of the seat's abstract actions the played orders are."""
+    sp = None
+    if specials:
+        card, hole = specials[0]
+        sp = ("help" if card in HELPFUL else "harm", cards[turn_holes(state.turn).index(hole)])
+    multiset = tuple(sorted(cards))
+    for i, (_, c, s, _, _, _) in enumerate(actions):
+        if c == multiset and s == sp:
+            return i
+    return None
 
 
 def _random_likelihood(state: MatchPlay, seat: int, cards: tuple, specials: list) -> float:

@@ -1,5 +1,6 @@
 """MatchPlay Golf's robot: legal every turn, decides from its view alone, easy = the default
-orders, strong draws from a mixed strategy (different streams, different orders)."""
+orders, strong draws from a mixed strategy (different streams, different orders) and learns an
+opponent's fixed habits from its public plays."""
 from __future__ import annotations
 
 import random
@@ -158,3 +159,56 @@ def test_the_opponent_model_tells_random_orders_from_deliberate_ones():
         return total / games
 
     assert belief("random") > robot.RANDOM_PRIOR > belief("strong")
+
+
+def _habit_orders(state: MatchPlay, seat: int, lowest: bool) -> Play:
+    """Fixed habits: the three lowest (or highest) cards, a helpful special as soon as allowed
+    (a due harmful one on the first hole)."""
+    hand = state.hand_cards(seat)
+    cards = tuple(hand[:3] if lowest else hand[-3:])
+    legal = state._legal_specials(seat)
+    required, _ = state._special_options(seat)
+    helpful = [s for s in legal if s.card in robot.HELPFUL]
+    if helpful:
+        return Play(cards, (helpful[0],))
+    return Play(cards, (legal[0],) if required else ())
+
+
+@pytest.mark.parametrize("lowest", [True, False])
+def test_the_opponent_model_learns_fixed_habits(lowest):
+    """An opponent that always plays its lowest (highest) cards is soon given to the learnt model,
+    with a negative (positive) weight on the stroke total; a random one is not."""
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    rnd = random.Random(4)
+    for _ in range(4):
+        g.apply(0, random_orders(g, 0, rnd))
+        g.apply(1, _habit_orders(g, 1, lowest))
+        g.resolve()
+    p_random, p_fitted, theta = robot._beliefs(g.view(0), 1)
+    assert p_fitted > 0.5 > p_random
+    assert (theta[0] < -1) if lowest else (theta[0] > 1)
+
+    g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+    for _ in range(5):
+        for seat in (0, 1):
+            g.apply(seat, random_orders(g, seat, rnd))
+        g.resolve()
+    p_random, p_fitted, _ = robot._beliefs(g.view(0), 1)
+    assert p_random > p_fitted
+
+
+def test_strong_beats_an_opponent_of_fixed_habits():
+    points = 0.0
+    for n in range(8):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+        mine = n % 2
+        move = 0
+        while not g.finished:
+            g.apply(mine, MatchPlay.command_from_text(
+                robot.decide(g.view(mine), mine, "strong", {}, stream(n, mine, move))))
+            g.apply(1 - mine, _habit_orders(g, 1 - mine, n % 4 < 2))
+            g.resolve()
+            move += 1
+        winners = g.result().winners
+        points += 1.0 if winners == (mine,) else 0.5 if len(winners) == 2 else 0.0
+    assert points >= 6
