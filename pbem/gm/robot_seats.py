@@ -26,8 +26,8 @@ from .tosses import plays_by_toss
 
 log = logging.getLogger("pbem")
 
-__all__ = ["DEFAULT_LEVEL", "RobotSpecError", "allow_robots_only", "free_handle", "handle_of", "is_robot_spec",
-           "level_of", "move", "nmr_command", "read_spec", "robot_name", "robots_only", "seat_of_key"]
+__all__ = ["DEFAULT_LEVEL", "RobotSpecError", "allow_robots_only", "check_game_type", "free_handle", "handle_of",
+           "is_robot_spec", "level_of", "move", "nmr_command", "read_spec", "robot_name", "seat_of_key", "told_apart"]
 
 DEFAULT_LEVEL = "strong"
 # The most robot orders one call plays (a whole robots-only hole is a few hundred): a bound, so
@@ -82,10 +82,6 @@ def handle_of(address: str, seat: int) -> str:
     """The robot seat's handle: the league's (`robot-<n>:...`), else `robot-<seat + 1>`."""
     m = _ADDRESS.fullmatch(address)
     return m.group(1) if m and m.group(1) != "robot" else f"robot-{seat + 1}"
-
-
-def robots_only(seats: list[Seat]) -> bool:
-    return all(seat.robot for seat in seats)
 
 
 def check_game_type(type_name: str) -> None:
