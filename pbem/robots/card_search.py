@@ -53,6 +53,13 @@ KNOCK_SAMPLES = 48
 KNOCK_WINS = 0.5
 KNOCK_WINS_LATE = 0.25
 SETTLED, LATE = 10, 6
+# Layouts whose knock must also beat waiting (cards-3): on the same sampled tables the hole is
+# played out once after a knock and once with the seat never knocking, and the knock needs
+# `KNOCK_EDGE` more of its tables won or shared, besides its own thresholds (by layout: (wins,
+# late wins)). Tuned on the 2x3 layout, where knocking at 50% won less than never knocking;
+# the square keeps cards-2's rule (not re-measured in time).
+KNOCK_VS_WAIT = {6: (0.3, 0.2)}
+KNOCK_EDGE = 0.1
 
 
 def game_of(view: dict, options: dict) -> str:
@@ -487,14 +494,24 @@ def _saving(worth: dict, free: list, value: float) -> tuple[float, int]:
 
 def knock_pays(view: dict, seat: int, options: dict, rng) -> bool:
     """Knock when, over `KNOCK_SAMPLES` sampled tables each played to the hole's end after the
-    knock (the others' last turns), the seat wins or shares enough of them (`_knock_wins`)."""
-    wins = 0
+    knock (the others' last turns), the seat wins or shares enough of them (`_knock_wins`); in
+    a layout of `KNOCK_VS_WAIT`, also `KNOCK_EDGE` more of them than when it plays the same
+    tables out without knocking (the missed-deadline play to the stock's end)."""
+    wins = waits = 0
+    versus = view["options"]["layout"] in KNOCK_VS_WAIT
     for _ in range(KNOCK_SAMPLES):
         state = rebuild("golf", view, seat, options, rng)
+        if versus:
+            wait = _golf_clone(state)
+            rollout(wait, seat)
+            scores = wait.holes[-1]["scores"]
+            waits += scores[seat] <= min(scores)
         state.apply(seat, _KNOCK)
         rollout(state, seat)
         scores = state.holes[-1]["scores"]
         wins += scores[seat] <= min(scores)
+    if versus and wins < waits + KNOCK_EDGE * KNOCK_SAMPLES:
+        return False
     return wins >= _knock_wins(view) * KNOCK_SAMPLES
 
 
@@ -504,4 +521,5 @@ def _knock_wins(view: dict) -> float:
     wins less and less), reached `LATE` rounds later."""
     rounds = (view["turn"] - 1) / len(view["names"]) if view["hole"] == 1 else 0
     late = min(1.0, max(0.0, (rounds - SETTLED) / LATE))
-    return KNOCK_WINS + (KNOCK_WINS_LATE - KNOCK_WINS) * late
+    early, end = KNOCK_VS_WAIT.get(view["options"]["layout"], (KNOCK_WINS, KNOCK_WINS_LATE))
+    return early + (end - early) * late

@@ -18,7 +18,9 @@ play their turns so far as easy players would, since what they kept lies face do
   candidates, then on many more for the best few and the missed-deadline move. In `golf`, where
   only the robot knocks, it knocks when it wins or shares enough of the sampled tables played
   out after the knock (the others' layouts rebuilt as easy players would have them after so
-  many turns), and otherwise makes the card move that saves most in expectation this turn.
+  many turns; in the 2x3 layout it must also win more of them than by playing the same tables
+  out without knocking), and otherwise makes the card move that saves most in expectation
+  this turn.
   A fixed number of samples from the robot's own stream: the move is a function of the view,
   the options and the stream.
 """
@@ -28,7 +30,7 @@ from . import card_search as search
 
 __all__ = ["VERSION", "decide"]
 
-VERSION = "cards-2"
+VERSION = "cards-3"
 
 
 def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:

@@ -259,3 +259,23 @@ def test_refuses_a_seat_that_owes_nothing():
     idle = (game.current + 1) % 4
     with pytest.raises(ValueError):
         cards.decide(game.view(idle), idle, "easy", {}, stream(0))
+
+
+def test_golf_six_card_knock_must_beat_waiting(monkeypatch):
+    """cards-3: in the 2x3 layout a knock must win more sampled tables than playing them out
+    without knocking; an edge no knock can reach forbids it there, and leaves the square alone."""
+    def view_at(options, turn):
+        game = golf.Golf.new(NAMES, {**options, "holes": 1}, 41, None)
+        while game._turn < turn:
+            seat = min(game.to_move())
+            game.apply(seat, game.default_orders(seat))
+        seat = min(game.to_move())
+        return game.view(seat), seat
+
+    six, seat6 = view_at({"layout": 6}, 21)
+    assert card_search._knock_wins(six) == pytest.approx(card_search.KNOCK_VS_WAIT[6][0])
+    monkeypatch.setattr(card_search, "KNOCK_EDGE", 2.0)
+    assert not any(card_search.knock_pays(six, seat6, {"layout": 6}, stream(k)) for k in range(3))
+    four, seat4 = view_at({}, 21)
+    monkeypatch.setattr(card_search, "KNOCK_WINS", 0.0)
+    assert card_search.knock_pays(four, seat4, {}, stream(0))
