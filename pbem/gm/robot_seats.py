@@ -37,7 +37,7 @@ _SPEC = re.compile(r"robot(?::([A-Za-z]+))?", re.IGNORECASE)
 _NAMED = re.compile(r'\s*"?([^"<>]*?)"?\s*<\s*([^<>]*?)\s*>\s*')
 # How a robot player travels from a SPEC to its seat: `robot:<level>`, or `robot-<n>:<level>`
 # when a league gives its robot player a handle of its own.
-_ADDRESS = re.compile(r"(robot(?:-\d{1,4})?):(" + "|".join(LEVELS) + ")")
+_ADDRESS = re.compile(r"(robot(?:-[0-9]{1,4})?):(" + "|".join(LEVELS) + ")")
 
 
 class RobotSpecError(ValueError):
@@ -48,8 +48,16 @@ def robot_name(level: str) -> str:
     return f"Robot ({level})"
 
 
+# A robot SPEC is short: a longer one (a GM's mail may hold a very long line) is no robot's,
+# and is never handed to the patterns below.
+LONGEST_SPEC = 200
+LONGEST_NAME = 60
+
+
 def is_robot_spec(spec: str) -> bool:
     """Whether `spec` asks for a robot (rightly or not): `robot...` alone or in angle brackets."""
+    if len(spec) > LONGEST_SPEC:
+        return False
     m = _NAMED.fullmatch(spec)
     inner = (m.group(2) if m else spec).strip()
     return inner.lower() == "robot" or inner.lower().startswith("robot:")
@@ -67,8 +75,8 @@ def read_spec(spec: str) -> tuple[str, str] | None:
     if level not in LEVELS:
         raise RobotSpecError(f"{spec.strip()[:60]!r}: a robot's level is {' or '.join(LEVELS)} "
                              f"(robot, robot:easy, robot:strong, \"Caddie <robot:strong>\")")
-    if any(ord(c) < 32 for c in name):
-        raise RobotSpecError("a robot's name is one line of text")
+    if any(ord(c) < 32 or ord(c) == 127 for c in name) or len(name) > LONGEST_NAME:
+        raise RobotSpecError(f"a robot's name is one line of text of at most {LONGEST_NAME} characters")
     return (name or robot_name(level)), f"robot:{level}"
 
 
@@ -173,7 +181,7 @@ def allow_robots_only(options: dict, players: list[tuple[str, str]]) -> None:
 
 def seat_of_key(seats: list[Seat], key: str) -> Seat | None:
     """The robot's seat that `key` names (`robot-<n>`, as `pbem show --json` keys it)."""
-    m = re.fullmatch(r"robot-(\d{1,3})", key.strip().lower())
+    m = re.fullmatch(r"robot-([0-9]{1,3})", key.strip().lower())  # ASCII digits only
     if not m:
         return None
     n = int(m.group(1)) - 1

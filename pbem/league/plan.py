@@ -39,7 +39,7 @@ KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start"
         "withdrawn", "bye", "spectators")
 PLAYER_KEYS = ("name", "address", "timezone")
 # A robot's league handle: never an address, so no mail can ever go to it.
-ROBOT_HANDLE = re.compile(r"robot-\d{1,4}")
+ROBOT_HANDLE = re.compile(r"robot-[0-9]{1,4}")
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 _EXAMPLE_START = "2026-12-07T18:00:00Z"
 SHOWN_CHARS = 60             # of a wrong value, quoted in its problem

@@ -264,3 +264,20 @@ def test_a_robot_that_fails_plays_the_default_and_the_players_mail_still_counts(
     monkeypatch.setattr(door, "decide", real)
     play_out(table, "f1", "matchplay", {0: GEORGE}, random.Random(6))
     assert verified(table, "f1").startswith("verified: f1")  # the default it played is what it says
+
+
+def test_robot_specs_and_keys_from_a_gms_mail_are_read_with_care():
+    """A SPEC or a robot's key comes from the GM's mail or command line: a long line is no robot
+    SPEC (and is not run through the patterns), a name is one short line, and a key's digits
+    are ASCII only (a Unicode digit names no seat)."""
+    from pbem.gm import robot_seats
+    from pbem.store import Seat
+    assert robot_seats.read_spec("robot" + " " * 5_000_000) is None
+    assert robot_seats.read_spec("Caddie <robot:strong>") == ("Caddie", "robot:strong")
+    for bad in ("Cad\x00die <robot:strong>", "Cad\rdie <robot>", "x" * 61 + " <robot>"):
+        with pytest.raises(robot_seats.RobotSpecError):
+            robot_seats.read_spec(bad)
+    seats = [Seat("g", 0, "Ann", ANN, "s"), Seat("g", 2, "Robot (strong)", "robot-3", "", robot="strong")]
+    assert robot_seats.seat_of_key(seats, "robot-3") is seats[1]
+    assert robot_seats.seat_of_key(seats, "robot-\u0663") is None  # ARABIC-INDIC DIGIT THREE
+    assert robot_seats.level_of("robot-\u0663:strong") is None
