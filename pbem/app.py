@@ -65,9 +65,9 @@ class App:
     def gm(self) -> "GM":
         """The GM, loaded on first need: a cron pass with nothing to do never pays for it."""
         if self._gm is None:
-            from .gm import GM, deadlines
-            from .league.absence import DEADLINE_WHY, keep_away
-            deadlines.register(keep_away, DEADLINE_WHY)  # the GM settles deadlines by the leagues' rule
+            from .gm import GM, layers
+            from .league.layer import LeagueLayer
+            layers.register(LeagueLayer())  # the layers above the GM, registered from above
             config = self.config
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,
@@ -177,11 +177,11 @@ class App:
         done = []
         if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta):
             done += self.gm.tick()
-        if self.store.leagues("active"):
-            from .league.season import Season
-            season = Season(self.gm)
-            if season.due(now):
-                done += season.tick(now)
+        if self.store.leagues("active") or self.store.has_open_tables():
+            from .gm import layers
+            gm = self.gm  # registers the layers
+            for layer in layers.above():
+                done += layer.tick(gm, now)
         return done
 
     def _fetch_local(self) -> int:

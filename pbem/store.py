@@ -17,7 +17,7 @@ from typing import Callable, Iterator
 
 from .store_file import StoreError, check_path, schema_of, store_error
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
     "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
@@ -27,6 +27,8 @@ _ADDED_COLUMNS = {
     "outbox": {"fingerprint": "BLOB"},
     # A seat pbem plays itself: the robot's level (CONTRACT section 12), NULL for a player.
     "seats": {"robot": "TEXT"},
+    # A game event a rollback undid: the id of the rollback's own event (NULL: it stands).
+    "events": {"undone": "INTEGER"},
 }
 _INDEXES = (
     # An address whose mail bounced for good, and why (the admins are told once per address).
@@ -60,6 +62,17 @@ _INDEXES = (
     # Wrong GM passwords by mail (from an admin's address), and whether one raised the alarm.
     "CREATE TABLE IF NOT EXISTS gm_password_misses (id INTEGER PRIMARY KEY, at TEXT, sender TEXT, alarm INTEGER)",
     "CREATE INDEX IF NOT EXISTS gm_password_misses_at ON gm_password_misses (at)",
+    # Open tables (CONTRACT section 13): what the GM opened, who sat down, and the JOINs that
+    # wait for their confirmation (a one-time token, until it expires).
+    "CREATE TABLE IF NOT EXISTS open_tables (id TEXT PRIMARY KEY, type TEXT, seats INTEGER, min INTEGER, "
+    "course TEXT, options TEXT, deadline TEXT, starts TEXT, fill TEXT, status TEXT, game TEXT, created TEXT, "
+    "closed TEXT)",
+    "CREATE INDEX IF NOT EXISTS open_tables_status ON open_tables (status, starts)",
+    "CREATE TABLE IF NOT EXISTS table_seats (table_id TEXT, address TEXT, name TEXT, token TEXT UNIQUE, "
+    "joined TEXT, PRIMARY KEY (table_id, address))",
+    "CREATE TABLE IF NOT EXISTS table_requests (token TEXT PRIMARY KEY, table_id TEXT, address TEXT, name TEXT, "
+    "asked TEXT, expires TEXT, used TEXT)",
+    "CREATE INDEX IF NOT EXISTS table_requests_address ON table_requests (address, asked)",
 )
 
 
@@ -169,7 +182,7 @@ class Store:
             self.db["seats"].create_index(["address"])
             self.db["seats"].create_index(["secret"])
             self.db["events"].create({
-                "id": int, "game_id": str, "at": str, "kind": str, "seat": int, "data": str},
+                "id": int, "game_id": str, "at": str, "kind": str, "seat": int, "data": str, "undone": int},
                 pk="id", foreign_keys=[("game_id", "games", "id")])
             self.db["events"].create_index(["game_id", "id"])
             self.db["inbound"].create({
@@ -313,15 +326,28 @@ class Store:
         return GameRow(**r)
 
     # -- events ---------------------------------------------------------------------------
-    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> None:
-        self.db["events"].insert({"game_id": game_id, "at": iso(at), "kind": kind, "seat": seat,
-                                  "data": json.dumps(data)})
+    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> int:
+        return self.db["events"].insert({"game_id": game_id, "at": iso(at), "kind": kind, "seat": seat,
+                                         "data": json.dumps(data)}).last_pk
 
-    def events(self, game_id: str) -> list[dict]:
+    def events(self, game_id: str, *, undone: bool = False) -> list[dict]:
+        """The game's history in order: what stands (the events no rollback undid), or with
+        `undone` every event, each with its `id` and the rollback that undid it (`undone`)."""
         out = []
-        for r in self.db["events"].rows_where("game_id = ?", [game_id], order_by="id"):
-            out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"])})
+        where = "game_id = ?" if undone else "game_id = ? AND undone IS NULL"
+        for r in self.db["events"].rows_where(where, [game_id], order_by="id"):
+            extra = {"id": r["id"], "undone": r["undone"]} if undone else {}
+            out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"]), **extra})
         return out
+
+    def undo_events(self, game_id: str, event_ids: list[int], rollback_id: int) -> None:
+        """Mark events as undone by a rollback (they stay in the history)."""
+        self.conn.executemany("UPDATE events SET undone = ? WHERE game_id = ? AND id = ?",
+                              [(rollback_id, game_id, i) for i in event_ids])
+
+    # -- open tables ------------------------------------------------------------------------
+    def has_open_tables(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None
 
     # -- leagues --------------------------------------------------------------------------
     def add_league(self, league_id: str, name: str, plan: dict, now: datetime) -> None:

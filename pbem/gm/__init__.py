@@ -25,6 +25,36 @@ log = logging.getLogger("pbem")
 RECOVERY_ATTEMPTS = 3
 
 
+def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], course: Course, *,
+              options: dict, seed: bytes | int, game_id: str | None, deadline: str | None) -> str:
+    """A new game, inside the caller's transaction: created, every player welcomed, and the
+    first move announced (or made, by a robot). The GM's `new_game` and the layers above (an
+    open table that fills in the middle of a message) both come here."""
+    options = dict(options)
+    closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
+    robot_seats.allow_robots_only(options, players)
+    if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
+        from ..games.rng import seed_from_int
+        seed = seed_from_int(seed)
+    for _, address in players:
+        if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):
+            raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
+    table = games.create(postman.store, type_name=type_name, players=players, course=course,
+                         options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline)
+    if closed:
+        postman.store.close_to_spectators(table.id, postman.now)
+    postman.to_all("welcome", table, course=course)
+    if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
+        Turns(postman, table).announce(set())
+    elif plays_by_toss(table.state):  # each welcome told its player their first tosses
+        table.state.drain_events()
+        if table.state.ready():  # nobody had a choice on the first hole
+            Turns(postman, table).tosses.settle()
+    robot_seats.move(Turns(postman, table))  # a robot that owes the first move makes it
+    games.save(postman.store, table)
+    return table.id
+
+
 def inbound_key(msg: Inbound) -> str:
     """What makes a message the same message: its Message-ID and who sent it (a stranger cannot
     shadow a player's mail by reusing its Message-ID)."""
@@ -54,33 +84,12 @@ class GM:
                  options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,
                  deadline: str | None = None) -> str:
         options = dict(options or {})
-        closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
-        robot_seats.allow_robots_only(options, players)
         options.setdefault("nmr", self.default_nmr)
-        if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
-            from ..games.rng import seed_from_int
-            seed = seed_from_int(seed)
-        for _, address in players:
-            if robot_seats.level_of(address) is None and base_address(address) == base_address(self.gm_address):
-                raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
-        postman = self.postman()
         with self.store.transaction():
-            table = games.create(self.store, type_name=type_name, players=players, course=course,
-                                 options=options, seed=seed, now=postman.now, game_id=game_id,
-                                 deadline=deadline or self.default_deadline)
-            if closed:
-                self.store.close_to_spectators(table.id, postman.now)
-            postman.to_all("welcome", table, course=course)
-            if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
-                Turns(postman, table).announce(set())
-            elif plays_by_toss(table.state):  # each welcome told its player their first tosses
-                table.state.drain_events()
-                if table.state.ready():  # nobody had a choice on the first hole
-                    Turns(postman, table).tosses.settle()
-            robot_seats.move(Turns(postman, table))  # a robot that owes the first move makes it
-            games.save(self.store, table)
-        log.info("game %s created: %s, %d players", table.id, type_name, len(players))
-        return table.id
+            game_id = open_game(self.postman(), type_name, players, course, options=options, seed=seed,
+                                game_id=game_id, deadline=deadline or self.default_deadline)
+        log.info("game %s created: %s, %d players", game_id, type_name, len(players))
+        return game_id
 
     def receive(self, raw: bytes) -> Outcome:
         """Keep the raw message, then handle it once. Safe to call again for the same message."""
@@ -220,4 +229,4 @@ class GM:
         return done
 
 
-__all__ = ["GM", "Outcome"]
+__all__ = ["GM", "Outcome", "open_game"]

@@ -22,7 +22,7 @@ from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.clean import base_address, quoted
 from ..store import iso
-from . import deadlines, games, robot_seats
+from . import deadlines, games, layers, robot_seats
 from .games import Table, new_secret
 from .letters import Postman
 from .observers import notice_to_spectators
@@ -91,9 +91,9 @@ class Admin:
             raise e.at(str(command), command.lineno) if command.lineno else e
 
     def _run(self, command: GMCommand) -> str:
-        if command.verb in ("REPLACE", "WITHDRAW") and self.store.league(command.game_id):
-            from ..league import changes
-            return getattr(changes, command.verb.lower())(self, command.game_id, *command.args)
+        above = layers.owner(self.store, command.game_id, command.verb)
+        if above is not None:  # the command names a league (or another layer's own id)
+            return above.gm_command(self, command)
         if command.verb == "WITHDRAW":
             raise InvalidOrder(f"WITHDRAW takes a league id; there is no league {quoted(command.game_id)}",
                                line=str(command), hint=EXAMPLES["WITHDRAW"])

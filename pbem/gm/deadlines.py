@@ -1,23 +1,15 @@
 """The deadline a game is given, settled before any mail states it.
 
-A layer above the GM may have its own reasons to move a deadline (a league player's absence).
-It registers a rule here, from above; every deadline the GM sets (a new turn, a round's first
+A layer above the GM may have its own reasons to move a deadline (a league player's absence):
+its `deadline` hook (`layers`), registered from above. Every deadline the GM sets (a new turn, a round's first
 turn, the GM's DEADLINE, EXTEND and RESUME) passes through the rules before it is stored, so
 the mail written next states the deadline the store holds, never one that a later pass moves.
 """
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Callable
 
-# rule(store, game id, the seated addresses, deadline) -> the deadline, moved or as it was
-Rule = Callable[[object, str, frozenset, datetime], datetime]
-_RULES: dict[Rule, str] = {}  # each rule with the words that tell the GM why it moved a deadline
-
-
-def register(rule: Rule, why: str) -> None:
-    """Add a rule once (registering it again, as each new GM of a process does, changes nothing)."""
-    _RULES[rule] = why
+from . import layers
 
 
 def settle(store, game_id: str, addresses, moment: datetime | None) -> datetime | None:
@@ -34,14 +26,15 @@ def _settled(store, game_id, addresses, moment):
     if moment is None or store is None:
         return moment, None
     seated, why = frozenset(a for a in addresses if a), None
+    rules = layers.above()
     # A rule only ever moves a deadline later, so a few rounds settle it; the bound keeps a
     # faulty rule from looping.
-    for _ in range(len(_RULES) + 1):
+    for _ in range(len(rules) + 1):
         before = moment
-        for rule, words in _RULES.items():
-            moved = rule(store, game_id, seated, moment)
+        for layer in rules:
+            moved = layer.deadline(store, game_id, seated, moment)
             if moved > moment:
-                moment, why = moved, why or words
+                moment, why = moved, why or layer.deadline_why
         if moment == before:
             break
     return moment, why

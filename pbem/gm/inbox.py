@@ -18,7 +18,7 @@ from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimez
                                read_body, read_heading)
 from ..orders.text import Reading, read_lines, subject_game_id
 from ..store import Seat
-from . import admin, games, gm_password, observers, originals, robot_seats
+from . import admin, games, gm_password, layers, observers, originals, robot_seats
 from .admin import is_gm_command
 from .letters import Postman
 from .turns import Turns
@@ -66,9 +66,14 @@ class Inbox:
             return self._too_large(msg)
         reading = self._read(msg)
         lines = reading.lines
-        pending = self.store.observe_request(self._secret_in_address(msg))
+        token = self._secret_in_address(msg)
+        pending = self.store.observe_request(token)
         if pending is not None:  # an answer to the question an OBSERVE got, whatever it says
             return self._confirm(msg, pending, lines[: self.policy.max_command_lines + 1])
+        for layer in layers.above():  # mail a layer above answers itself (JOIN, a table's confirmation)
+            answered = layer.mail(self, msg, lines[: self.policy.max_command_lines + 1], token)
+            if answered is not None:
+                return answered
         if self._echo_of_own_mail(msg, lines):
             return Outcome("ignored", "a reply to the GM's own mail that carries no command")
         heading = read_heading(lines[: self.policy.max_command_lines + 1])
@@ -163,6 +168,15 @@ class Inbox:
         else:
             self.postman.to_sender(kind, msg)
         return Outcome(status, note, table.id if table else None)
+
+    def unproven(self, msg: Inbound, **how) -> Outcome:
+        """For the layers above (`layers.Layer.mail`): answer mail that proved no seat, within
+        the strangers' limits, as `_unproven` does."""
+        return self._unproven(msg, **how)
+
+    def unanswerable(self, msg: Inbound, note: str) -> Outcome | None:
+        """For the layers above: why mail that proved no seat gets no answer now, or None."""
+        return self._unanswerable(msg, note)
 
     def _unanswerable(self, msg: Inbound, note: str) -> Outcome | None:
         """Why mail that proved no seat gets no answer now (the hour's answers to such mail are
@@ -405,11 +419,8 @@ class Inbox:
                 for problem in (e, *e.also):
                     errors.append(problem.at(*_swap(order.line_for(problem.part))))
                 break  # later orders depend on this one
-        away = [o for o in orders if isinstance(o.command, SetAbsence)]
-        if away:
-            from ..league import absence  # a league player's days away: every line of the message together
-            errors += absence.check_all(self.store, table.id, seat.address,
-                                        [(o.command, o.lines[0]) for o in away], self.postman.now)
+        for layer in layers.above():  # a league player's days away: every line of the message together
+            errors += layer.check_orders(self.store, table, seat, orders, self.postman.now)
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
             make_suggestions(errors, state, seat.seat)

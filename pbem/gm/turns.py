@@ -6,7 +6,7 @@ from ..mail.inbound import Inbound
 from ..orders.commands import Help, History, Order, Press, SetAbsence, SetTimezone, Status, drop_sign_off
 from ..store import Seat
 from .games import Table
-from . import robot_seats
+from . import layers, robot_seats
 from .letters import Postman
 from .tosses import Tosses, plays_by_toss
 
@@ -68,8 +68,11 @@ class Turns:
 
     def absent(self, seat: Seat, commands: list, msg: Inbound) -> str:
         """The SET ABSENCE lines of one message, taken together and answered once."""
-        from ..league import absence  # league mail: the league layer moves its games' deadlines
-        return absence.take(self.store, self.postman, self.table, seat, commands, answer=msg)
+        for layer in layers.above():  # a league's absence: the league layer moves its games' deadlines
+            done = layer.take_orders(self, seat, commands, msg)
+            if done is not None:
+                return done
+        raise ValueError("no layer keeps absences")  # checked before: never reached
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""

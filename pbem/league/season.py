@@ -158,7 +158,7 @@ class Season:
         games = self.store.league_games(league_id)
         done = []
         for number in range(league["reported"] + 1, league["opened"] + 1):
-            of_round = [g for g in games if _round_of(league_id, g.id) == number]
+            of_round = [g for g in games if round_of(league_id, g.id) == number]
             if any(g.status not in ENDED for g in of_round):
                 break
             postman = self.gm.postman()
@@ -208,7 +208,7 @@ class Season:
             events = self.store.events(row.id)
             ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == "finished"), None)
             out.append(GameRecord(
-                id=row.id, round=_round_of(league_id, row.id), type=row.type,
+                id=row.id, round=round_of(league_id, row.id), type=row.type,
                 players=tuple(s.address for s in table.seats), status=row.status, result=row.result,
                 winners=tuple(result.winners) if result else (), scores=tuple(table.state.scores()),
                 ended=ended, orders=_orders(table.seats, events)))
@@ -312,7 +312,7 @@ def _course(name: str):
     return load_course(name)
 
 
-def _round_of(league_id: str, game_id: str) -> int:
+def round_of(league_id: str, game_id: str) -> int:
     return int(game_id[len(league_id) + 2:].split("-")[0])
 
 

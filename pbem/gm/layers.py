@@ -1,0 +1,86 @@
+"""The one way in for the layers above the GM (leagues, open tables).
+
+DESIGN.md: the GM knows nothing of leagues or tables. A layer registers itself from above (the
+app does it as it makes the GM) and the GM calls the hooks below at the moments they name; a
+layer overrides the ones it needs, and the rest do nothing. No module of `pbem/gm/` imports a
+layer (tests/gm/test_layers.py reads the imports).
+
+    deadline        a deadline is about to be set: the layer may move it later (an absence)
+    game_ended      a game finished or was abandoned
+    seat_replaced   a seat changed hands (the GM's REPLACE, a robot taking it)
+    rolled_back     the GM rolled a game back (a finished one is in play again)
+    owns / gm_command   a GM command that names the layer's own id (REPLACE <league> ...)
+    mail            mail the layer answers itself (JOIN, LEAVE, LIST, a confirmation)
+    check_orders / take_orders   a player's lines the layer keeps (SET ABSENCE)
+    tick            the clock: rounds to open, tables to start
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class Layer:
+    """A layer above the GM, as the GM sees it. Every hook does nothing unless overridden."""
+
+    name = "layer"
+    # Why `deadline` moved a deadline, in the words the GM's answer uses.
+    deadline_why: str | None = None
+
+    def deadline(self, store, game_id: str, addresses: frozenset, moment: datetime) -> datetime:
+        return moment
+
+    def game_ended(self, store, postman, table) -> None:
+        return None
+
+    def seat_replaced(self, store, postman, table, seat, old_address: str) -> None:
+        return None
+
+    def rolled_back(self, store, postman, table, to_turn: int) -> None:
+        return None
+
+    def owns(self, store, target_id: str, verb: str) -> bool:
+        return False
+
+    def gm_command(self, admin, command) -> str:
+        raise NotImplementedError
+
+    def mail(self, door, msg, lines: list, token: str | None):
+        """The Outcome of a message this layer answers, or None when it is not the layer's."""
+        return None
+
+    def check_orders(self, store, table, seat, orders: list, now: datetime) -> list:
+        return []
+
+    def take_orders(self, turns, seat, commands: list, msg) -> str | None:
+        return None
+
+    def tick(self, gm, now: datetime) -> list[str]:
+        return []
+
+
+_LAYERS: dict[str, Layer] = {}
+
+
+def register(layer: Layer) -> None:
+    """Add a layer once (registering one of the same name again, as each new GM of a process
+    does, replaces it)."""
+    _LAYERS[layer.name] = layer
+
+
+def above() -> list[Layer]:
+    """Every registered layer, in the order they were first registered."""
+    return list(_LAYERS.values())
+
+
+def tell(hook: str, *args) -> None:
+    """Call one hook of every layer (those that only listen)."""
+    for layer in above():
+        getattr(layer, hook)(*args)
+
+
+def owner(store, target_id: str, verb: str) -> Layer | None:
+    """The layer whose own id a GM command names, if any."""
+    return next((layer for layer in above() if layer.owns(store, target_id, verb)), None)
+
+
+__all__ = ["Layer", "above", "owner", "register", "tell"]

@@ -1,0 +1,60 @@
+"""The leagues as the GM hears of them (`gm.layers`): the absences that move a league game's
+deadline, the GM's REPLACE and WITHDRAW that name a league, a rolled back game, the clock."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..gm.layers import Layer
+from ..orders.commands import SetAbsence
+from . import absence
+
+
+class LeagueLayer(Layer):
+    name = "league"
+    deadline_why = absence.DEADLINE_WHY
+
+    def deadline(self, store, game_id: str, addresses: frozenset, moment: datetime) -> datetime:
+        return absence.keep_away(store, game_id, addresses, moment)
+
+    def owns(self, store, target_id: str, verb: str) -> bool:
+        return verb in ("REPLACE", "WITHDRAW") and store.league(target_id) is not None
+
+    def gm_command(self, admin, command) -> str:
+        from . import changes
+        return getattr(changes, command.verb.lower())(admin, command.game_id, *command.args)
+
+    def check_orders(self, store, table, seat, orders: list, now: datetime) -> list:
+        away = [(o.command, o.lines[0]) for o in orders if isinstance(o.command, SetAbsence)]
+        return absence.check_all(store, table.id, seat.address, away, now) if away else []
+
+    def take_orders(self, turns, seat, commands: list, msg) -> str | None:
+        away = [c for c in commands if isinstance(c, SetAbsence)]
+        if not away:
+            return None
+        return absence.take(turns.store, turns.postman, turns.table, seat, away, answer=msg)
+
+    def rolled_back(self, store, postman, table, to_turn: int) -> None:
+        """A league game in play again: its round is open again, and so is a finished season,
+        so that the standings are mailed once more when the game ends anew. The standings
+        themselves are read from the games, so they follow at once."""
+        from .season import round_of
+        league_id = absence.league_of(store, table.id)
+        if league_id is None:
+            return
+        league = store.league(league_id)
+        number = round_of(league_id, table.id)
+        changes = {}
+        if league["reported"] >= number:
+            changes["reported"] = number - 1
+        if league["status"] == "finished":
+            changes["status"] = "active"
+        if changes:
+            store.update_league(league_id, **changes)
+            store.add_league_event(league_id, postman.now, "rollback", game=table.id, turn=to_turn)
+
+    def tick(self, gm, now: datetime) -> list[str]:
+        if not gm.store.leagues("active"):
+            return []
+        from .season import Season
+        season = Season(gm)
+        return season.tick(now) if season.due(now) else []
