@@ -38,7 +38,8 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
     created = store.events(game_id)[0]
     open_turn = None if state.result() is not None else state.turn
     steps = []
-    for ev in store.events(game_id)[1:]:
+    for ev in store.events(game_id, undone=True)[1:]:
+        step = None
         if ev["kind"] in _PLAYED:
             # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
             if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not isinstance(state, TurnByTurn):
@@ -48,12 +49,17 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
                 step["robot"] = {"level": ev["robot"], "version": ev.get("version"), "move": ev.get("move")}
                 if ev.get("fallback"):
                     step["robot"]["fallback"] = True
-            steps.append(step)
         elif ev["kind"] == "resolved":
-            steps.append({"kind": "resolved", "turn": ev.get("turn")})
+            step = {"kind": "resolved", "turn": ev.get("turn")}
         elif ev["kind"] == "replace":
-            steps.append({"kind": "replace", "seat": ev["seat"], "name": ev["name"]}
-                         | ({"robot": ev["robot"]} if ev.get("robot") else {}))
+            step = {"kind": "replace", "seat": ev["seat"], "name": ev["name"]} \
+                | ({"robot": ev["robot"]} if ev.get("robot") else {})
+        elif ev["kind"] == "rollback":  # the GM went back to the start of a turn (CONTRACT 13)
+            step = {"kind": "rollback", "turn": ev["to_turn"]}
+        if step is not None:
+            if ev["undone"] is not None and step["kind"] != "replace":
+                step["rolled_back"] = True  # played, then undone by a later rollback step
+            steps.append(step)
     record = {
         "record": RECORD_VERSION, "id": row.id, "type": row.type, "options": row.options,
         "course": {"name": created["course"], "pars": created["pars"], "extras": created.get("extras") or {}},
@@ -114,7 +120,7 @@ def verify_record(record: dict, notes: list[str] | None = None) -> str:
             raise Difference(f"{_step_name(number, record['steps'][number - 1])}: the game after it is not "
                              "the one the record saw")
     robots = RobotCheck(record, seed)
-    state = _replay(record, check_step, robots.check)
+    state = _replay(record, check_step, robots.check, robots.rewound)
     if notes is not None:
         notes += robots.notes()
     _compare("chance", state.chance_record(), record.get("chance"))
@@ -183,15 +189,44 @@ def _step_name(number: int, step: dict) -> str:
     return f"step {number} ({what}" + (f", turn {turn})" if type(turn) is int else ")")
 
 
-def _replay(record: dict, after_step, before_step=None):
+def _replay(record: dict, after_step, before_step=None, rewound=None):
     """The game replayed from the record's seed and steps; `after_step(number, state)` each step
-    (and `before_step(number, state, step)` before it is played)."""
+    (and `before_step(number, state, step)` before it is played). A rollback step rebuilds the
+    game from the steps that still stand (`rewound(steps standing)` hears of it)."""
+    engine = _engine(record)
+    state = _fresh(engine, record)
+    standing: list[int] = []  # the steps played and not undone, by index
+    undone: set[int] = set()
+    for number, step in enumerate(record["steps"], start=1):
+        if step.get("kind") == "rollback":
+            state = _roll_back(engine, record, number, step, standing, undone)
+            if rewound is not None:
+                rewound([record["steps"][i] for i in standing])
+        else:
+            if before_step is not None:
+                before_step(number, state, step)
+            _replay_step(engine, state, number, step)
+            standing.append(number - 1)
+        after_step(number, state)
+    marked = {i for i, step in enumerate(record["steps"]) if step.get("rolled_back")}
+    if marked != undone:
+        wrong = min(marked ^ undone)
+        said = "marks it rolled back, but no rollback undoes it" if wrong in marked else \
+            "does not mark it rolled back, but a rollback undoes it"
+        raise Difference(f"{_step_name(wrong + 1, record['steps'][wrong])}: the record {said}")
+    return state
+
+
+def _engine(record: dict):
     from .games import game_type
-    from .games.course import Course
     try:
-        engine = game_type(record["type"])
+        return game_type(record["type"])
     except KeyError:
         raise Difference(f"the record's game type {quoted(record['type'], 40)} is not one pbem knows") from None
+
+
+def _fresh(engine, record: dict):
+    from .games.course import Course
     course = record["course"]
     try:
         state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
@@ -199,11 +234,28 @@ def _replay(record: dict, after_step, before_step=None):
     except Exception as e:  # the engine refuses the players, options or course it is given
         raise Difference(f"the game cannot be set up from the record: {clean(e)}") from None
     _drain(state)
-    for number, step in enumerate(record["steps"], start=1):
-        if before_step is not None:
-            before_step(number, state, step)
-        _replay_step(engine, state, number, step)
-        after_step(number, state)
+    return state
+
+
+def _roll_back(engine, record: dict, number: int, step: dict, standing: list[int], undone: set[int]):
+    """A rollback step: the steps from the start of its turn on are undone (as the GM computes
+    it, `gm.rollback`), and the game is the one the steps left standing make."""
+    from .gm.rollback import cut_at, turns_before
+    steps = record["steps"]
+    to_turn = step.get("turn")
+    if type(to_turn) is not int:
+        raise Difference(f"{_step_name(number, step)}: its turn {quoted(to_turn, 20)} is not a whole number")
+    before = turns_before(engine, _fresh(engine, record), [steps[i] for i in standing],
+                          lambda state, s: _replay_step(engine, state, number, s))
+    cut = cut_at(before, to_turn)
+    if cut is None:
+        raise Difference(f"{_step_name(number, step)}: nothing stands from turn {to_turn} on to undo")
+    gone = [i for i in standing[cut:] if steps[i].get("kind") != "replace"]
+    undone.update(gone)
+    standing[:] = [i for i in standing if i not in undone]
+    state = _fresh(engine, record)
+    for i in standing:
+        _replay_step(engine, state, i + 1, steps[i])
     return state
 
 
@@ -256,6 +308,13 @@ class RobotCheck:
                              f"({info['level']}, {ours}) plays {quoted(str(command), 60)} here, not "
                              f"{quoted(step.get('order'), 60)}")
         self.checked += 1
+
+    def rewound(self, standing: list[dict]) -> None:
+        """After a rollback a robot's next move takes the stream index after its moves that stand."""
+        self.moves = {}
+        for step in standing:
+            if step.get("robot") is not None and step.get("kind") in ("orders", "nmr"):
+                self.moves[step["seat"]] = self.moves.get(step["seat"], 0) + 1
 
     def notes(self) -> list[str]:
         said = [f"{self.checked} robot move{'' if self.checked == 1 else 's'} computed again and found the same"] \

@@ -25,9 +25,20 @@ def game_json(store: Store, game_id: str) -> dict | None:
         # The seed stays secret while the game runs; its commitment is public (CONTRACT 11).
         "seed": _seed_shown(row), "seed_commitment": row.commitment,
         "created": iso(row.created),
-        "history": store.events(game_id),
+        "history": history(store, game_id),
         "state": state.view(None),
     } | _holes(table) | _sheets(table)
+
+
+def history(store: Store, game_id: str) -> list[dict]:
+    """Every event of the game, in order; those a rollback undid stay, marked `rolled_back`."""
+    out = []
+    for ev in store.events(game_id, undone=True):
+        ev.pop("id")
+        if ev.pop("undone") is not None:
+            ev["rolled_back"] = True
+        out.append(ev)
+    return out
 
 
 def seat_key(seat) -> str:

@@ -33,7 +33,7 @@ def test_the_transcript_is_as_written(name):
 def test_every_kind_of_mail_is_in_the_transcript(name):
     kinds = {kind for _, kind, _, _ in played(name).mails}
     assert EVERY_KIND <= kinds, EVERY_KIND - kinds
-    if name != "matchplay":
+    if name not in ("matchplay", "rollback"):  # MatchPlay's turns open in its reports
         assert "turn" in kinds
     texts = [text for *_, text, _ in played(name).mails]
     flat = [" ".join(t.split()) for t in texts]

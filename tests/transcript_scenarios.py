@@ -391,8 +391,50 @@ def robots(t: Transcript) -> None:
     t.send(ANN, "HISTORY", "rb1")
 
 
+def rollback(t: Transcript) -> None:
+    """MatchPlay with the GM's rollbacks (CONTRACT section 13): Bill's orders went astray and the
+    deadline played for him, so the GM rolls the turn back and both order again; at the end the
+    finished match is rolled back too, and its last turn played again."""
+    t.new_game("matchplay", "rb1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "2")
+    t.wait(hours=1)
+    t.send(GEORGE, "HELP", "rb1")
+    t.send(GEORGE, "PLAY 4 4 9", "rb1")
+    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "rb1")
+    t.send(BILL, "PRESS My orders are on their way.", "rb1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    t.wait(hours=1)
+    t.step("The GM: pbem gm ROLLBACK rb1")
+    t.pbem("gm", "ROLLBACK", "rb1")
+    t.collect()
+    t.wait(hours=1)
+    t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "rb1")
+    t.send(GEORGE, "STATUS", "rb1")
+    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "rb1")
+    rng = random.Random(3)
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    for _ in range(8):
+        if t.state("rb1").result() is not None:
+            break
+        for seat, addr in ((0, GEORGE), (1, BILL)):
+            if seat in t.state("rb1").to_move():
+                t.wait(hours=2)
+                t.send(addr, str(module.random_orders(t.state("rb1"), seat, rng)), "rb1")
+    t.wait(hours=2)
+    t.step("The GM: pbem gm ROLLBACK rb1 (the finished match)")
+    t.pbem("gm", "ROLLBACK", "rb1")
+    t.collect()
+    for seat, addr in ((0, GEORGE), (1, BILL)):
+        t.wait(hours=2)
+        t.send(addr, str(t.state("rb1").default_orders(seat)), "rb1")
+    t.send(BILL, "HISTORY", "rb1")
+
+
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots}
+             "robots": robots, "rollback": rollback}
 
 
 def play(name: str) -> Transcript:

@@ -7,6 +7,7 @@
     REPLACE <game> <old address> <new spec>   a new player takes a seat (and gets a welcome)
     NEWSECRET <game> <address>      the seat gets a new secret, mailed to it; the old one stops working
     ABANDON <game>                  end the game without a result
+    ROLLBACK <game> [TO <turn>]     back to the start of a turn (default: undo the last one played)
     REPLACE <league> <old address> <new spec>   in a league: every game in play and the rounds to come
     WITHDRAW <league> <address>     a player leaves a league (games left scored as the league says)
 """
@@ -22,7 +23,7 @@ from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
 from ..mail.clean import base_address, quoted
 from ..store import iso
-from . import deadlines, games, layers, robot_seats
+from . import deadlines, games, layers, robot_seats, rollback
 from .games import Table, new_secret
 from .letters import Postman
 from .observers import notice_to_spectators
@@ -31,12 +32,13 @@ from .turns import Turns
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
 YEAR_RULE = "a deadline may be a year away at most, however many EXTEND lines move it"
 VERBS = {"EXTEND": 1, "DEADLINE": 1, "PAUSE": 0, "RESUME": 0, "PROCESS": 0, "REPLACE": 2, "NEWSECRET": 1,
-         "ABANDON": 0, "WITHDRAW": 1}
+         "ABANDON": 0, "WITHDRAW": 1, "ROLLBACK": 0}
 EXAMPLES = {"EXTEND": "EXTEND cup1 24h", "DEADLINE": "DEADLINE cup1 48h",
             "PAUSE": "PAUSE cup1", "RESUME": "RESUME cup1", "PROCESS": "PROCESS cup1",
             "REPLACE": 'REPLACE cup1 bill@example.test "William <will@example.test>"',
             "NEWSECRET": "NEWSECRET cup1 bill@example.test",
-            "ABANDON": "ABANDON cup1", "WITHDRAW": "WITHDRAW winter bill@example.test"}
+            "ABANDON": "ABANDON cup1", "WITHDRAW": "WITHDRAW winter bill@example.test",
+            "ROLLBACK": "ROLLBACK cup1 TO 2"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ def parse(line: str, lineno: int | None = None) -> GMCommand:
     if len(words) < 2:
         raise InvalidOrder(f"{verb} needs a game id", line=line, lineno=lineno, hint=EXAMPLES[verb])
     rest = words[2].strip() if len(words) > 2 else ""
+    if verb == "ROLLBACK":  # TO <turn>, or nothing: the last turn played
+        rollback.read_target(words[1], rest, lineno)
+        return GMCommand(verb, words[1], (rest,) if rest else (), lineno)
     if verb == "REPLACE":
         m = re.match(r"^(\S+)\s+(.+)$", rest)
         args = (m.group(1), m.group(2).strip().strip('"')) if m else ()
@@ -101,13 +106,17 @@ class Admin:
         if table is None:
             active = [row.id for row in self.store.games() if row.status == "active"]
             raise InvalidOrder(no_such_game(command.game_id, active, "active games"), line=str(command))
-        if table.row.status != "active":
+        if table.row.status != "active" and not (command.verb == "ROLLBACK" and table.row.status == "finished"):
             raise InvalidOrder(f"game {table.id} is {table.row.status}; nothing to change", line=str(command))
         done = getattr(self, "_" + command.verb.lower())(table, *command.args)
         self.store.add_event(table.id, self.now, "gm", None, command=str(command), done=done)
         robot_seats.move(Turns(self.postman, table))  # a seat handed to a robot, a turn resolved now
         games.save(self.store, table)
         return done
+
+    def _rollback(self, table: Table, target: str = "") -> str:
+        to_turn = rollback.read_target(table.id, target)
+        return rollback.roll_back(self.postman, table, to_turn, f"ROLLBACK {table.id} {target}".strip())
 
     def _extend(self, table: Table, duration: str) -> str:
         try:
@@ -309,6 +318,7 @@ class Admin:
         self.postman.to_seat("welcome", table, seat, course=games.course_of(self.store, table.id),
                              replacing=old_name)
         Turns(self.postman, table).seat_taken(seat)  # the turn mail the welcome promises
+        layers.tell("seat_replaced", self.store, self.postman, table, seat, old_address)
         for other in table.seats:
             if other.seat != seat.seat:
                 self.postman.to_seat("notice", table, other, template="gm_notice",
@@ -330,6 +340,7 @@ class Admin:
         self.store.update_seat(seat)
         table.state.names[seat.seat] = seat.name
         self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name, robot=seat.robot)
+        layers.tell("seat_replaced", self.store, self.postman, table, seat, old_address)
         for other in table.seats:
             if other.seat != seat.seat:
                 self.postman.to_seat("notice", table, other, template="gm_notice",
@@ -360,6 +371,7 @@ class Admin:
         table.row.deadline = None
         self._tell_players(table, "The GM has abandoned this game. It ends here, without a result.")
         notice_to_spectators(self.postman, table, "the GM has abandoned it. It ends here, without a result.")
+        layers.tell("game_ended", self.store, self.postman, table)
         return f"{table.id} abandoned"
 
     def _tell_players(self, table: Table, notice: str, **extra) -> None:

@@ -161,15 +161,25 @@ def course_of(store: Store, game_id: str) -> Course:
     return Course(created["course"], tuple(created["pars"]), extras=created.get("extras") or {})
 
 
-def replay(store: Store, game_id: str) -> GameState:
-    """Rebuild a game's state from its events alone (the history is the source of truth)."""
-    events = store.events(game_id)
-    created = events[0]
-    engine = game_type(store.game(game_id).type)
-    seed = store.game(game_id).seed_value if "seed" not in created else created["seed"]
+def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
+    """The game as it was created, before any order (`created`: its first event, when read)."""
+    created = created or store.events(game_id)[0]
+    row = store.game(game_id)
+    engine = game_type(row.type)
+    seed = row.seed_value if "seed" not in created else created["seed"]
     state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))
     drain = getattr(state, "drain_events", lambda: None)
     drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
+    return state
+
+
+def replay(store: Store, game_id: str) -> GameState:
+    """Rebuild a game's state from its events alone (the history is the source of truth); the
+    events a rollback undid are not played."""
+    events = store.events(game_id)
+    engine = game_type(store.game(game_id).type)
+    state = fresh(store, game_id, events[0])
+    drain = getattr(state, "drain_events", lambda: None)
     for ev in events[1:]:
         if ev["kind"] in ("orders", "nmr", "resign"):
             state.apply(ev["seat"], engine.command_from_text(ev["orders"]))

@@ -137,6 +137,12 @@ class Postman:
         if kind in SPECTATOR_KINDS:  # reports go seat by seat; their spectators get one copy
             copy_to_spectators(self, kind, table, template, extra)
 
+    def status_text(self, table: Table, seat: Seat) -> str:
+        """The body of the STATUS mail `seat` would get now (its own view of the game), for a
+        mail that must show the game as it stands (a rollback's notice)."""
+        ctx = self.context(table, seat)
+        return render("status", table.type, **ctx)[1]
+
     def to_all(self, kind: str, table: Table, **extra) -> None:
         for seat in table.seats:
             self.to_seat(kind, table, seat, **extra)

@@ -300,10 +300,11 @@ def copy_to_spectators(postman, kind: str, table, template: str | None, extra: d
     _to_watchers(postman, table, kind, template or kind, table.type, dict(public, notes=notes, done=[]))
 
 
-def notice_to_spectators(postman, table, notice: str) -> None:
-    """The GM's word on a game that ends without a result (ABANDON) to everyone who watches it
-    or its league: the game's own copies stop here, a league's go on with its other games."""
-    _to_watchers(postman, table, "status", "spectator_notice", None, {"notice": notice})
+def notice_to_spectators(postman, table, notice: str, last: bool = True, kind: str = "status") -> None:
+    """The GM's word on a game to everyone who watches it or its league: one that ends without
+    a result (ABANDON; `last`: the game's own copies stop here, a league's go on with its other
+    games), or one that goes on (a rollback)."""
+    _to_watchers(postman, table, kind, "spectator_notice", None, {"notice": notice, "last": last})
 
 
 def _watchers(store: Store, table) -> dict[str, list[dict]]:

@@ -261,6 +261,7 @@ class Turns:
         self.table.sync()
         self.store.add_event(self.table.id, self.now, "finished", result=self.table.row.result)
         self.postman.to_all("result", self.table)
+        layers.tell("game_ended", self.store, self.postman, self.table)
 
     def resign(self, seat: Seat, msg: Inbound | None = None) -> str:
         """The seat gives up. Whether the game ends is the engine's word: a card game of three
@@ -378,7 +379,7 @@ class Turns:
         default orders of a turn that is still open."""
         state = self.table.state
         open_turn = None if state.result() else state.turn
-        return [ev for ev in self.store.events(self.table.id)
+        return [_marked(ev) for ev in self.store.events(self.table.id, undone=True)
                 if ev["kind"] != "orders" and not (ev["kind"] == "nmr" and ev.get("turn") == open_turn)]
 
     def _card_history(self) -> dict:
@@ -389,16 +390,19 @@ class Turns:
         finished = {h["hole"]: h["scores"] for h in state.holes}
         holes: dict[int, dict] = {}
         others = []
-        for ev in self.store.events(self.table.id):
+        for ev in map(_marked, self.store.events(self.table.id, undone=True)):
             at = ev["at"][5:16].replace("T", " ")
             if ev["kind"] == "move":
-                text = ev["text"] + (" (played by the GM)" if ev.get("by_gm") else "")
+                text = ev["text"] + (" (played by the GM)" if ev.get("by_gm") else "") \
+                    + (" (rolled back)" if ev["rolled_back"] else "")
                 hole = holes.setdefault(ev["hole"], {"hole": ev["hole"], "moves": []})
                 hole["moves"].append({"at": at, "text": text})
             elif ev["kind"] == "press":
                 others.append({"at": at, "text": f"Press from {names[ev['seat']]}: " + " ".join(ev["text"].split())})
             elif ev["kind"] == "replace":
                 others.append({"at": at, "text": f"{ev['name']} took over seat {ev['seat'] + 1}"})
+            elif ev["kind"] == "rollback":
+                others.append({"at": at, "text": rolled_back_text(ev)})
         for h in range(1, state.hole + 1):
             holes.setdefault(h, {"hole": h, "moves": []})
         for h in holes.values():
@@ -406,3 +410,13 @@ class Turns:
             h["scores"] = ", ".join(f"{n} {p}" for n, p in zip(names, scores)) if scores else None
         return {"holes": [holes[h] for h in sorted(holes)], "others": others}
 
+
+def _marked(ev: dict) -> dict:
+    """An event as a history shows it: `rolled_back` when a rollback undid it."""
+    return {**ev, "rolled_back": ev.get("undone") is not None}
+
+
+def rolled_back_text(ev: dict) -> str:
+    """A rollback as the history tells it."""
+    result = " (its result withdrawn)" if ev.get("result") else ""
+    return f"The GM rolled the game back to the start of turn {ev['to_turn']}{result}"

@@ -59,3 +59,54 @@ def test_layers_are_registered_from_above(tmp_path):
         names = [layer.name for layer in layers.above()]
     assert "league" in names and "tables" in names
     assert all(isinstance(layer, layers.Layer) for layer in layers.above())
+
+
+class Listener(layers.Layer):
+    """A layer that only writes down what the GM tells it."""
+    name = "listener"
+
+    def __init__(self):
+        self.heard = []
+
+    def game_ended(self, store, postman, table):
+        self.heard.append(("ended", table.id, table.row.status))
+
+    def seat_replaced(self, store, postman, table, seat, old_address):
+        self.heard.append(("replaced", table.id, old_address, seat.address))
+
+    def rolled_back(self, store, postman, table, to_turn):
+        self.heard.append(("rolled back", table.id, to_turn))
+
+    def deadline(self, store, game_id, addresses, moment):
+        self.heard.append(("deadline", game_id))
+        return moment
+
+
+def test_the_gm_tells_the_layers_of_an_end_a_replacement_a_rollback_and_each_deadline(table):
+    import random
+
+    from conftest import BILL, GEORGE
+    from pbem.games.matchplay import random_orders
+    listener = Listener()
+    layers.register(listener)
+    try:
+        table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL, "--id", "m1",
+                   "--deadline", "48h", now="2026-12-01T10:00:00Z")
+        assert ("deadline", "m1") in listener.heard
+        table.pbem("gm", "REPLACE", "m1", BILL, "Will <will@example.test>")
+        assert ("replaced", "m1", BILL, "will@example.test") in listener.heard
+        rng = random.Random(1)
+        for _ in range(6):
+            state = table.load().state
+            for seat, address in enumerate((GEORGE, "will@example.test")):
+                table.send(address, str(random_orders(state, seat, rng)), subject="Re: [m1] x",
+                           to=table.reply_to_game(address, "m1"))
+            table.pbem("process")
+        assert ("ended", "m1", "finished") in listener.heard
+        table.pbem("gm", "ROLLBACK", "m1", "TO", "2")
+        assert listener.heard[-1] == ("rolled back", "m1", 2) or ("rolled back", "m1", 2) in listener.heard
+        table.pbem("gm", "ABANDON", "m1")
+        assert listener.heard.count(("ended", "m1", "finished")) == 1
+        assert ("ended", "m1", "abandoned") in listener.heard
+    finally:
+        layers._LAYERS.pop("listener", None)
