@@ -67,7 +67,9 @@ class App:
         if self._gm is None:
             from .gm import GM, layers
             from .league.layer import LeagueLayer
+            from .tables.layer import TablesLayer
             layers.register(LeagueLayer())  # the layers above the GM, registered from above
+            layers.register(TablesLayer())
             config = self.config
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,

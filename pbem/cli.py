@@ -105,6 +105,18 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     sh.add_argument("--json", action="store_true", help="one JSON object")
     ls = add("list", help="every game, a line each")
     ls.add_argument("--json", action="store_true", help="a JSON list")
+    rt = add("ratings", help="every player's rating per game type (OpenSkill), from the finished games",
+             description="Rates every player from the results of every finished game, per game type, with "
+                         "OpenSkill's Plackett-Luce model (a robot level is one player): by type, highest "
+                         "ordinal (mu - 3 sigma) first.")
+    rt.add_argument("--type", metavar="TYPE", help="one game type only")
+    rt.add_argument("--json", action="store_true", help="a JSON list")
+    cal = add("calendar", help="the deadlines owed in a game or a league as an iCalendar file (RFC 5545)",
+              description="Prints an iCalendar file: one event for each deadline owed now in the game (or in "
+                          "the league's games, with each round still to open), in UTC; with --player, that "
+                          "player's alone.")
+    cal.add_argument("target", metavar="GAME|LEAGUE")
+    cal.add_argument("--player", metavar="ADDRESS", help="only the deadlines that player owes")
     ib = add("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
                         description="Lists the kept inbound mail whose handling failed (with the reason), or "
                                     "with `retry ID` handles that message again.")
@@ -123,10 +135,11 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
     dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
-                                   "PROCESS, REPLACE, NEWSECRET, ABANDON, WITHDRAW",
+                                   "PROCESS, REPLACE, NEWSECRET, ABANDON, WITHDRAW, ROLLBACK",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
                                     "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
-                                    "NEWSECRET <game> <address> | ABANDON <game> | WITHDRAW <league> <address>")
+                                    "NEWSECRET <game> <address> | ABANDON <game> | WITHDRAW <league> <address> | "
+                                    "ROLLBACK <game> [TO <turn>]")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
     ex = add("export", help="a game's public record as JSON, for pbem verify")
     ex.add_argument("game", metavar="GAME")
@@ -142,7 +155,35 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     lg.add_argument("target", nargs="?", metavar="FILE|LEAGUE", help="the league file (create) or the league id")
     lg.add_argument("--json", action="store_true", help="JSON")
     lg.add_argument("--html", metavar="FILE", help="standings: write a self-contained web page to FILE")
+    _table_parser(add)
     return p
+
+
+def _table_parser(add) -> None:
+    tb = add("table", help="open tables that players join by mail: `table open TYPE --seats N`, `table list`, "
+                           "`table close ID`",
+             description="open TYPE --seats N [--min M] [--course C] [--option K=V ...] [--deadline D] "
+                         "[--starts WHEN] [--fill robots|wait|cancel] [--id ID]: open a table that players join "
+                         "by mail (JOIN <table>), and print its id | list [--json]: every table, open ones first: "
+                         "seats taken and free, who has joined, when it starts | close ID: close an open table; "
+                         "everyone who joined is told")
+    tb.add_argument("action", choices=["open", "list", "close"], help="what to do")
+    tb.add_argument("target", nargs="?", metavar="TYPE|ID", help="the game type (open) or the table's id (close)")
+    tb.add_argument("--seats", type=int, metavar="N", help="open: how many players the game takes")
+    tb.add_argument("--min", type=int, metavar="M",
+                    help="open: the fewest players it starts with at --starts (default: every seat)")
+    tb.add_argument("--course", help="open: a course template name or a par string (as new-game)")
+    tb.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="open: a game option")
+    tb.add_argument("--deadline", metavar="DURATION",
+                    help="open: time for each turn, like 48h (default: games.deadline of the configuration)")
+    tb.add_argument("--starts", metavar="WHEN",
+                    help="open: when it starts with those who joined, an ISO 8601 time or a duration from now "
+                         "(default: only once every seat is taken)")
+    tb.add_argument("--fill", choices=["robots", "wait", "cancel"],
+                    help="open: at --starts with fewer than --min: robots take the empty seats, it waits "
+                         "for --min (the default), or it is called off")
+    tb.add_argument("--id", help="open: the table's id, which the game takes too (default: table-<n>)")
+    tb.add_argument("--json", action="store_true", help="list: a JSON list")
 
 
 def _common(parser: argparse.ArgumentParser, default) -> None:
@@ -433,6 +474,34 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_ratings(args) -> int:
+    from .games import game_type
+    from .ratings import ratings, ratings_text
+    if args.type is not None:
+        try:
+            game_type(args.type)
+        except KeyError as e:
+            raise UsageError(_words(e)) from None
+    with _app(args) as app:
+        rows = ratings(app.store, args.type.lower() if args.type else None)
+    print(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else ratings_text(rows))
+    return 0
+
+
+def cmd_calendar(args) -> int:
+    from .calendars import for_target
+    from .clock import now
+    with _app(args) as app:
+        with app.store.transaction():
+            text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
+        if text is None:
+            known = [row.id for row in app.store.games()] + [lg["id"] for lg in app.store.leagues()]
+            from .gm.admin import no_such_game
+            raise UsageError(no_such_game(args.target, known, "games and leagues").replace("no game", "no game or league"))
+    sys.stdout.write(text)
+    return 0
+
+
 def cmd_gm(args) -> int:
     from .games.errors import OrderError
     line = " ".join(f'"{w}"' if " " in w else w for w in args.words)
@@ -534,7 +603,37 @@ def cmd_league(args) -> int:
     return 0
 
 
-COMMANDS = {"export": cmd_export, "verify": cmd_verify, "league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
+def cmd_table(args) -> int:
+    from .clock import now
+    from .tables.opening import Opening, close_table, open_table, rows, rows_text
+    needs = {"open": "a game type: pbem table open TYPE --seats N", "close": "a table's id: pbem table close ID"}
+    if args.action in needs and not args.target:
+        raise UsageError(f"table {args.action} needs {needs[args.action]}")
+    if args.action == "list" and args.target:
+        raise UsageError(f"unexpected {quoted(args.target)}: table list takes no id")
+    given = [f"--{k}" for k in ("seats", "min", "course", "deadline", "starts", "fill", "id")
+             if getattr(args, k) is not None] + (["--option"] if args.option else [])
+    if args.action != "open" and given:
+        raise UsageError(f"{given[0]} is for table open")
+    with _app(args) as app:
+        try:
+            if args.action == "open":
+                out = open_table(app.gm, Opening(args.target, args.seats, args.min, args.course,
+                                                 _options(args.option), args.deadline, args.starts, args.fill,
+                                                 args.id), now())
+            elif args.action == "list":
+                found = rows(app.store, now())
+                out = json.dumps(found, indent=2, ensure_ascii=False) if args.json else rows_text(found)
+            else:
+                out = close_table(app.gm, args.target)
+                _send_or_warn(app, "table close")
+        except (KeyError, ValueError) as e:
+            raise UsageError(_words(e))
+    print(out)
+    return 0
+
+
+COMMANDS = {"ratings": cmd_ratings, "calendar": cmd_calendar, "table": cmd_table, "export": cmd_export, "verify": cmd_verify, "league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
             "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox,
             "check": cmd_check, "outbox": cmd_outbox}
 

@@ -73,6 +73,10 @@ _INDEXES = (
     "CREATE TABLE IF NOT EXISTS table_requests (token TEXT PRIMARY KEY, table_id TEXT, address TEXT, name TEXT, "
     "asked TEXT, expires TEXT, used TEXT)",
     "CREATE INDEX IF NOT EXISTS table_requests_address ON table_requests (address, asked)",
+    # Calendars: each deadline event's time as last stated and its SEQUENCE (by UID), and the
+    # players who asked for a calendar part in their mail (SET CALENDAR ON).
+    "CREATE TABLE IF NOT EXISTS calendar_events (uid TEXT PRIMARY KEY, at TEXT, sequence INTEGER)",
+    "CREATE TABLE IF NOT EXISTS calendar_players (address TEXT PRIMARY KEY, since TEXT)",
 )
 
 
@@ -339,6 +343,12 @@ class Store:
             extra = {"id": r["id"], "undone": r["undone"]} if undone else {}
             out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"]), **extra})
         return out
+
+    def finished_at(self, game_id: str) -> str | None:
+        """When the game last finished (its standing `finished` event), as ISO text."""
+        row = self.conn.execute("SELECT at FROM events WHERE game_id = ? AND kind = 'finished' AND undone IS NULL "
+                                "ORDER BY id DESC LIMIT 1", [game_id]).fetchone()
+        return row[0] if row else None
 
     def undo_events(self, game_id: str, event_ids: list[int], rollback_id: int) -> None:
         """Mark events as undone by a rollback (they stay in the history)."""

@@ -106,18 +106,23 @@ class Transcript:
         self.pbem(*args)
         self.collect()
 
-    def send(self, addr: str, text: str, game_id: str, subject: str | None = None) -> None:
-        """`addr` replies to the GM's mail (to the Reply-To with the secret), and a pass runs."""
+    def send(self, addr: str, text: str, game_id: str, subject: str | None = None, to: str | None = None,
+             answering: str | None = None) -> None:
+        """`addr` replies to the GM's mail (to the Reply-To with the secret; `to`: to that address,
+        `answering`: the Message-ID it answers), and a pass runs."""
         self.counter += 1
         msg = email.message.EmailMessage()
         msg["From"] = f"{self.players[addr]} <{addr}>"
-        msg["To"] = self.reply_to(addr)
+        msg["To"] = to or self.reply_to(addr)
         msg["Subject"] = subject or f"Re: [{game_id}] orders"
+        if answering:
+            msg["In-Reply-To"] = answering
         msg["Date"] = email.utils.format_datetime(self.now)
         msg["Message-ID"] = f"<t{self.counter}@player.test>"
         msg.set_content(text)
         self.step(f"{self.players[addr]} writes:")
         self.lines += ["    | " + line for line in text.rstrip("\n").splitlines()] + [""]
+        (self.root / "mail").mkdir(exist_ok=True)
         box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
         box.add(msg.as_bytes())
         box.close()
@@ -147,13 +152,37 @@ class Transcript:
         return sorted(msgs, key=lambda m: email.utils.parsedate_to_datetime(m["Date"]))
 
     def reply_to(self, addr: str) -> str:
-        return email.utils.parseaddr(self._messages(addr)[0]["Reply-To"])[1]
+        """The reply address of `addr`'s first mail about a game (its secret)."""
+        msgs = self._messages(addr)
+        first = next((m for m in msgs if m["X-PBEM-Game"]), msgs[0])
+        return email.utils.parseaddr(first["Reply-To"])[1]
+
+    def last(self, addr: str):
+        """The last mail `addr` got."""
+        return self._messages(addr)[-1]
+
+    def reply(self, addr: str, text: str = "") -> None:
+        """`addr` answers the last mail they got, as a mail client's Reply does."""
+        mail = self.last(addr)
+        self.send(addr, text, "", subject=f"Re: {mail['Subject']}", to=email.utils.parseaddr(mail["Reply-To"])[1],
+                  answering=mail["Message-ID"])
 
     def secrets(self) -> dict[str, str]:
+        """The tokens in the players' reply addresses, drawn at random, each with its mask: a
+        game's secret, an open table's token (a JOIN's one-time one, or a seat's)."""
         out = {}
         for addr, name in self.players.items():
+            msgs = self._messages(addr)
+            if not any(m["X-PBEM-Game"] for m in msgs):
+                continue
             local = self.reply_to(addr).split("@")[0]
             out[local.split("+", 1)[1]] = f"<{name}'s secret>"
+        for addr, name in self.players.items():
+            for m in self._messages(addr):
+                local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
+                token = local.split("+", 1)[1] if "+" in local else None
+                if token and token not in out and m["X-PBEM-Kind"] == "table":
+                    out[token] = f"<{name}'s table token {sum(1 for v in out.values() if name in v) + 1}>"
         return out
 
     def collect(self) -> None:
@@ -433,8 +462,57 @@ def rollback(t: Transcript) -> None:
     t.send(BILL, "HISTORY", "rb1")
 
 
+def tables(t: Transcript) -> None:
+    """An open table (CONTRACT section 13): Ann asks what is open and joins; Bob joins by the
+    game's name, leaves and joins again; Cy's seat fills it, and the game starts: a short card
+    game with every kind of mail, as any other game. (A table's game is seeded at random when it
+    starts; here, as in every scenario, by an open seed.)"""
+    from pbem.games.rng import seed_from_int
+    from pbem.tables import start
+    drawn = start.new_seed
+    start.new_seed = lambda: seed_from_int(5)
+    try:
+        _table_game(t)
+    finally:
+        start.new_seed = drawn
+
+
+def _table_game(t: Transcript) -> None:
+    for name, addr in (("Ann", ANN), ("Bob", BOB), ("Cy", CY)):
+        t.players[addr] = name
+    t.step("The GM: pbem table open golfdeck --seats 3 ...")
+    t.pbem("table", "open", "golfdeck", "--seats", "3", "--deadline", "2d", "--option", "holes=1")
+    t.wait(hours=1)
+    t.send(ANN, "LIST", "", subject="Which games are open?", to=GM)
+    t.send(ANN, "JOIN table-1", "", subject="A seat, please", to=GM)
+    t.reply(ANN)
+    t.wait(hours=1)
+    t.send(BOB, "JOIN golfdeck", "", subject="join", to=GM)
+    t.reply(BOB, "Count me in.")
+    t.wait(hours=2)
+    t.reply(BOB, "LEAVE table-1")
+    t.send(BOB, "JOIN table-1", "", subject="join again", to=GM)
+    t.reply(BOB)
+    t.wait(hours=1)
+    t.send(CY, "JOIN table-1", "", subject="join", to=GM)
+    t.reply(CY)
+    seats = [ANN, BOB, CY]
+    t.wait(hours=1)
+    t.send(ANN, "HELP", "table-1")
+    t.send(ANN, "REVEAL 1 1", "table-1")
+    t.send(ANN, "REVEAL 1 5\nSTATUS", "table-1")
+    t.send(BOB, "REVEAL 2 6", "table-1")
+    t.send(CY, "PRESS Thanks for the game, both.", "table-1")
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+    _play_cards(t, "table-1", "golfdeck", seats, seed=5)
+    t.send(BOB, "HISTORY", "table-1")
+
+
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots, "rollback": rollback}
+             "robots": robots, "rollback": rollback, "tables": tables}
 
 
 def play(name: str) -> Transcript:

@@ -13,9 +13,10 @@ from functools import lru_cache
 from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
-         "press", "standings", "notice")
-# Answers to a player's own message are auto-replied; everything the GM starts is auto-generated.
-ANSWER_KINDS = {"ack", "error", "status", "history", "help"}
+         "press", "standings", "notice", "table")
+# Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
+# (an open table's mail is either: the answer to a JOIN, or the news that the table started).
+ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table"}
 
 
 @dataclass

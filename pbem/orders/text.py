@@ -92,7 +92,7 @@ COMMAND_WORDS = frozenset({
     "HELP", "STATUS", "HISTORY", "RESIGN", "PRESS", "SET", "TIMEZONE", "ZONE", "TZ",
     "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY", "SHOT", "TRAP",
     "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON", "WITHDRAW", "ABSENCE",
-    "OBSERVE", "UNOBSERVE", "NEWSECRET",
+    "OBSERVE", "UNOBSERVE", "NEWSECRET", "ROLLBACK",
 })
 # Shorter words are only taken as they are: "Hi Ed" is no mistyped END.
 _LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS if len(word) >= 4)
