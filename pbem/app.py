@@ -68,8 +68,10 @@ class App:
             from .gm import GM, layers
             from .league.layer import LeagueLayer
             from .tables.layer import TablesLayer
+            from .ratings_mail import RatingsLayer
             layers.register(LeagueLayer())  # the layers above the GM, registered from above
             layers.register(TablesLayer())
+            layers.register(RatingsLayer())
             config = self.config
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,

@@ -355,6 +355,17 @@ class Store:
         self.conn.executemany("UPDATE events SET undone = ? WHERE game_id = ? AND id = ?",
                               [(rollback_id, game_id, i) for i in event_ids])
 
+    # -- calendars --------------------------------------------------------------------------
+    def set_calendar(self, address: str, on: bool, now: datetime) -> None:
+        if on:
+            self.conn.execute("INSERT OR IGNORE INTO calendar_players (address, since) VALUES (?, ?)",
+                              [address, iso(now)])
+        else:
+            self.conn.execute("DELETE FROM calendar_players WHERE address = ?", [address])
+
+    def calendar_players(self) -> frozenset:
+        return frozenset(r[0] for r in self.conn.execute("SELECT address FROM calendar_players"))
+
     # -- open tables ------------------------------------------------------------------------
     def has_open_tables(self) -> bool:
         return self.conn.execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None

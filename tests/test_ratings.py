@@ -159,3 +159,46 @@ def test_seat_ranks_put_winners_first_and_share_ties():
     assert seat_ranks("matchplay", (1,), (3, 5), 2) == (2, 1)
     # A resigned player's low total does not rank them above the winner.
     assert seat_ranks("golfdeck", (1,), (3, 10, 12), 3) == (2, 1, 3)
+
+
+def test_ratings_by_mail_answer_a_player_and_nobody_else_and_a_forgery_makes_one_mail(table):
+    clock = Clock()
+    dice_table(table, "d1", [f"Ann <{ANN}>", f"Bob <{BOB}>", f"Cy <{CY}>"], 14, clock)
+    match(table, "m1", [f"George <{GEORGE}>", "robot:strong"], 2, clock, random.Random(1))
+    table.new_mails(ANN)
+    table.send(ANN, "RATINGS", subject="ratings?")
+    table.pbem("process", now=clock.tick())
+    got = table.new_mails(ANN)
+    assert kinds(got) == ["ratings"] and got[0]["Auto-Submitted"] == "auto-replied"
+    text = body(got[0])
+    assert "Your ratings:" in text and "Dice Golf (dicegolf)" in text and not too_wide(text)
+    assert "MatchPlay" not in text  # Ann plays no match: only the tables of what she plays
+    assert ANN not in text and BOB not in text  # names only: an address is its player's to give
+    mine = next(r for r in ratings(table) if r["address"] == ANN)
+    assert f"{mine['ordinal']:.2f}" in text
+    assert any(line.startswith(">") and "Ann" in line for line in text.splitlines())
+    html = next((p for p in got[0].walk() if p.get_content_type() == "text/html"), None)
+    assert html is not None and "<pre" in html.get_content()
+    # A stranger: never played here, so no table, one error.
+    table.send("stranger@example.test", "RATINGS", subject="ratings")
+    table.pbem("process", now=clock.tick())
+    refused = table.new_mails("stranger@example.test")
+    assert kinds(refused) == ["error"] and "never had a seat here" in " ".join(body(refused[0]).split())
+    # A RATINGS forged in Bob's name: one mail to Bob, nothing else from it.
+    before = {a: len(table.mails(a)) for a in (ANN, BOB, CY, GEORGE)}
+    table.send(f"Bob <{BOB}>", "RATINGS", subject="forged")
+    table.pbem("process", now=clock.tick())
+    after = {a: len(table.mails(a)) for a in (ANN, BOB, CY, GEORGE)}
+    assert {a: after[a] - before[a] for a in after} == {ANN: 0, BOB: 1, CY: 0, GEORGE: 0}
+    assert table.mails(BOB)[-1]["X-PBEM-Kind"] == "ratings"
+
+
+def test_ratings_by_mail_count_against_the_strangers_limit(table):
+    (table.root / "pbem.yaml").write_text((table.root / "pbem.yaml").read_text() + "limits:\n  strangers_per_hour: 2\n")
+    clock = Clock()
+    dice_table(table, "d1", [f"Ann <{ANN}>", f"Bob <{BOB}>", f"Cy <{CY}>"], 14, clock)
+    for who in (ANN, BOB, CY, ANN):
+        table.send(who, "RATINGS", subject="ratings")
+    table.pbem("process", now=clock.tick())
+    answered = sum(kinds(table.mails(a)).count("ratings") for a in (ANN, BOB, CY))
+    assert answered == 2

@@ -63,3 +63,17 @@ def test_no_mail_shows_a_python_value(name):
     leaks = [(to, kind, line) for to, kind, text, _ in played(name).mails for line in text.splitlines()
              if re.search(r"\b(True|False|None)\b|=\[|=\{|\[\]|\{\}", line)]
     assert not leaks, leaks[:5]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_calendar_part_comes_after_the_text_and_reads_as_one_event(name):
+    for to, kind, first, ics in played(name).calendars:
+        assert first == "text/plain", (to, kind)
+        lines = ics.splitlines()
+        assert lines[0] == "BEGIN:VCALENDAR" and "METHOD:PUBLISH" in lines and lines.count("BEGIN:VEVENT") == 1
+        assert all(len(line.encode()) <= 75 for line in lines), (to, kind)
+
+
+def test_the_rollback_scenario_shows_calendar_parts():
+    calendars = played("rollback").calendars
+    assert {kind for _, kind, _, _ in calendars} >= {"ack", "report", "notice"}

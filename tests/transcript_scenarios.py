@@ -63,6 +63,8 @@ class Transcript:
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
+        # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
+        self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
         self.players: dict[str, str] = {}  # address -> name
         self.counter = 0
@@ -205,6 +207,15 @@ class Transcript:
         if html_text is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
             self.lines += _as_shown(text_of(html_text).rstrip("\n").splitlines())
+        calendar = next((p for p in m.walk() if p.get_content_type() == "text/calendar"), None)
+        if calendar is not None:
+            first = next(p for p in m.walk() if not p.is_multipart()).get_content_type()
+            ics = calendar.get_content().replace("\r\n", "\n")
+            self.calendars.append((addr, m["X-PBEM-Kind"], first, ics))
+            name = calendar.get_filename() or ""
+            label = f" text/calendar part ({name}) "
+            self.lines += ["", "-" * 26 + label + "-" * (WIDTH - 26 - len(label)), ""]
+            self.lines += ics.rstrip("\n").splitlines()
         self.lines.append("")
 
     def step(self, label: str) -> None:
@@ -423,11 +434,13 @@ def robots(t: Transcript) -> None:
 def rollback(t: Transcript) -> None:
     """MatchPlay with the GM's rollbacks (CONTRACT section 13): Bill's orders went astray and the
     deadline played for him, so the GM rolls the turn back and both order again; at the end the
-    finished match is rolled back too, and its last turn played again."""
+    finished match is rolled back too, and its last turn played again. George has his deadlines
+    as calendar entries (SET CALENDAR ON): a rollback moves them."""
     t.new_game("matchplay", "rb1", [("George", GEORGE), ("Bill", BILL)],
                "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "2")
     t.wait(hours=1)
     t.send(GEORGE, "HELP", "rb1")
+    t.send(GEORGE, "SET CALENDAR ON", "rb1")  # George's deadlines come as calendar entries too
     t.send(GEORGE, "PLAY 4 4 9", "rb1")
     t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "rb1")
     t.send(BILL, "PRESS My orders are on their way.", "rb1")

@@ -14,7 +14,8 @@ from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggesti
 from ..mail.inbound import Inbound
 from ..mail.screen import screen
 from ..orders import GRAMMARS, grammar_for
-from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetTimezone, Status, UnknownCommand,
+from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status,
+                               UnknownCommand,
                                read_body, read_heading)
 from ..orders.text import Reading, read_lines, subject_game_id
 from ..store import Seat
@@ -438,7 +439,7 @@ class Inbox:
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
         turns = Turns(self.postman, table)
-        zones = [o for o in orders if isinstance(o.command, SetTimezone)]
+        zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar))]
         away = [o for o in orders if isinstance(o.command, SetAbsence)]
         game_orders = [o for o in orders if _is_game_order(o.command)]
         after = sorted((o for o in orders if o not in zones + away and o not in game_orders),
@@ -544,14 +545,14 @@ def _collapse(orders: list[Order]) -> list[Order]:
                 press.lines += order.lines
                 continue
             press = order = Order(command, list(order.lines), dict(order.parts))
-        elif isinstance(command, SetTimezone):
-            kept = [o for o in kept if not isinstance(o.command, SetTimezone)]
+        elif isinstance(command, (SetTimezone, SetCalendar)):  # the last of each stands
+            kept = [o for o in kept if not isinstance(o.command, type(command))]
         kept.append(order)
     return kept
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetAbsence))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetAbsence))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..games.base import Resign, TurnByTurn
 from ..mail.inbound import Inbound
-from ..orders.commands import Help, History, Order, Press, SetAbsence, SetTimezone, Status, drop_sign_off
+from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status,
+                               drop_sign_off)
 from ..store import Seat
 from .games import Table
 from . import layers, robot_seats
@@ -57,6 +58,13 @@ class Turns:
             return self.press(seat, command.text, msg)
         if isinstance(command, SetAbsence):
             return self.absent(seat, [command], msg)
+        if isinstance(command, SetCalendar):
+            self.store.set_calendar(seat.address, command.on, self.now)
+            self.postman.calendar_players = None  # read again: this player's wish has just changed
+            owes = command.on and seat.seat in self.table.state.to_move() and self.table.row.deadline is not None
+            self.postman.to_seat("ack", self.table, seat, answer=msg, template="calendar", on=command.on,
+                                 owes=owes)
+            return f"calendar {'on' if command.on else 'off'}"
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)

@@ -16,7 +16,8 @@ BYE_ROBOT = "robot"
 
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
-                template: str | None = None, secret: str | None = None, **extra) -> None:
+                template: str | None = None, secret: str | None = None, calendar: str | None = None,
+                **extra) -> None:
     """Every mail of the league's own goes through here: none is ever written to a robot."""
     from ..games import game_type
     if is_robot(address):
@@ -27,7 +28,8 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: s
     ctx.update(extra)
     subject, text = render(template or kind, "league", **ctx)
     postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
-                        text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}))
+                        text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}, calendar=calendar,
+                        calendar_name="season.ics"))
 
 
 def absence_example(plan: LeaguePlan, now: datetime) -> str | None:
@@ -53,8 +55,13 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
         rounds = [Fixture(f.round, f.opens, f.course, Pairing(f.round, 0, (row, BYE_ROBOT)), (BYE_ROBOT,))
                   if f.bye else f for f in rounds]
         row_names = {**row_names, BYE_ROBOT: f"{robot_name(DEFAULT_LEVEL)}, a robot player"}
+    # The season's calendar (CONTRACT section 13): each round still to open, for a calendar program.
+    from .. import calendars
+    openings = calendars.openings(league_id, plan, postman.gm_address, now)
+    calendar = calendars.calendar(postman.store, openings, now, publish=True) if openings else None
     league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,
-                replacing=replacing, absence_example=absence_example(plan, now))
+                replacing=replacing, absence_example=absence_example(plan, now), calendar=calendar,
+                calendar_part=calendar is not None)
 
 
 def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *,

@@ -26,10 +26,11 @@ HEADINGS = {     # key: (column heading, what the legend says it means)
     "holes_diff": ("+/\u2212", "holes up or down over the matches"),
     "total": ("Total", "the game scores added up (lower is better)"),
     "on_time": ("On time", "orders in before the deadline"),
+    "ordinal": ("Rating", "the rating ordinal for this game over every finished game here (mu \u2212 3 sigma)"),
     "note": ("Note", ""),
 }
 NO_DEADLINE = "\u2013"
-NUMERIC = ("rank", "played", "won", "halved", "lost", "points", "holes_diff", "total", "on_time")
+NUMERIC = ("rank", "played", "won", "halved", "lost", "points", "holes_diff", "total", "on_time", "ordinal")
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 _STYLE = """
@@ -191,6 +192,8 @@ def _figure(key: str, value: Any) -> str:
         return f"{round(value * 100)}%"
     if key == "holes_diff":
         return f"{value:+d}" if value else "0"
+    if key == "ordinal":
+        return f"{value:.1f}"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

@@ -228,7 +228,22 @@ class Season:
         records = self.records(league_id)
         replaced, withdrawn = self.changes(league_id)
         rows = standings(plan, records, now=now, replacements=replaced, withdrawals=withdrawn)
-        return {"standings": [row.to_dict() for row in rows], "records": records}
+        ordinals = self._ordinals(league_id, plan)
+        return {"standings": [row.to_dict() | {"ordinal": ordinals.get(row.address)} for row in rows],
+                "records": records}
+
+    def _ordinals(self, league_id: str, plan: LeaguePlan) -> dict[str, float]:
+        """Each row's rating ordinal for the league's game type, over every finished game of
+        that type here (CONTRACT section 13): a robot row's is its level's."""
+        from ..ratings import ratings
+        by_key = {r["address"] or r["name"]: r["ordinal"] for r in ratings(self.store, plan.game)}
+        levels = robot_levels(self.store, league_id)
+        out = {}
+        for address in current_addresses(self.store, league_id) | set(plan.addresses):
+            key = robot_seats.robot_name(levels[address]) if address in levels else address
+            if key in by_key:
+                out[address] = by_key[key]
+        return out
 
     def show(self, league_id: str, now: datetime) -> dict:
         """`pbem league show --json` (CONTRACT section 10)."""

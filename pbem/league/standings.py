@@ -18,9 +18,11 @@ from pbem.league.records import (MATCH_GAMES, GameOutcome, GameRecord, Replaceme
 
 ROW_KEYS = ("rank", "name", "address", "played", "won", "halved", "lost", "points",
             "holes_diff", "total", "on_time", "note")
+# `ordinal`: the player's rating for the game type (ratings.py), added by the season beside
+# the standings, which it never decides.
 MATCH_COLUMNS = ("rank", "name", "played", "won", "halved", "lost", "points", "holes_diff",
-                 "on_time")
-TABLE_COLUMNS = ("rank", "name", "played", "won", "lost", "total", "on_time")
+                 "on_time", "ordinal")
+TABLE_COLUMNS = ("rank", "name", "played", "won", "lost", "total", "on_time", "ordinal")
 
 
 @dataclass(frozen=True)

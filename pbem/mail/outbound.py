@@ -13,10 +13,10 @@ from functools import lru_cache
 from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
-         "press", "standings", "notice", "table")
+         "press", "standings", "notice", "table", "ratings")
 # Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
 # (an open table's mail is either: the answer to a JOIN, or the news that the table started).
-ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table"}
+ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table", "ratings"}
 
 
 @dataclass
@@ -33,6 +33,9 @@ class Letter:
     references: tuple[str, ...] = ()
     html: str | None = None
     extra_headers: dict = field(default_factory=dict)
+    # An iCalendar text (CONTRACT section 13) sent beside the text as a text/calendar part.
+    calendar: str | None = None
+    calendar_name: str = "deadline.ics"
 
 
 def plus_address(address: str, secret: str) -> str:
@@ -142,6 +145,32 @@ def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, str]], str]:
 
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
+    if letter.calendar:
+        return _with_calendar(letter)
+    return _readable(letter)
+
+
+def _with_calendar(letter: Letter) -> tuple[list[tuple[str, str]], str]:
+    """multipart/mixed: the text (and HTML) first, as every reader shows it, then the event as
+    a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`)."""
+    boundary = "=_pbem_" + uuid.uuid4().hex
+    chunks = []
+    head, body = _readable(letter)
+    chunks.append((head, body))
+    ics = letter.calendar.replace("\r\n", "\n").replace("\n", "\r\n")
+    encoding = "7bit" if ics.isascii() else "quoted-printable"
+    if encoding != "7bit":
+        ics = quopri.encodestring(ics.encode("utf-8")).decode("ascii").replace("\r\n", "\n").replace("\n", "\r\n")
+    chunks.append(([("Content-Type", 'text/calendar; method=PUBLISH; charset="utf-8"'),
+                    ("Content-Disposition", f'attachment; filename="{clean(letter.calendar_name, 40)}"'),
+                    ("Content-Transfer-Encoding", encoding)], ics))
+    out = "".join(f"--{boundary}\r\n" + "\r\n".join(f"{k}: {v}" for k, v in part_head) + f"\r\n\r\n{part}\r\n"
+                  for part_head, part in chunks)
+    return [("Content-Type", f'multipart/mixed; boundary="{boundary}"')], out + f"--{boundary}--\r\n"
+
+
+def _readable(letter: Letter) -> tuple[list[tuple[str, str]], str]:
+    """The text part, or the text and the HTML side by side (multipart/alternative)."""
     if not letter.html:
         return _text_part(letter.text, "plain")
     boundary = "=_pbem_" + uuid.uuid4().hex

@@ -92,6 +92,15 @@ class SetTimezone:
         return f"SET TIMEZONE {self.zone}"
 
 
+@dataclass(frozen=True)
+class SetCalendar:
+    """SET CALENDAR ON|OFF: a text/calendar part with every mail that states a deadline."""
+    on: bool
+
+    def __str__(self) -> str:
+        return f"SET CALENDAR {'ON' if self.on else 'OFF'}"
+
+
 @dataclass
 class Order:
     """One command read from the mail, with the lines it came from (`parts` maps a part of the
@@ -120,6 +129,8 @@ class Heading:
 # ISO dates only: an absence names days, and only one spelling of a day is unambiguous.
 _ABSENCE = re.compile(r"^SET\s+ABSENCE\s+(\S+)\s+TO\s+(\S+)$", re.I)
 ABSENCE_EXAMPLE = "SET ABSENCE 2026-12-20 TO 2026-12-27"
+_CALENDAR = re.compile(r"^SET\s+CALENDAR(?:\s+(\S+))?$", re.I)
+CALENDAR_EXAMPLE = "SET CALENDAR ON"
 _TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
 TIMEZONE_EXAMPLE = "SET TIMEZONE Europe/Paris"
 
@@ -209,6 +220,13 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                                            hint=ABSENCE_EXAMPLE))
             else:
                 orders.append(Order(SetAbsence(first, last), [(lineno, line)]))
+        elif m_calendar := _CALENDAR.match(line):
+            said = (m_calendar.group(1) or "").upper()
+            if said in ("ON", "OFF"):
+                orders.append(Order(SetCalendar(said == "ON"), [(lineno, line)]))
+            else:
+                errors.append(InvalidOrder("SET CALENDAR takes ON or OFF", line=line, lineno=lineno,
+                                           hint=f"{CALENDAR_EXAMPLE}\nSET CALENDAR OFF"))
         elif m_zone := _TIMEZONE.match(line):
             zone = m_zone.group(1)
             try:

@@ -133,7 +133,7 @@ def test_a_tables_league_shows_the_columns_of_its_game(table):
     table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
     _, text, _ = table.pbem("league", "show", "cup", now=iso(START - timedelta(hours=1)))
     header = next(line for line in text.splitlines() if "Rank" in line)
-    assert header.split() == ["Rank", "Player", "Pl", "Won", "Total", "On", "time"]
+    assert header.split() == ["Rank", "Player", "Pl", "Won", "Total", "On", "time", "Rating"]
     assert "halved" not in text.lower() and "points" not in text.lower() and "holes" not in text.lower()
     _, standings, _ = table.pbem("league", "standings", "cup")
     assert header in standings

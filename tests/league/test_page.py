@@ -193,6 +193,8 @@ def shown(key: str, value) -> str:
         return f"{value:+d}" if value else "0"
     if key == "points":
         return f"{value:g}"
+    if key == "ordinal":  # the rating, one decimal; none before a first finished game
+        return "" if value is None else f"{value:.1f}"
     return str(value)
 
 
@@ -200,7 +202,7 @@ def assert_standings(table: Table, rows: list[dict], keys: list[str]) -> None:
     assert [[c.attrs.get("data-key") for c in line] for line in table.head] == [keys]
     assert len(table.body) == len(rows)
     for line, row in zip(table.body, rows):
-        assert [c.text for c in line] == [shown(k, row[k]) for k in keys], row["name"]
+        assert [c.text for c in line] == [shown(k, row.get(k)) for k in keys], row["name"]
         read = {k: c.text for k, c in zip(keys, line)}
         # The figures read back as the numbers of the rows, not only as the same strings.
         assert int(read["rank"]) == row["rank"] and read["name"] == row["name"]
