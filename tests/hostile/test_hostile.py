@@ -45,13 +45,13 @@ PLAYERS = {GEORGE, BILL, ANN, BOB}
 GAMES = ("m1", "c1")
 STATUSES = {"handled", "refused", "ignored", "failed"}
 KINDS = {"welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
-         "press", "standings"}
+         "press", "standings", "notice", "table", "ratings"}
 ALLOWED_HEADERS = {"from", "to", "subject", "date", "message-id", "reply-to", "x-pbem-game", "x-pbem-kind",
                    "x-pbem-league", "auto-submitted", "in-reply-to", "references", "mime-version",
                    "content-type", "content-transfer-encoding"}
 REQUIRED_HEADERS = {"from", "to", "subject", "date", "message-id", "x-pbem-kind", "auto-submitted",
                     "mime-version", "content-type"}
-PART_HEADERS = {"content-type", "content-transfer-encoding"}
+PART_HEADERS = {"content-type", "content-transfer-encoding", "content-disposition"}  # a calendar part's file name
 STORE_FILE = re.compile(r"pbem\.sqlite3(-wal|-shm|-journal|\.lock)?")
 # A mailbox name the local transport may create: one @, no path separator, no control or space.
 ADDRESS = re.compile(r"[^@/\\\s\x00-\x1f\x7f]{1,64}@[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")
