@@ -19,6 +19,9 @@ def environment():
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Templates are package data, fixed for the life of a process: compiled once, never
+        # looked at again on disk (the default stats each file at every render).
+        auto_reload=False,
         # Templates write text only; the HTML part is made from the text (`html_part`), escaped there.
         autoescape=False,
     )

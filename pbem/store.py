@@ -11,7 +11,7 @@ import re
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -80,6 +80,17 @@ _INDEXES = (
 )
 
 
+_GAME_COLUMNS = ("id", "type", "status", "turn", "state", "options", "course", "seed", "created", "deadline",
+                 "deadline_every", "result", "paused", "paused_left", "reminded_turn", "seed_hex", "commitment")
+_SEAT_COLUMNS = ("game_id", "seat", "name", "address", "secret", "timezone", "robot")
+_SAVE_GAME = (f"UPDATE games SET {', '.join(f'{c} = :{c}' for c in _GAME_COLUMNS if c != 'id')} WHERE id = :id")
+
+
+def _dicts(cursor) -> list[dict]:
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor]
+
+
 def iso(dt: datetime | None) -> str | None:
     return dt.strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
 
@@ -142,7 +153,12 @@ class Store:
 
     def _open(self, path: Path) -> None:
         check_path(path)
-        self.conn = sqlite3.connect(str(path), timeout=30)
+        # Autocommit: every transaction is an explicit BEGIN IMMEDIATE (`transaction`), and a
+        # lone write outside one (a mail marked sent, a message kept) commits by itself, one
+        # statement where the module's own implicit BEGIN and COMMIT would make three.
+        self.conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+        self._dated: dict[str, datetime] = {}  # the dates of the mail this store queued, by recipient
+        self._latest: datetime | None = None  # the latest date of any mail in the outbox, once read
         self.conn.execute("PRAGMA busy_timeout = 30000")
         self._db = None
         schema = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
@@ -236,29 +252,37 @@ class Store:
     def game_exists(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", [game_id]).fetchone() is not None
 
+    # The hot paths (a message, a pass) speak SQL themselves: one statement each, where
+    # sqlite-utils would first read the schema and wrap every write in a savepoint of its own.
     def add_game(self, row: GameRow, seats: list[Seat]) -> None:
-        self.db["games"].insert(self._game_record(row))
-        self.db["seats"].insert_all([seat.__dict__ for seat in seats])
+        record = self._game_record(row)
+        self.conn.execute(f"INSERT INTO games ({', '.join(_GAME_COLUMNS)}) VALUES "
+                          f"({', '.join(':' + c for c in _GAME_COLUMNS)})", record)
+        self.conn.executemany(f"INSERT INTO seats ({', '.join(_SEAT_COLUMNS)}) VALUES "
+                              f"({', '.join(':' + c for c in _SEAT_COLUMNS)})", [seat.__dict__ for seat in seats])
 
     def save_game(self, row: GameRow) -> None:
-        self.db["games"].update(row.id, self._game_record(row))
+        self.conn.execute(_SAVE_GAME, self._game_record(row))
 
     def game(self, game_id: str) -> GameRow | None:
-        rows = list(self.db["games"].rows_where("id = ?", [game_id]))
+        rows = _dicts(self.conn.execute("SELECT * FROM games WHERE id = ?", [game_id]))
         return self._game_row(rows[0]) if rows else None
 
     def games(self) -> list[GameRow]:
-        return [self._game_row(r) for r in self.db["games"].rows_where(order_by="created, id")]
+        return [self._game_row(r) for r in _dicts(self.conn.execute("SELECT * FROM games ORDER BY created, id"))]
 
     def seats(self, game_id: str) -> list[Seat]:
-        return [Seat(**r) for r in self.db["seats"].rows_where("game_id = ?", [game_id], order_by="seat")]
+        return [Seat(**r) for r in _dicts(self.conn.execute(
+            f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE game_id = ? ORDER BY seat", [game_id]))]
 
     def seat_by_secret(self, secret: str) -> Seat | None:
-        rows = list(self.db["seats"].rows_where("lower(secret) = lower(?)", [secret]))
+        rows = _dicts(self.conn.execute(f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE lower(secret) = lower(?)",
+                                        [secret]))
         return Seat(**rows[0]) if rows else None
 
     def seats_of(self, address: str) -> list[Seat]:
-        return [Seat(**r) for r in self.db["seats"].rows_where("address = ?", [address.lower()])]
+        return [Seat(**r) for r in _dicts(self.conn.execute(
+            f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE address = ?", [address.lower()]))]
 
     def update_seat(self, seat: Seat) -> None:
         self.db["seats"].update((seat.game_id, seat.seat), seat.__dict__)
@@ -297,6 +321,15 @@ class Store:
             sql = "SELECT count(*) FROM inbound WHERE sender = ? AND received >= ? AND auth IS NULL"
         return self.conn.execute(sql, [sender, iso(since)]).fetchone()[0]
 
+    def flood(self, sender: str, since: datetime, *, authenticated: bool) -> tuple[int, bool]:
+        """`recent_from` and `warned` of one sender, read in one statement (asked of every message)."""
+        mine = "auth = ? AND received >= ?" if authenticated else "sender = ? AND received >= ? AND auth IS NULL"
+        count, warned = self.conn.execute(
+            f"SELECT (SELECT count(*) FROM inbound WHERE {mine}), "
+            "EXISTS (SELECT 1 FROM senders WHERE address = ? AND warned IS NOT NULL)",
+            [sender, iso(since), sender]).fetchone()
+        return count, bool(warned)
+
     def strangers_answered(self, since: datetime) -> int:
         """Answers given since then to mail that did not authenticate (from anyone)."""
         return self.conn.execute(
@@ -331,17 +364,18 @@ class Store:
 
     # -- events ---------------------------------------------------------------------------
     def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> int:
-        return self.db["events"].insert({"game_id": game_id, "at": iso(at), "kind": kind, "seat": seat,
-                                         "data": json.dumps(data)}).last_pk
+        return self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+                                 [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
 
     def events(self, game_id: str, *, undone: bool = False) -> list[dict]:
         """The game's history in order: what stands (the events no rollback undid), or with
         `undone` every event, each with its `id` and the rollback that undid it (`undone`)."""
         out = []
         where = "game_id = ?" if undone else "game_id = ? AND undone IS NULL"
-        for r in self.db["events"].rows_where(where, [game_id], order_by="id"):
-            extra = {"id": r["id"], "undone": r["undone"]} if undone else {}
-            out.append({"at": r["at"], "kind": r["kind"], "seat": r["seat"], **json.loads(r["data"]), **extra})
+        for r_id, at, kind, seat, data, r_undone in self.conn.execute(
+                f"SELECT id, at, kind, seat, data, undone FROM events WHERE {where} ORDER BY id", [game_id]):
+            extra = {"id": r_id, "undone": r_undone} if undone else {}
+            out.append({"at": at, "kind": kind, "seat": seat, **json.loads(data), **extra})
         return out
 
     def finished_at(self, game_id: str) -> str | None:
@@ -502,13 +536,10 @@ class Store:
     def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",
                      message_id: str | None = None) -> bool:
         """Store the raw message (committed at once). False when this key was seen before."""
-        with self.transaction():
-            if self.conn.execute("SELECT 1 FROM inbound WHERE key = ?", [key]).fetchone():
-                return False
-            self.db["inbound"].insert({"key": key, "received": iso(now), "raw": raw, "sender": sender,
-                                       "subject": subject, "status": "new", "message_id": message_id,
-                                       "size": len(raw), "attempts": 0})
-        return True
+        kept = self.conn.execute("INSERT OR IGNORE INTO inbound (key, received, raw, sender, subject, status, "
+                                 "message_id, size, attempts) VALUES (?, ?, ?, ?, ?, 'new', ?, ?, 0)",
+                                 [key, iso(now), raw, sender, subject, message_id, len(raw)])
+        return kept.rowcount == 1
 
     def inbound_status(self, key: str) -> str | None:
         row = self.conn.execute("SELECT status FROM inbound WHERE key = ?", [key]).fetchone()
@@ -526,8 +557,8 @@ class Store:
 
     def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None,
                      auth: str | None = None) -> None:
-        self.db["inbound"].update(key, {"status": status, "note": note, "game_id": game_id, "handled": iso(now),
-                                        "auth": auth})
+        self.conn.execute("UPDATE inbound SET status = ?, note = ?, game_id = ?, handled = ?, auth = ? WHERE key = ?",
+                          [status, note, game_id, iso(now), auth, key])
 
     def inbound_rows(self, status: str = "failed") -> list[dict]:
         """Kept inbound mail of one status (without the raw bytes), oldest first; `id` is the row id."""
@@ -575,8 +606,11 @@ class Store:
     # -- outbox ---------------------------------------------------------------------------
     def queue(self, *, now: datetime, game_id: str | None, kind: str, recipient: str, message_id: str,
               raw: bytes) -> None:
-        self.db["outbox"].insert({"created": iso(now), "game_id": game_id, "kind": kind, "recipient": recipient,
-                                  "message_id": message_id, "raw": raw, "status": "queued", "attempts": 0})
+        self.conn.execute("INSERT INTO outbox (created, game_id, kind, recipient, message_id, raw, status, attempts) "
+                          "VALUES (?, ?, ?, ?, ?, ?, 'queued', 0)", [iso(now), game_id, kind, recipient, message_id, raw])
+        dated = from_iso(iso(now))  # as the column keeps it, to the second
+        self._dated[recipient] = dated
+        self._latest = dated if self._latest is None or dated > self._latest else self._latest
 
     def queued(self, now: datetime | None = None) -> list[dict]:
         sql = "SELECT * FROM outbox WHERE status = 'queued'"
@@ -593,8 +627,7 @@ class Store:
         return from_iso(row[0]) if row and row[0] else None
 
     def mark_sent(self, outbox_id: int, now: datetime) -> None:
-        with self.transaction():
-            self.db["outbox"].update(outbox_id, {"status": "sent", "sent": iso(now)})
+        self.conn.execute("UPDATE outbox SET status = 'sent', sent = ? WHERE id = ?", [iso(now), outbox_id])
 
     def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
         with self.transaction():
@@ -603,8 +636,19 @@ class Store:
                 "status": "failed" if permanent else "queued", "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
 
-    def last_mail_at(self, recipient: str) -> datetime | None:
-        """When the GM's latest mail to `recipient` was dated."""
+    def last_mail_at(self, recipient: str, now: datetime | None = None) -> datetime | None:
+        """When the GM's latest mail to `recipient` was dated. With `now`: None also when no mail
+        of the outbox is dated at `now` or later (its latest date, read once, is earlier), so the
+        question costs a statement only where the answer matters; a mail this store dated is
+        remembered. (Another process's mail dated ahead of the clock may then share a second.)"""
+        if recipient in self._dated:
+            return self._dated[recipient]
+        if now is not None:
+            if self._latest is None:
+                row = self.conn.execute("SELECT max(created) FROM outbox").fetchone()
+                self._latest = from_iso(row[0]) if row and row[0] else datetime.min.replace(tzinfo=timezone.utc)
+            if self._latest < now:
+                return None
         row = self.conn.execute("SELECT created FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1",
                                 [recipient]).fetchone()
         return from_iso(row[0]) if row else None

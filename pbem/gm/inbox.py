@@ -254,12 +254,13 @@ class Inbox:
     def _sender_flood(self, msg: Inbound, since) -> Outcome | None:
         """Past the hourly limit of unproven mail from one address: one warning, then silence
         until an hour has fewer. (Mail that proves a seat never counts here.)"""
-        recent, limit = self.store.recent_from(msg.sender, since, authenticated=False), self.policy.messages_per_hour
+        (recent, warned), limit = self.store.flood(msg.sender, since, authenticated=False), \
+            self.policy.messages_per_hour
         if recent <= limit:
-            if self.store.warned(msg.sender):
+            if warned:
                 self.store.set_warned(msg.sender, None)
             return None
-        if self.store.warned(msg.sender):
+        if warned:
             return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
         self.store.set_warned(msg.sender, self.postman.now)
         self.postman.to_sender("error", msg, errors=[], problem="Too many messages this hour.", hint=(
@@ -367,12 +368,12 @@ class Inbox:
         warning, then silence until an hour has fewer. Only mail that proved the seat counts,
         so mail forged in a player's name can never silence them."""
         now, limit = self.postman.now, self.policy.messages_per_hour
-        recent = self.store.recent_from(seat.address, now - HOUR, authenticated=True)
+        recent, warned = self.store.flood(seat.address, now - HOUR, authenticated=True)
         if recent < limit:
-            if self.store.warned(seat.address):
+            if warned:
                 self.store.set_warned(seat.address, None)
             return None
-        if not self.store.warned(seat.address):
+        if not warned:
             self.store.set_warned(seat.address, now)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=[],
                                    problem="Too many messages this hour.", hint=(

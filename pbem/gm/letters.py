@@ -100,7 +100,7 @@ class Postman:
     def _send(self, letter: Letter) -> None:
         # Each of a player's mails carries a later Date than the one before, so that mail clients
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
-        last = self.store.last_mail_at(letter.to_addr)
+        last = self.store.last_mail_at(letter.to_addr, self.now)
         dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
         if letter.html is None:
             letter.html = html_part(letter.text)
