@@ -7,15 +7,17 @@ events and the mail it causes are written in one transaction.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
+from .store_above import AboveRows
 from .store_file import StoreError, check_path, schema_of, store_error
+from .store_mail import MailRows
+from .store_values import dicts, from_iso, iso
 
 SCHEMA_VERSION = 11
 # Columns added after the first release, each with its type: an older store gains them on open.
@@ -86,19 +88,7 @@ _SEAT_COLUMNS = ("game_id", "seat", "name", "address", "secret", "timezone", "ro
 _SAVE_GAME = (f"UPDATE games SET {', '.join(f'{c} = :{c}' for c in _GAME_COLUMNS if c != 'id')} WHERE id = :id")
 
 
-def _dicts(cursor) -> list[dict]:
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row)) for row in cursor]
-
-
-def iso(dt: datetime | None) -> str | None:
-    return dt.strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
-
-
-def from_iso(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+_dicts = dicts
 
 
 @dataclass
@@ -140,7 +130,9 @@ class GameRow:
         return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
 
-class Store:
+class Store(MailRows, AboveRows):
+    """The store (one SQLite file); its mail rows and the layers' rows are in `store_mail` and
+    `store_above`."""
     def __init__(self, path: str | Path):
         path = Path(path)
         self.conn = None
@@ -312,38 +304,6 @@ class Store:
                 moments.append(from_iso(deadline) - before)
         return min(moments) if moments else None
 
-    # -- senders (flood control) -----------------------------------------------------------
-    def recent_from(self, sender: str, since: datetime, *, authenticated: bool) -> int:
-        """Messages from `sender` since then: those that proved to be the seat's owner, or the others."""
-        if authenticated:
-            sql = "SELECT count(*) FROM inbound WHERE auth = ? AND received >= ?"
-        else:
-            sql = "SELECT count(*) FROM inbound WHERE sender = ? AND received >= ? AND auth IS NULL"
-        return self.conn.execute(sql, [sender, iso(since)]).fetchone()[0]
-
-    def flood(self, sender: str, since: datetime, *, authenticated: bool) -> tuple[int, bool]:
-        """`recent_from` and `warned` of one sender, read in one statement (asked of every message)."""
-        mine = "auth = ? AND received >= ?" if authenticated else "sender = ? AND received >= ? AND auth IS NULL"
-        count, warned = self.conn.execute(
-            f"SELECT (SELECT count(*) FROM inbound WHERE {mine}), "
-            "EXISTS (SELECT 1 FROM senders WHERE address = ? AND warned IS NOT NULL)",
-            [sender, iso(since), sender]).fetchone()
-        return count, bool(warned)
-
-    def strangers_answered(self, since: datetime) -> int:
-        """Answers given since then to mail that did not authenticate (from anyone)."""
-        return self.conn.execute(
-            "SELECT count(*) FROM inbound WHERE handled >= ? AND auth IS NULL"
-            " AND status IN ('handled', 'refused', 'failed')",
-            [iso(since)]).fetchone()[0]
-
-    def warned(self, sender: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM senders WHERE address = ? AND warned IS NOT NULL",
-                                 [sender]).fetchone() is not None
-
-    def set_warned(self, sender: str, now: datetime | None) -> None:
-        self.db["senders"].upsert({"address": sender, "warned": iso(now)}, pk="address")
-
     @staticmethod
     def _game_record(row: GameRow) -> dict:
         d = dict(row.__dict__)
@@ -388,348 +348,3 @@ class Store:
         """Mark events as undone by a rollback (they stay in the history)."""
         self.conn.executemany("UPDATE events SET undone = ? WHERE game_id = ? AND id = ?",
                               [(rollback_id, game_id, i) for i in event_ids])
-
-    # -- calendars --------------------------------------------------------------------------
-    def set_calendar(self, address: str, on: bool, now: datetime) -> None:
-        if on:
-            self.conn.execute("INSERT OR IGNORE INTO calendar_players (address, since) VALUES (?, ?)",
-                              [address, iso(now)])
-        else:
-            self.conn.execute("DELETE FROM calendar_players WHERE address = ?", [address])
-
-    def calendar_players(self) -> frozenset:
-        return frozenset(r[0] for r in self.conn.execute("SELECT address FROM calendar_players"))
-
-    # -- open tables ------------------------------------------------------------------------
-    def has_open_tables(self) -> bool:
-        return self.conn.execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None
-
-    # -- leagues --------------------------------------------------------------------------
-    def add_league(self, league_id: str, name: str, plan: dict, now: datetime) -> None:
-        self.conn.execute("INSERT INTO leagues (id, name, plan, created, status, opened, reported) "
-                          "VALUES (?, ?, ?, ?, 'active', 0, 0)", [league_id, name, json.dumps(plan), iso(now)])
-
-    def league(self, league_id: str) -> dict | None:
-        row = self.conn.execute("SELECT id, name, plan, created, status, opened, reported FROM leagues "
-                                "WHERE id = ?", [league_id]).fetchone()
-        return _league(row) if row else None
-
-    def leagues(self, status: str | None = None) -> list[dict]:
-        rows = self.conn.execute("SELECT id, name, plan, created, status, opened, reported FROM leagues "
-                                 "WHERE ? IS NULL OR status = ? ORDER BY created, id", [status, status])
-        return [_league(row) for row in rows]
-
-    def update_league(self, league_id: str, **values) -> None:
-        for key, value in values.items():
-            if key not in ("status", "opened", "reported"):
-                raise ValueError(f"no league column {key}")
-            self.conn.execute(f"UPDATE leagues SET {key} = ? WHERE id = ?", [value, league_id])
-
-    def add_league_event(self, league_id: str, now: datetime, kind: str, **data) -> None:
-        self.conn.execute("INSERT INTO league_events (league_id, at, kind, data) VALUES (?, ?, ?, ?)",
-                          [league_id, iso(now), kind, json.dumps(data)])
-
-    def league_events(self, league_id: str) -> list[dict]:
-        rows = self.conn.execute("SELECT at, kind, data FROM league_events WHERE league_id = ? ORDER BY id",
-                                 [league_id])
-        return [{"at": at, "kind": kind, **json.loads(data)} for at, kind, data in rows]
-
-    def league_games(self, league_id: str) -> list[GameRow]:
-        pattern = league_id.replace("_", "\\_") + "-r%"
-        exact = re.compile(re.escape(league_id) + r"-r[0-9]+-[0-9]+")
-        return [self._game_row(r) for r in self.db["games"].rows_where(
-            "id LIKE ? ESCAPE '\\'", [pattern], order_by="created, id") if exact.fullmatch(r["id"])]
-
-    # -- observers (spectators of a game or a league) -----------------------------------------
-    def add_observer(self, target: str, address: str, now: datetime) -> bool:
-        """`address` watches `target` from now on; False when it did already."""
-        return self.conn.execute("INSERT OR IGNORE INTO observers (target, address, since) VALUES (?, ?, ?)",
-                                 [target, address.lower(), iso(now)]).rowcount == 1
-
-    def remove_observer(self, target: str, address: str) -> bool:
-        """`address` watches `target` no more; False when it did not."""
-        return self.conn.execute("DELETE FROM observers WHERE target = ? AND address = ?",
-                                 [target, address.lower()]).rowcount == 1
-
-    def observers(self, targets: list[str]) -> list[dict]:
-        """Who watches any of `targets`: {target, address, since}, by address, then target."""
-        if not targets:
-            return []
-        marks = ",".join("?" * len(targets))
-        rows = self.conn.execute(f"SELECT target, address, since FROM observers WHERE target IN ({marks})"
-                                 " ORDER BY address, target", list(targets))
-        return [{"target": t, "address": a, "since": s} for t, a, s in rows]
-
-    def ids_but_for_case(self, target: str) -> list[str]:
-        """The ids of games and leagues that are `target` but for its case."""
-        rows = self.conn.execute("SELECT id FROM games WHERE lower(id) = lower(?) UNION "
-                                 "SELECT id FROM leagues WHERE lower(id) = lower(?) ORDER BY id", [target, target])
-        return [row[0] for row in rows]
-
-    def observed_by(self, address: str) -> list[str]:
-        """The ids that `address` watches."""
-        rows = self.conn.execute("SELECT target FROM observers WHERE address = ? ORDER BY target", [address.lower()])
-        return [row[0] for row in rows]
-
-    def add_observe_request(self, token: str, address: str, targets: list[str], now: datetime,
-                            expires: datetime, kept: timedelta) -> None:
-        """An OBSERVE that waits for its confirmation. Requests expired longer ago than `kept`
-        go (one that expired more lately is kept to say so to a late answer)."""
-        self.conn.execute("DELETE FROM observe_requests WHERE expires < ?", [iso(now - kept)])
-        self.conn.execute("INSERT INTO observe_requests (token, address, targets, asked, expires) "
-                          "VALUES (?, ?, ?, ?, ?)", [token.lower(), address.lower(), json.dumps(targets),
-                                                     iso(now), iso(expires)])
-
-    def observe_request(self, token: str | None) -> dict | None:
-        """The OBSERVE waiting for the confirmation that carries `token`, or None."""
-        if not token:
-            return None
-        row = self.conn.execute("SELECT token, address, targets, asked, expires FROM observe_requests "
-                                "WHERE token = ?", [token.lower()]).fetchone()
-        if row is None:
-            return None
-        return {"token": row[0], "address": row[1], "targets": json.loads(row[2]), "asked": from_iso(row[3]),
-                "expires": from_iso(row[4])}
-
-    def drop_observe_request(self, token: str) -> None:
-        self.conn.execute("DELETE FROM observe_requests WHERE token = ?", [token.lower()])
-
-    def observe_asked(self, address: str, targets: list[str], since: datetime, now: datetime) -> bool:
-        """Whether `address` was asked to confirm watching just these targets since then (and
-        may still answer)."""
-        rows = self.conn.execute("SELECT targets FROM observe_requests WHERE address = ? AND asked >= ? "
-                                 "AND expires > ?", [address.lower(), iso(since), iso(now)])
-        return any(sorted(json.loads(row[0])) == sorted(targets) for row in rows)
-
-    def spectator_token(self, address: str, new_token: str, now: datetime) -> str:
-        """The spectator's token (`new_token` becomes it if it has none yet)."""
-        self.conn.execute("INSERT OR IGNORE INTO spectators (address, token, since) VALUES (?, ?, ?)",
-                          [address.lower(), new_token.lower(), iso(now)])
-        return self.conn.execute("SELECT token FROM spectators WHERE address = ?", [address.lower()]).fetchone()[0]
-
-    def spectator_by_token(self, token: str | None) -> str | None:
-        """The address whose spectator token this is, or None."""
-        if not token:
-            return None
-        row = self.conn.execute("SELECT address FROM spectators WHERE token = ?", [token.lower()]).fetchone()
-        return row[0] if row else None
-
-    def close_to_spectators(self, target: str, now: datetime) -> None:
-        self.conn.execute("INSERT OR IGNORE INTO closed_to_spectators (target, since) VALUES (?, ?)",
-                          [target, iso(now)])
-
-    def closed_to_spectators(self, target: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM closed_to_spectators WHERE target = ?",
-                                 [target]).fetchone() is not None
-    # -- the GM's password by mail ------------------------------------------------------------
-    def add_gm_password_miss(self, sender: str, now: datetime, alarm: bool = False) -> None:
-        self.conn.execute("INSERT INTO gm_password_misses (at, sender, alarm) VALUES (?, ?, ?)",
-                          [iso(now), sender, int(alarm)])
-
-    def gm_password_misses(self, since: datetime) -> list[dict]:
-        """The wrong GM passwords since then, oldest first: {at, sender, alarm}."""
-        rows = self.conn.execute("SELECT at, sender, alarm FROM gm_password_misses WHERE at >= ? ORDER BY at, id",
-                                 [iso(since)])
-        return [{"at": from_iso(at), "sender": sender, "alarm": bool(alarm)} for at, sender, alarm in rows]
-
-    # -- inbound mail ---------------------------------------------------------------------
-    def keep_inbound(self, key: str, raw: bytes, now: datetime, sender: str = "", subject: str = "",
-                     message_id: str | None = None) -> bool:
-        """Store the raw message (committed at once). False when this key was seen before."""
-        kept = self.conn.execute("INSERT OR IGNORE INTO inbound (key, received, raw, sender, subject, status, "
-                                 "message_id, size, attempts) VALUES (?, ?, ?, ?, ?, 'new', ?, ?, 0)",
-                                 [key, iso(now), raw, sender, subject, message_id, len(raw)])
-        return kept.rowcount == 1
-
-    def inbound_status(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT status FROM inbound WHERE key = ?", [key]).fetchone()
-        return row[0] if row else None
-
-    def unhandled_inbound(self) -> list[tuple[str, bytes]]:
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT key, raw FROM inbound WHERE status = 'new' ORDER BY received, rowid").fetchall()]
-
-    def attempt_inbound(self, key: str) -> int:
-        """Count one more try at handling a kept message; returns the tries so far."""
-        with self.transaction():
-            self.conn.execute("UPDATE inbound SET attempts = coalesce(attempts, 0) + 1 WHERE key = ?", [key])
-            return self.conn.execute("SELECT attempts FROM inbound WHERE key = ?", [key]).fetchone()[0]
-
-    def mark_inbound(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None,
-                     auth: str | None = None) -> None:
-        self.conn.execute("UPDATE inbound SET status = ?, note = ?, game_id = ?, handled = ?, auth = ? WHERE key = ?",
-                          [status, note, game_id, iso(now), auth, key])
-
-    def inbound_rows(self, status: str = "failed") -> list[dict]:
-        """Kept inbound mail of one status (without the raw bytes), oldest first; `id` is the row id."""
-        cur = self.conn.execute(
-            "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts"
-            " FROM inbound WHERE status = ? ORDER BY received, rowid", [status])
-        cols = [c[0] for c in cur.description]
-        return [dict(zip(cols, row)) for row in cur.fetchall()]
-
-    def inbound_by_id(self, row_id: int) -> dict | None:
-        cur = self.conn.execute("SELECT rowid AS id, key, raw, status FROM inbound WHERE rowid = ?", [row_id])
-        row = cur.fetchone()
-        return dict(zip([c[0] for c in cur.description], row)) if row else None
-
-    def prune(self, now: datetime, days: int,
-              fingerprint: Callable[[bytes], bytes] | None = None) -> tuple[int, int]:
-        """Forget the raw bytes of mail handled or sent more than `days` ago: (inbound, outbox) rows.
-
-        The rows stay (a retried copy is still known by its key) and so do the events every game
-        is rebuilt from; mail not handled yet and failed mail keep their bytes. A sent mail keeps
-        `fingerprint(raw)` in their place."""
-        cutoff = iso(now - timedelta(days=days))
-        with self.transaction():
-            inbound = self.conn.execute(
-                "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored')"
-                " AND raw IS NOT NULL", [cutoff]).rowcount
-            if fingerprint is not None:  # a reply to the mail is still read against it
-                rows = self.conn.execute("SELECT id, raw FROM outbox WHERE status = 'sent' AND sent < ?"
-                                         " AND raw IS NOT NULL", [cutoff]).fetchall()
-                self.conn.executemany("UPDATE outbox SET fingerprint = ? WHERE id = ?",
-                                      [(fingerprint(raw), row_id) for row_id, raw in rows])
-            outbox = self.conn.execute(
-                "UPDATE outbox SET raw = NULL WHERE status = 'sent' AND sent < ? AND raw IS NOT NULL",
-                [cutoff]).rowcount
-        return inbound, outbox
-
-    def meta(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.transaction():
-            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
-
-    # -- outbox ---------------------------------------------------------------------------
-    def queue(self, *, now: datetime, game_id: str | None, kind: str, recipient: str, message_id: str,
-              raw: bytes) -> None:
-        self.conn.execute("INSERT INTO outbox (created, game_id, kind, recipient, message_id, raw, status, attempts) "
-                          "VALUES (?, ?, ?, ?, ?, ?, 'queued', 0)", [iso(now), game_id, kind, recipient, message_id, raw])
-        dated = from_iso(iso(now))  # as the column keeps it, to the second
-        self._dated[recipient] = dated
-        self._latest = dated if self._latest is None or dated > self._latest else self._latest
-
-    def queued(self, now: datetime | None = None) -> list[dict]:
-        sql = "SELECT * FROM outbox WHERE status = 'queued'"
-        args: list = []
-        if now is not None:
-            sql += " AND (next_try IS NULL OR next_try <= ?)"
-            args.append(iso(now))
-        cur = self.conn.execute(sql + " ORDER BY id", args)
-        cols = [c[0] for c in cur.description]
-        return [dict(zip(cols, row)) for row in cur.fetchall()]
-
-    def next_outbox_try(self) -> datetime | None:
-        row = self.conn.execute("SELECT min(coalesce(next_try, created)) FROM outbox WHERE status = 'queued'").fetchone()
-        return from_iso(row[0]) if row and row[0] else None
-
-    def mark_sent(self, outbox_id: int, now: datetime) -> None:
-        self.conn.execute("UPDATE outbox SET status = 'sent', sent = ? WHERE id = ?", [iso(now), outbox_id])
-
-    def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
-        with self.transaction():
-            row = self.db["outbox"].get(outbox_id)
-            self.db["outbox"].update(outbox_id, {
-                "status": "failed" if permanent else "queued", "error": error,
-                "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
-
-    def last_mail_at(self, recipient: str, now: datetime | None = None) -> datetime | None:
-        """When the GM's latest mail to `recipient` was dated. With `now`: None also when no mail
-        of the outbox is dated at `now` or later (its latest date, read once, is earlier), so the
-        question costs a statement only where the answer matters; a mail this store dated is
-        remembered. (Another process's mail dated ahead of the clock may then share a second.)"""
-        if recipient in self._dated:
-            return self._dated[recipient]
-        if now is not None:
-            if self._latest is None:
-                row = self.conn.execute("SELECT max(created) FROM outbox").fetchone()
-                self._latest = from_iso(row[0]) if row and row[0] else datetime.min.replace(tzinfo=timezone.utc)
-            if self._latest < now:
-                return None
-        row = self.conn.execute("SELECT created FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1",
-                                [recipient]).fetchone()
-        return from_iso(row[0]) if row else None
-
-    def note_error(self, outbox_id: int, error: str) -> None:
-        """Why a mail still waits, without counting a try (the settings, not the mail, are wrong)."""
-        with self.transaction():
-            self.conn.execute("UPDATE outbox SET error = ?, next_try = NULL WHERE id = ?", [error, outbox_id])
-
-    def outbox_rows(self, statuses: tuple[str, ...] = ("queued", "failed", "bounced")) -> list[dict]:
-        """Mail waiting, refused or bounced (without the raw bytes), oldest first."""
-        marks = ",".join("?" * len(statuses))
-        cur = self.conn.execute(
-            "SELECT id, created, game_id, kind, recipient, message_id, status, attempts, next_try, error"
-            f" FROM outbox WHERE status IN ({marks}) ORDER BY id", list(statuses))
-        cols = [c[0] for c in cur.description]
-        return [dict(zip(cols, row)) for row in cur.fetchall()]
-
-    def requeue(self, outbox_id: int | None = None) -> int:
-        """Failed mail queued again (one, or all of it), due at once; returns how many."""
-        with self.transaction():
-            sql = "UPDATE outbox SET status = 'queued', attempts = 0, next_try = NULL WHERE status = 'failed'"
-            args: list = []
-            if outbox_id is not None:
-                sql += " AND id = ?"
-                args.append(outbox_id)
-            return self.conn.execute(sql, args).rowcount
-
-    def mark_bounced(self, message_id: str | None, recipient: str | None, diagnostic: str,
-                     now: datetime) -> tuple[dict | None, bool]:
-        """The sent mail a bounce speaks of, marked bounced, and whether its address is newly
-        known to bounce. Only a report that names the Message-ID of a mail the GM sent counts:
-        anyone can forge a bounce, but only the mail's recipient knows its Message-ID."""
-        row = None
-        if message_id:
-            row = self.conn.execute("SELECT id FROM outbox WHERE message_id = ? AND status IN ('sent', 'bounced')",
-                                    [message_id]).fetchone()
-        if row is None:
-            return None, False
-        self.conn.execute("UPDATE outbox SET status = 'bounced', error = ? WHERE id = ?", [diagnostic, row[0]])
-        cur = self.conn.execute("SELECT id, game_id, kind, recipient, message_id FROM outbox WHERE id = ?", [row[0]])
-        mail = dict(zip([c[0] for c in cur.description], cur.fetchone()))
-        new = self.conn.execute("SELECT 1 FROM bounces WHERE address = ?", [mail["recipient"]]).fetchone() is None
-        self.conn.execute("INSERT OR REPLACE INTO bounces (address, at, diagnostic, game_id) VALUES (?, ?, ?, ?)",
-                          [mail["recipient"], iso(now), diagnostic, mail["game_id"]])
-        return mail, new
-
-    def bounces(self, addresses: list[str]) -> dict[str, dict]:
-        """address -> {at, diagnostic} for those of `addresses` whose mail bounced for good."""
-        out = {}
-        for address in addresses:
-            row = self.conn.execute("SELECT at, diagnostic FROM bounces WHERE address = ?", [address]).fetchone()
-            if row:
-                out[address] = {"at": row[0], "diagnostic": row[1]}
-        return out
-
-    def is_own_mail(self, message_ids: tuple[str, ...]) -> bool:
-        """Whether any of these Message-IDs is one of the GM's own mails."""
-        ids = list(message_ids)[:20]
-        if not ids:
-            return False
-        marks = ",".join("?" * len(ids))
-        return self.conn.execute(f"SELECT 1 FROM outbox WHERE message_id IN ({marks}) LIMIT 1", ids).fetchone() \
-            is not None
-
-    def originals(self, message_ids: tuple[str, ...], most: int) -> list[tuple[bytes | None, bytes | None, str]]:
-        """(raw, fingerprint, created) of the GM's own mails among these Message-IDs, newest first."""
-        ids = list(dict.fromkeys(message_ids))[-20:]
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        return self.conn.execute(f"SELECT raw, fingerprint, created FROM outbox WHERE message_id IN ({marks})"
-                                 " ORDER BY id DESC LIMIT ?", [*ids, most]).fetchall()
-
-    def sent_mail(self, game_id: str | None = None) -> list[dict]:
-        """Every mail the GM wrote, oldest first (tests read these)."""
-        where, args = ("game_id = ?", [game_id]) if game_id else (None, None)
-        return list(self.db["outbox"].rows_where(where, args, order_by="id"))
-
-
-def _league(row) -> dict:
-    league_id, name, plan, created, status, opened, reported = row
-    return {"id": league_id, "name": name, "plan": json.loads(plan), "created": created, "status": status,
-            "opened": opened or 0, "reported": reported or 0}
