@@ -168,3 +168,16 @@ def test_a_leagues_calendar_and_its_welcome_part_name_every_round_opening(table)
     assert len(rounds) == 2 and len(deadlines) == 4  # rounds 2 and 3 to come; two matches, two seats each
     mine = both(table.pbem("calendar", "cup", "--player", ADDRESSES[0], now=iso(LEAGUE_START))[1])
     assert len([e for e in mine if ".turn1@" in e["UID"]]) == 1
+
+
+def test_a_pause_and_resume_moves_the_entry_and_a_paused_game_states_none(table):
+    new_match(table)
+    uid = both(calendar_part(table.order(GEORGE, "SET CALENDAR ON", now=START)[0]))[0]["UID"]
+    table.new_mails(GEORGE)
+    table.pbem("gm", "PAUSE", "m1", now="2026-12-01T12:00:00Z")
+    paused = [m for m in table.new_mails(GEORGE) if m["X-PBEM-Kind"] == "notice"]
+    assert len(paused) == 1 and calendar_part(paused[0]) is None  # the clock is stopped: no deadline
+    table.pbem("gm", "RESUME", "m1", now="2026-12-02T12:00:00Z")  # a day later: the deadline a day later
+    resumed = [m for m in table.new_mails(GEORGE) if m["X-PBEM-Kind"] == "notice"]
+    events = both(calendar_part(resumed[0]))
+    assert [(e["UID"], e["DTSTART"], e["SEQUENCE"]) for e in events] == [(uid, "20261204T100000Z", "1")]
