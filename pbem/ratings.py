@@ -15,10 +15,6 @@ from dataclasses import dataclass, field
 
 from .games import game_type
 
-# Games whose score counts up to a win (holes won); in every other game lower scores are better.
-HIGHER_WINS = {"matchplay"}
-
-
 @dataclass(frozen=True)
 class Finish:
     """One finished game as the ratings read it: who sat where, and the rank of each seat."""
@@ -48,16 +44,16 @@ def player_key(seat) -> tuple[str, str | None, str]:
     return seat.address, seat.address, seat.name
 
 
-def seat_ranks(type_name: str, winners: tuple[int, ...], scores: tuple, seats: int) -> tuple[int, ...]:
-    """Each seat's rank, 1 the best: the winners share the first, the rest follow by score
-    (lower first; for a match, the loser second), ties sharing a rank."""
-    higher = type_name in HIGHER_WINS
+def seat_ranks(winners: tuple[int, ...], scores: tuple, seats: int) -> tuple[int, ...]:
+    """Each seat's rank, 1 the best: the winners (the engine's word) share the first, the rest
+    follow by score, lower first, ties sharing a rank. (A match has one seat left behind a
+    winner, or none when halved, so the direction of its score never decides.)"""
 
     def place(s: int) -> tuple:
         if s in winners:
             return (0, 0)
         score = scores[s] if s < len(scores) and isinstance(scores[s], (int, float)) else 0
-        return (1, -score if higher else score)
+        return (1, score)
 
     places = [place(s) for s in range(seats)]
     order = {p: i + 1 for i, p in enumerate(sorted(set(places)))}
@@ -76,7 +72,7 @@ def finishes(store, type_name: str | None = None) -> list[Finish]:
             continue
         seats = store.seats(row.id)
         out.append(Finish(row.id, row.type, ended, tuple(player_key(s) for s in seats),
-                          seat_ranks(row.type, tuple(result.winners), tuple(result.scores), len(seats))))
+                          seat_ranks(tuple(result.winners), tuple(result.scores), len(seats))))
     out.sort(key=lambda f: (f.ended, f.game_id))
     return out
 

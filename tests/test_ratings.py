@@ -153,12 +153,12 @@ def test_ratings_equal_openskill_over_the_same_games_in_the_same_order(table):
 
 def test_seat_ranks_put_winners_first_and_share_ties():
     from pbem.ratings import seat_ranks
-    assert seat_ranks("dicegolf", (0, 2), (4, 22, 4), 3) == (1, 2, 1)
-    assert seat_ranks("dicegolf", (1,), (12, -4, 12), 3) == (2, 1, 2)
-    assert seat_ranks("matchplay", (), (2, 2), 2) == (1, 1)  # a halved match: no winners, a tie
-    assert seat_ranks("matchplay", (1,), (3, 5), 2) == (2, 1)
+    assert seat_ranks((0, 2), (4, 22, 4), 3) == (1, 2, 1)
+    assert seat_ranks((1,), (12, -4, 12), 3) == (2, 1, 2)
+    assert seat_ranks((), (2, 2), 2) == (1, 1)  # a halved match: no winners, a tie
+    assert seat_ranks((1,), (3, 5), 2) == (2, 1)
     # A resigned player's low total does not rank them above the winner.
-    assert seat_ranks("golfdeck", (1,), (3, 10, 12), 3) == (2, 1, 3)
+    assert seat_ranks((1,), (3, 10, 12), 3) == (2, 1, 3)
 
 
 def test_ratings_by_mail_answer_a_player_and_nobody_else_and_a_forgery_makes_one_mail(table):

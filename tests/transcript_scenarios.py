@@ -270,6 +270,14 @@ def matchplay(t: Transcript) -> None:
                 t.send(addr, str(module.random_orders(t.state("m1"), seat, rng)), "m1")
 
 
+def _past_the_deadline(t: Transcript) -> None:
+    """A two-day deadline runs out: a pass twelve hours before it (the reminder), one after it."""
+    t.wait(hours=36)
+    t.process("A pass twelve hours before the deadline")
+    t.wait(hours=13)
+    t.process("A pass after the deadline")
+
+
 def _play_cards(t: Transcript, game_id: str, module_name: str, seats: list[str], seed: int,
                 limit: int = 400) -> None:
     module = __import__(f"pbem.games.{module_name}", fromlist=["random_orders"])
@@ -294,10 +302,7 @@ def golfdeck(t: Transcript) -> None:
     t.send(ANN, "REVEAL 1 5\nSTATUS\nHISTORY\nHELP", "d1")  # one answer, all four in it
     t.send(BOB, "REVEAL 2 6", "d1")
     t.send(CY, "Hi all,\n\nPRESS\nHello both. Short game today.\n\nSee you on the green!\n\n-- \nCy", "d1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     t.send(BOB, "STATUS", "d1")
     state = t.state("d1")
     seat = min(state.to_move())
@@ -318,10 +323,7 @@ def golf(t: Transcript) -> None:
     t.send(seats[seat], "DRAW DISCARD 7", "g1")
     t.send(seats[seat], "DRAW STOCK IF <= 4 KEEP 1 ELSE DISCARD", "g1")
     t.send(seats[1 - seat], "PRESS Nice draw.\nHISTORY", "g1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     t.send(ANN, "STATUS", "g1")
     _play_cards(t, "g1", "golf", seats, seed=12)
     t.send(BOB, "HISTORY", "g1")
@@ -338,10 +340,7 @@ def dicegolf(t: Transcript) -> None:
     t.send(BOB, "PRESS Your dice, Ann: mine are on autopilot.\nSTATUS", "dg1")
     _answer(t, "dg1", ANN, lowest=True, times=3)
     t.send(ANN, "STATUS", "dg1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     _answer(t, "dg1", ANN, lowest=False, times=40)
     t.send(ANN, "ENTER SUM", "dg1")  # the game is over: refused, nothing changes
     t.send(ANN, "HISTORY", "dg1")
@@ -375,10 +374,7 @@ def onpar(t: Transcript) -> None:
     if trap:
         t.send(seats[seat], trap, "op1")
     t.send(BOB, "STATUS", "op1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     _play_defaults(t, "op1", dict(enumerate(seats)))  # then the longest legal shot, as the GM would
     t.send(CY, "HISTORY", "op1")
 
@@ -420,10 +416,7 @@ def robots(t: Transcript) -> None:
     t.send(seats[seat], "SHOT P4", "rb1")  # a putter off The Green
     t.send(seats[seat], str(state.default_orders(seat)), "rb1")
     t.send(ANN, "STATUS", "rb1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     t.step("The GM: pbem gm REPLACE rb1 bob@example.test robot")
     t.pbem("gm", "REPLACE", "rb1", BOB, "robot")
     t.collect()
@@ -444,10 +437,7 @@ def rollback(t: Transcript) -> None:
     t.send(GEORGE, "PLAY 4 4 9", "rb1")
     t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "rb1")
     t.send(BILL, "PRESS My orders are on their way.", "rb1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     t.wait(hours=1)
     t.step("The GM: pbem gm ROLLBACK rb1")
     t.pbem("gm", "ROLLBACK", "rb1")
@@ -516,10 +506,7 @@ def _table_game(t: Transcript) -> None:
     t.send(ANN, "REVEAL 1 5\nSTATUS", "table-1")
     t.send(BOB, "REVEAL 2 6", "table-1")
     t.send(CY, "PRESS Thanks for the game, both.", "table-1")
-    t.wait(hours=36)
-    t.process("A pass twelve hours before the deadline")
-    t.wait(hours=13)
-    t.process("A pass after the deadline")
+    _past_the_deadline(t)
     _play_cards(t, "table-1", "golfdeck", seats, seed=5)
     t.send(BOB, "HISTORY", "table-1")
 

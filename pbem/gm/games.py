@@ -179,14 +179,22 @@ def replay(store: Store, game_id: str) -> GameState:
     events = store.events(game_id)
     engine = game_type(store.game(game_id).type)
     state = fresh(store, game_id, events[0])
-    drain = getattr(state, "drain_events", lambda: None)
     for ev in events[1:]:
-        if ev["kind"] in ("orders", "nmr", "resign"):
-            state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
-            drain()
-        elif ev["kind"] == "resolved":
-            state.resolve()
-            drain()
-        elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
-            state.names[ev["seat"]] = ev["name"]
+        play_event(engine, state, ev)
     return state
+
+
+def play_event(engine, state: GameState, ev: dict) -> None:
+    """One event of the history played on `state` (what does not move a game changes nothing)."""
+    if ev["kind"] in ("orders", "nmr", "resign"):
+        state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
+    elif ev["kind"] == "resolved":
+        state.resolve()
+    elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
+        state.names[ev["seat"]] = ev["name"]
+        return
+    else:
+        return
+    drain = getattr(state, "drain_events", None)
+    if drain:
+        drain()

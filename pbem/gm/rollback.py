@@ -52,20 +52,6 @@ def default_turn(before: list[int | None], now_turn: int, finished: bool) -> int
     return done[-1] if done else None
 
 
-def _apply_event(engine):
-    def apply(state, ev: dict) -> None:
-        if ev["kind"] in ("orders", "nmr", "resign"):
-            state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
-        elif ev["kind"] == "resolved":
-            state.resolve()
-        elif ev["kind"] == "replace":
-            state.names[ev["seat"]] = ev["name"]
-        drain = getattr(state, "drain_events", None)
-        if drain:
-            drain()
-    return apply
-
-
 def roll_back(postman, table, to_turn: int | None, line: str) -> str:
     """Undo the turns from `to_turn` on (None: the last one played), inside the caller's
     transaction; every player and spectator is told. Returns what was done."""
@@ -73,7 +59,8 @@ def roll_back(postman, table, to_turn: int | None, line: str) -> str:
     events = store.events(table.id, undone=True)
     live = [ev for ev in events if ev["undone"] is None]
     engine = game_type(table.type)
-    before = turns_before(engine, games.fresh(store, table.id, live[0]), live[1:], _apply_event(engine))
+    before = turns_before(engine, games.fresh(store, table.id, live[0]), live[1:],
+                          lambda state, ev: games.play_event(engine, state, ev))
     finished = table.row.status == "finished"
     if to_turn is None:
         to_turn = default_turn(before, table.state.turn, finished)
