@@ -56,6 +56,7 @@ class App:
     store: Store
     _gm: "GM | None" = None
     _sender: object = None
+    _alongside: object = None  # a cron pass's courier.Alongside while it handles the inbox
 
     @classmethod
     def open(cls, config: Config) -> "App":
@@ -136,24 +137,35 @@ class App:
     # -- one cron pass --------------------------------------------------------------------
     def process(self) -> dict:
         """Recover, fetch and handle, deadlines and reminders, send. With the IMAP server away
-        or refusing, deadlines and the outbox still go on; the IMAP problem is raised after."""
+        or refusing, deadlines and the outbox still go on; the IMAP problem is raised after.
+        Over IMAP and SMTP the mail of the messages handled goes out while the later ones are
+        read (`courier.Alongside`); what is left, and what the deadlines make, goes at the end."""
         with self.lock():
             counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
             inbound_problem: Exception | None = None
+            from .courier import Delivery
+            alongside = Delivery()  # what went out while the inbox was handled
             if self.uses_imap:
                 import asyncio
                 try:
                     counts["handled"] += asyncio.run(self._fetch_imap())
                 except (Unreachable, BadSettings) as e:
                     inbound_problem = e
+                finally:
+                    if self._alongside is not None:
+                        courier, self._alongside = self._alongside, None
+                        alongside = courier.finish(self.store)
             else:
                 try:
                     counts["handled"] += self._fetch_local()
                 except BadSettings as e:
                     inbound_problem = e
             counts["deadlines"] = len(self.tick())
+            for row in alongside.failed:
+                self.gm.report_failed_delivery(row)
             delivery = self.send_outbox()
-            counts["sent"], counts["deferred"] = delivery.sent, delivery.deferred
+            counts["sent"] = delivery.sent + alongside.sent
+            counts["deferred"] = delivery.deferred + alongside.deferred
             self.prune()
         if inbound_problem is not None:
             raise inbound_problem
@@ -206,16 +218,21 @@ class App:
 
     async def _fetch_imap(self) -> int:
         from .mail.imap import ImapError
+        from .courier import Alongside
         inbox = self.inbox()
         try:
             await inbox.connect()
-            return await self.handle_inbox(inbox)
+            messages = await inbox.fetch_new()
+            if messages:  # their mail goes out while the later ones are read
+                self._alongside = Alongside(self.config.store, self.sender, clock.now,
+                                            self.config.smtp.retry_seconds).start()
+            return await self.handle_inbox(inbox, fetched=messages)
         except ImapError as e:
             raise imap_problem(e) from None
         finally:
             await inbox.close()
 
-    async def handle_inbox(self, inbox, stop=None, batch: int = 100) -> int:
+    async def handle_inbox(self, inbox, stop=None, batch: int = 100, fetched=None) -> int:
         """Every message in the IMAP inbox: stored and handled first, moved out after the commit.
 
         Moves go in batches (one STORE and one MOVE for many messages): a crash before a batch
@@ -224,12 +241,15 @@ class App:
         n = 0
         handled: list[str] = []
         try:
-            for uid, raw in await inbox.fetch_new():
+            for uid, raw in (await inbox.fetch_new() if fetched is None else fetched):
                 if stop is not None and stop.is_set():
                     break
                 checkpoint("fetched")
                 self.gm.receive(raw)
                 checkpoint("committed")
+                if self._alongside is not None:
+                    self._alongside.settle(self.store)
+                    self._alongside.nudge()
                 handled.append(uid)
                 n += 1
                 if len(handled) >= batch:

@@ -9,9 +9,13 @@ who tells the GM: no mail can go until the configuration is mended.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable, Protocol
 
@@ -95,14 +99,18 @@ class Lookout:
 
 
 async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], first_retry: float = 30.0,
-                  keep_open: bool = False, waiting_too: bool = False) -> Delivery:
+                  keep_open: bool = False, waiting_too: bool = False,
+                  mark_sent: Callable[[int, datetime], None] | None = None,
+                  gone: set[int] | frozenset[int] = frozenset()) -> Delivery:
     """Send the outbox when some mail is due (`waiting_too`: whether due or not, the server
     being back). With `keep_open` the connection stays open for the next call (the daemon);
-    otherwise it is closed at the end."""
+    otherwise it is closed at the end. `mark_sent` records a mail the server took (by default
+    in `store` at once); rows whose ids are in `gone` were sent already, their marks on the way."""
     result = Delivery()
-    if not waiting_too and not store.queued(clock()):
+    if not waiting_too and not [row for row in store.queued(clock()) if row["id"] not in gone]:
         return result
-    rows = store.queued()  # once connected, everything waiting goes, oldest first
+    # once connected, everything waiting goes, oldest first
+    rows = [row for row in store.queued() if row["id"] not in gone]
     if not rows:
         return result
 
@@ -146,13 +154,104 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
                 result.failed.append({**row, "error": error})
                 continue
             checkpoint("written")
-            store.mark_sent(row["id"], clock())
+            (mark_sent or store.mark_sent)(row["id"], clock())
             log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
             result.sent += 1
     finally:
         if not keep_open or result.settings or result.deferred:
             await sender.close()
     return result
+
+
+class Alongside:
+    """The outbox sent from a thread of its own while the pass still handles the inbox, so that
+    the mail of the first orders is on the wire while the next ones are read: a pass then takes
+    about as long as its mail takes to fetch and to send, not that plus pbem's own work.
+
+    The thread reads the store through a connection of its own and keeps its SMTP connection
+    open between rounds; each commit of the pass nudges it, and a round sends whatever is
+    queued and due by then. It writes nothing while the pass writes: a mail the server took is
+    handed back (`settle`, called by the pass after each message and while it waits at the
+    end), and the pass marks it sent, so the one writer never waits for the other (SQLite's
+    lock would make the thread sleep through most of a message). It stops at the first mail
+    that must wait (the server away, the settings refused) and leaves that, with everything
+    after it, to the pass's own sending at its end, which reports and retries as it always
+    did; mail refused for good is handed back (`finish`) for the pass to report."""
+
+    def __init__(self, store_path: Path | str, make_sender: Callable[[], Sender],
+                 clock: Callable[[], datetime], first_retry: float = 30.0):
+        self.store_path = store_path
+        self.make_sender = make_sender
+        self.clock = clock
+        self.first_retry = first_retry
+        self.delivery = Delivery()
+        self._taken: deque[tuple[int, datetime]] = deque()  # sent, not yet marked by the pass
+        self._gone: set[int] = set()                         # every id this thread has sent
+        self._wake = threading.Event()
+        self._last = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pbem-courier", daemon=True)
+
+    def start(self) -> "Alongside":
+        self._thread.start()
+        return self
+
+    def nudge(self) -> None:
+        """Something was committed: mail may be queued."""
+        self._wake.set()
+
+    def settle(self, store: Store) -> None:
+        """Mark sent (in one transaction) what the thread has sent since the last call."""
+        taken = []
+        while self._taken and len(taken) < 10_000:
+            taken.append(self._taken.popleft())
+        if taken:
+            store.mark_sent_many(taken)
+
+    def finish(self, store: Store) -> Delivery:
+        """One last round for what is queued now, every mail sent marked, the thread ended."""
+        self._last.set()
+        self._wake.set()
+        while self._thread.is_alive():
+            self._thread.join(0.02)
+            self.settle(store)
+        self.settle(store)
+        return self.delivery
+
+    def _taken_by_server(self, outbox_id: int, when: datetime) -> None:
+        self._gone.add(outbox_id)
+        self._taken.append((outbox_id, when))
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        store = sender = None
+        try:
+            store = Store(self.store_path)
+            sender = self.make_sender()
+            while True:
+                last = self._last.is_set()
+                self._wake.clear()
+                if [row for row in store.queued(self.clock()) if row["id"] not in self._gone]:
+                    checkpoint("sending")
+                done = loop.run_until_complete(deliver(store, sender, self.clock, self.first_retry, keep_open=True,
+                                                       mark_sent=self._taken_by_server, gone=self._gone))
+                self.delivery.sent += done.sent
+                self.delivery.deferred += done.deferred
+                self.delivery.failed += done.failed
+                if done.deferred or done.settings or last:
+                    break  # the pass's own sending deals with what waits, and says why
+                self._wake.wait()
+        except Exception as e:  # a barrier: whatever stays queued goes with the pass's own sending
+            log.warning("outbox: sending alongside stopped (%s: %s); the pass sends the rest",
+                        type(e).__name__, clean(e, 200))
+        finally:
+            if sender is not None:
+                try:
+                    loop.run_until_complete(sender.close())
+                except Exception:
+                    pass
+            loop.close()
+            if store is not None:
+                store.close()
 
 
 def _held(store: Store, rows: list[dict], reason: str, result: Delivery) -> None:

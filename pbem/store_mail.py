@@ -149,6 +149,18 @@ class MailRows:
     def mark_sent(self, outbox_id: int, now: datetime) -> None:
         self.conn.execute("UPDATE outbox SET status = 'sent', sent = ? WHERE id = ?", [iso(now), outbox_id])
 
+    def mark_sent_many(self, sent: list[tuple[int, datetime]]) -> None:
+        """Mails the server took, (outbox id, when) each: one statement for those of one second
+        (as the column keeps the time), which is all of them but at a second's turn."""
+        by_second: dict[str, list[int]] = {}
+        for outbox_id, when in sent:
+            by_second.setdefault(iso(when), []).append(outbox_id)
+        for when, ids in by_second.items():
+            for start in range(0, len(ids), 500):  # within SQLite's limit of variables
+                chunk = ids[start:start + 500]
+                self.conn.execute(f"UPDATE outbox SET status = 'sent', sent = ? WHERE id IN "
+                                  f"({', '.join('?' * len(chunk))})", [when, *chunk])
+
     def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
         with self.transaction():
             row = self.db["outbox"].get(outbox_id)
