@@ -25,13 +25,32 @@ def environment():
         # Templates write text only; the HTML part is made from the text (`html_part`), escaped there.
         autoescape=False,
     )
+    env.filters["wordwrap"] = wordwrap
     env.filters["ljust"] = lambda value, width: str(value).ljust(width)
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["names"] = names
     env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
     from .pictures import course_picture
     env.filters["course_picture"] = course_picture
+    from .hole_table import hole_lines
+    env.filters["hole_lines"] = hole_lines
     return env
+
+
+# What textwrap counts as white space (it splits and drops only these).
+_WRAP_SPACE = "\t\n\x0b\x0c\r "
+
+
+def wordwrap(s: str, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None,
+             break_on_hyphens: bool = True) -> str:
+    """Jinja2's `wordwrap`, with a shortcut for the common case of lines that fit already: each
+    comes back as textwrap would return it (its trailing white space dropped), without the
+    wrapping machinery; any longer line goes to Jinja2's own filter, so the text is the same."""
+    lines = s.splitlines()
+    if any(len(line) > width for line in lines):
+        import jinja2.filters
+        return jinja2.filters.do_wordwrap(environment(), s, width, break_long_words, wrapstring, break_on_hyphens)
+    return ("\n" if wrapstring is None else wrapstring).join(line.rstrip(_WRAP_SPACE) for line in lines)
 
 
 def names(items) -> str:

@@ -48,7 +48,8 @@ def clean(value: object, limit: int = 200) -> str:
     text = value if isinstance(value, str) else str(value)
     # Bound the work before looking at each character: a value of megabytes is cut first.
     text = text[: limit * 4 + 16]
-    text = "".join(" " if _is_unsafe(ch) else ch for ch in text)
+    if not (text.isascii() and text.isprintable()):  # printable ASCII has nothing to replace
+        text = "".join(" " if _is_unsafe(ch) else ch for ch in text)
     text = " ".join(text.split())
     if len(text) > limit:
         text = text[: max(limit - 3, 0)].rstrip() + "..."
