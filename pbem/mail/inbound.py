@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import email
 import email.header
+import email.parser
 import email.utils
 import hashlib
 import re
@@ -87,7 +88,7 @@ def parse(raw: bytes, max_bytes: int | None = MAX_MESSAGE_BYTES) -> Inbound:
         sender_name=sender_name,
         return_path=_safe(lambda: _return_path(msg), None),
         recipients=_safe(lambda: _recipients(msg), ()),
-        subject=_safe(lambda: clean(_header(msg, "Subject") or "", _SUBJECT_CHARS), ""),
+        subject=_subject(msg),
         text="" if oversized else _safe(lambda: _body_text(msg), ""),
         in_reply_to=_safe(lambda: message_id(_header(msg, "In-Reply-To") or ""), None),
         references=_safe(lambda: message_ids(_header(msg, "References") or ""), ()),
@@ -96,6 +97,17 @@ def parse(raw: bytes, max_bytes: int | None = MAX_MESSAGE_BYTES) -> Inbound:
         size=len(raw),
         oversized=oversized,
     )
+
+
+def subject_of(raw: bytes) -> str:
+    """The Subject of a message as `parse` reads it, from its header block alone: nothing of
+    its MIME structure is looked at (a multipart's boundary would cost a pattern compiled)."""
+    msg = _safe(lambda: email.parser.BytesParser().parsebytes(_header_block(raw), headersonly=True), None)
+    return "" if msg is None else _subject(msg)
+
+
+def _subject(msg: Message) -> str:
+    return _safe(lambda: clean(_header(msg, "Subject") or "", _SUBJECT_CHARS), "")
 
 
 def _header_block(raw: bytes) -> bytes:

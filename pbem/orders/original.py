@@ -22,6 +22,7 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from . import reply_marks
 
@@ -47,11 +48,23 @@ _ANY_FIELD = re.compile(r"[^\W\d_][^:]{0,40}:(?:\s|$)")
 
 
 def _hashes(text: str) -> array:
+    """The hashes of the words of `text`, in order (a fresh array: the caller may keep it)."""
+    if len(text) <= 200:  # a line of a reply: they recur (the GM's own lines quoted)
+        return array("I", _line_hashes(text))
+    return _word_hashes(text)
+
+
+def _word_hashes(text: str) -> array:
     words = _WORD.findall(text.casefold())
     try:
         return array("I", map(zlib.crc32, map(str.encode, words)))
     except UnicodeEncodeError:  # a lone surrogate: hashed as its bytes would be
         return array("I", (zlib.crc32(w.encode("utf-8", "surrogatepass")) for w in words))
+
+
+@lru_cache(maxsize=4096)
+def _line_hashes(text: str) -> tuple[int, ...]:
+    return tuple(_word_hashes(text))
 
 
 @dataclass

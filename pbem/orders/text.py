@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import islice
 
 from . import reply_marks
@@ -132,8 +133,19 @@ def _squeeze(raw: str) -> str:
     return _BLANKS.sub(" ", raw.translate(_INVISIBLE)).strip(" ")
 
 
+# Replies quote the GM's own mails, whose lines recur from one reply to the next: a short line
+# read once is remembered (a pure function of its text; long lines are read afresh each time,
+# so the memory holds at most _REMEMBERED lines of _REMEMBER_CHARS).
+_REMEMBER_CHARS = 200
+_REMEMBERED = 4096
+
+
 def _read_line(raw: str) -> str:
     """The normalised line ("" when blank), or a LongLine when it is too long to be a command."""
+    return _read_short_line(raw) if len(raw) <= _REMEMBER_CHARS else _read_any_line(raw)
+
+
+def _read_any_line(raw: str) -> str:
     squeezed = _squeeze(raw[:_SQUEEZE_CHARS])
     if len(squeezed) <= MAX_LINE_CHARS and len(raw) > _SQUEEZE_CHARS:
         squeezed = _squeeze(raw)
@@ -142,6 +154,9 @@ def _read_line(raw: str) -> str:
         if len(line) <= MAX_LINE_CHARS:
             return line
     return LongLine(normalise_line(squeezed[:QUOTE_CHARS])[:QUOTE_CHARS], len(raw))
+
+
+_read_short_line = lru_cache(maxsize=_REMEMBERED)(_read_any_line)
 
 
 def _quotes(line: str | None) -> bool:
