@@ -279,7 +279,6 @@ class App:
         `keep_open` (the daemon) keeps one sender and its connection for the next pass, so an
         ack pays no new TLS handshake and login."""
         from .courier import deliver
-        checkpoint("sending")
         first_retry = self.config.smtp.retry_seconds
         if keep_open:
             if self._sender is None:

@@ -113,6 +113,7 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
     rows = [row for row in store.queued() if row["id"] not in gone]
     if not rows:
         return result
+    checkpoint("sending")
 
     def wait(reason: str, waiting: list[dict]) -> None:
         for row in waiting:
@@ -230,8 +231,6 @@ class Alongside:
             while True:
                 last = self._last.is_set()
                 self._wake.clear()
-                if [row for row in store.queued(self.clock()) if row["id"] not in self._gone]:
-                    checkpoint("sending")
                 done = loop.run_until_complete(deliver(store, sender, self.clock, self.first_retry, keep_open=True,
                                                        mark_sent=self._taken_by_server, gone=self._gone))
                 self.delivery.sent += done.sent

@@ -45,6 +45,15 @@ def queue(store: Store, n: int, start: int = 0, recipient: str = "george@example
                     raw=f"Subject: {i}\r\n\r\nx\r\n".encode())
 
 
+def outbox_with_one_odd(tmp_path, odd: str, before: int, after: int) -> Store:
+    """`before` mails to George, one to `odd`, `after` more to George: ids m0, m1, ..."""
+    store = Store(tmp_path / "pbem.sqlite3")
+    queue(store, before)
+    queue(store, 1, start=before, recipient=odd)
+    queue(store, after, start=before + 1)
+    return store
+
+
 def statuses(store: Store) -> dict[str, str]:
     return dict(store.conn.execute("SELECT message_id, status FROM outbox"))
 
@@ -75,10 +84,7 @@ def test_each_mail_goes_once_and_only_the_pass_marks_it_sent(tmp_path):
 
 
 def test_a_mail_that_must_wait_stops_the_thread_and_stays_queued(tmp_path):
-    store = Store(tmp_path / "pbem.sqlite3")
-    queue(store, 2)
-    queue(store, 1, start=2, recipient="bill@example.test")
-    queue(store, 2, start=3)
+    store = outbox_with_one_odd(tmp_path, "bill@example.test", before=2, after=2)
     sender = Kept(fail={"bill@example.test": TemporaryFailure("421 busy")})
     courier = Alongside(tmp_path / "pbem.sqlite3", lambda: sender, lambda: NOW, first_retry=30).start()
     courier._thread.join(10)
@@ -93,10 +99,7 @@ def test_a_mail_that_must_wait_stops_the_thread_and_stays_queued(tmp_path):
 
 
 def test_a_recipient_refused_for_good_is_handed_back_and_the_rest_goes(tmp_path):
-    store = Store(tmp_path / "pbem.sqlite3")
-    queue(store, 1)
-    queue(store, 1, start=1, recipient="ghost@example.test")
-    queue(store, 1, start=2)
+    store = outbox_with_one_odd(tmp_path, "ghost@example.test", before=1, after=1)
     sender = Kept(fail={"ghost@example.test": PermanentFailure("550 no such user")})
     courier = Alongside(tmp_path / "pbem.sqlite3", lambda: sender, lambda: NOW).start()
     delivery = courier.finish(store)

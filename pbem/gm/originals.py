@@ -6,9 +6,8 @@ the store's pruning calls before it forgets the bytes).
 """
 from __future__ import annotations
 
-import quopri
-
 from ..mail.inbound import Inbound, parse, subject_of
+from ..mail.outbound import text_of
 from ..orders.original import MOST_ORIGINALS, Original
 from ..store import Store, from_iso
 
@@ -37,40 +36,11 @@ def fingerprint(raw: bytes) -> bytes:
     return Original.of_text(text, subject=subject).fingerprint()
 
 
-# The text part as `mail.outbound` writes it, alone or first in a multipart.
-_TEXT_PART = b'Content-Type: text/plain; charset="utf-8"\r\nContent-Transfer-Encoding: '
-_BOUNDARY = b"\r\n--=_pbem_"
-
-
 def _own_text(raw: bytes) -> tuple[str, str]:
-    """(text, subject) of a mail pbem wrote: the headers parsed as any mail's, the text part cut
-    out of the bytes where `mail.outbound` puts it (parsing the whole mail would compile a
-    pattern for its MIME boundary, every time a new one), and any other shape read by `parse`."""
-    text = _text_part(raw)
+    """(text, subject) of a mail pbem wrote: the text as the composer cut it (`text_of`), the
+    subject from the header block alone; a mail of any other shape parsed whole."""
+    text = text_of(raw)
     if text is None:
         whole = parse(raw)
         return whole.text, whole.subject
     return text, subject_of(raw)
-
-
-def _text_part(raw: bytes) -> str | None:
-    start = raw.find(_TEXT_PART)
-    if start < 0:
-        return None
-    line_end = raw.find(b"\r\n", start + len(_TEXT_PART))
-    encoding = raw[start + len(_TEXT_PART):line_end]
-    if encoding not in (b"7bit", b"quoted-printable") or raw[line_end:line_end + 4] != b"\r\n\r\n":
-        return None
-    body_start = line_end + 4
-    if raw.find(b"\r\n\r\n") + 4 == body_start:  # the top-level header block: a single part
-        body = raw[body_start:]
-    else:
-        end = raw.find(_BOUNDARY, body_start)
-        if end < 0:
-            return None
-        body = raw[body_start:end]
-    try:
-        text = (quopri.decodestring(body) if encoding == b"quoted-printable" else body).decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")

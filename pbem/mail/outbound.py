@@ -133,15 +133,52 @@ def _plain_7bit(text: str) -> bool:
     return text.isascii() and all(len(line) <= _LONGEST_7BIT_LINE for line in text.splitlines())
 
 
+# A part's two headers, and the start of every boundary this module writes: `text_of` finds the
+# text part again by them.
+_PART_TYPE = 'text/{subtype}; charset="utf-8"'
+_BOUNDARY = "=_pbem_"
+_ENCODINGS = ("7bit", "quoted-printable")
+
+
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, str]], str]:
     """The part's headers and its encoded body (CRLF line ends)."""
     if _plain_7bit(text):
-        body, encoding = text, "7bit"
+        body, encoding = text, _ENCODINGS[0]
     else:  # quoted-printable keeps the text readable and the lines short
-        body, encoding = quopri.encodestring(text.encode("utf-8")).decode("ascii"), "quoted-printable"
+        body, encoding = quopri.encodestring(text.encode("utf-8")).decode("ascii"), _ENCODINGS[1]
     body = body.replace("\r\n", "\n").replace("\n", "\r\n")
-    headers = [("Content-Type", f'text/{subtype}; charset="utf-8"'), ("Content-Transfer-Encoding", encoding)]
+    headers = [("Content-Type", _PART_TYPE.format(subtype=subtype)), ("Content-Transfer-Encoding", encoding)]
     return headers, body
+
+
+_TEXT_HEAD = f"Content-Type: {_PART_TYPE.format(subtype='plain')}\r\nContent-Transfer-Encoding: ".encode()
+
+
+def text_of(raw: bytes) -> str | None:
+    """The text of a mail `compose` wrote (LF line ends), cut out of its bytes where `_text_part`
+    put it (alone, or first in a multipart), or None when `raw` is of another shape. Reading a
+    reply against the GM's own mail needs it; a whole parse would compile a pattern for each new
+    MIME boundary."""
+    start = raw.find(_TEXT_HEAD)
+    if start < 0:
+        return None
+    line_end = raw.find(b"\r\n", start + len(_TEXT_HEAD))
+    encoding = raw[start + len(_TEXT_HEAD):line_end].decode("ascii", "replace")
+    if encoding not in _ENCODINGS or raw[line_end:line_end + 4] != b"\r\n\r\n":
+        return None
+    body_start = line_end + 4
+    if raw.find(b"\r\n\r\n") + 4 == body_start:  # the headers were the mail's own: a single part
+        body = raw[body_start:]
+    else:
+        end = raw.find(f"\r\n--{_BOUNDARY}".encode(), body_start)
+        if end < 0:
+            return None
+        body = raw[body_start:end]
+    try:
+        text = (quopri.decodestring(body) if encoding == _ENCODINGS[1] else body).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
@@ -153,7 +190,7 @@ def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
 def _with_calendar(letter: Letter) -> tuple[list[tuple[str, str]], str]:
     """multipart/mixed: the text (and HTML) first, as every reader shows it, then the event as
     a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`)."""
-    boundary = "=_pbem_" + uuid.uuid4().hex
+    boundary = _BOUNDARY + uuid.uuid4().hex
     chunks = []
     head, body = _readable(letter)
     chunks.append((head, body))
@@ -173,7 +210,7 @@ def _readable(letter: Letter) -> tuple[list[tuple[str, str]], str]:
     """The text part, or the text and the HTML side by side (multipart/alternative)."""
     if not letter.html:
         return _text_part(letter.text, "plain")
-    boundary = "=_pbem_" + uuid.uuid4().hex
+    boundary = _BOUNDARY + uuid.uuid4().hex
     chunks = []
     for text, subtype in ((letter.text, "plain"), (letter.html, "html")):
         part_headers, part_body = _text_part(text, subtype)
