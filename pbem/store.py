@@ -48,6 +48,10 @@ _INDEXES = (
     "CREATE TABLE IF NOT EXISTS league_events (id INTEGER PRIMARY KEY, league_id TEXT, at TEXT, kind TEXT, "
     "data TEXT)",
     "CREATE INDEX IF NOT EXISTS league_events_league ON league_events (league_id, id)",
+    # A league player's own token, in the Reply-To of the league's mail to them (its welcome
+    # before any game has a secret): league mail in reply to it is taken from that address.
+    "CREATE TABLE IF NOT EXISTS league_tokens (token TEXT PRIMARY KEY, league_id TEXT, address TEXT, "
+    "UNIQUE (league_id, address))",
     # Spectators: who watches a game or a whole league (`target` is its id), since when.
     "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
     "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",

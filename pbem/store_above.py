@@ -59,6 +59,19 @@ class AboveRows:
                                  [league_id])
         return [{"at": at, "kind": kind, **json.loads(data)} for at, kind, data in rows]
 
+    def league_token(self, league_id: str, address: str, new_token: str) -> str:
+        """The token of `address` in the league (`new_token` becomes it if it has none yet)."""
+        self.conn.execute("INSERT OR IGNORE INTO league_tokens (token, league_id, address) VALUES (?, ?, ?)",
+                          [new_token.lower(), league_id, address.lower()])
+        return self.conn.execute("SELECT token FROM league_tokens WHERE league_id = ? AND address = ?",
+                                 [league_id, address.lower()]).fetchone()[0]
+
+    def league_token_holder(self, token: str) -> tuple[str, str] | None:
+        """(league id, address) whose league token this is, or None."""
+        row = self.conn.execute("SELECT league_id, address FROM league_tokens WHERE token = ?",
+                                [token.lower()]).fetchone()
+        return (row[0], row[1]) if row else None
+
     def league_games(self, league_id: str) -> list[GameRow]:
         pattern = league_id.replace("_", "\\_") + "-r%"
         exact = re.compile(re.escape(league_id) + r"-r[0-9]+-[0-9]+")

@@ -425,6 +425,8 @@ class Inbox:
             errors += layer.check_orders(self.store, table, seat, orders, self.postman.now)
         if errors:
             errors.sort(key=lambda e: e.lineno or 0)
+            for error in errors:  # quoted as the player wrote it, punctuation and all
+                error.line = reading.written.get(error.lineno, error.line)
             make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
                                    read=_as_read(reading))

@@ -86,10 +86,19 @@ def check_all(store, game_id: str, address: str, lines: list, now: datetime) -> 
     if not lines:
         return []
     league_id = league_of(store, game_id)
-    others = f" (nor can the other {len(lines) - 1} SET ABSENCE lines)" if len(lines) > 1 else ""
     if league_id is None:
         return [_refused(lines[0], f"game {game_id} is in no league: an absence moves the deadlines of "
-                                   f"league games{others}", rule(None), None)]
+                                   f"league games{_others(lines)}", rule(None), None)]
+    return check_league(store, league_id, address, lines, now)
+
+
+def _others(lines: list) -> str:
+    return f" (nor can the other {len(lines) - 1} SET ABSENCE lines)" if len(lines) > 1 else ""
+
+
+def check_league(store, league_id: str, address: str, lines: list, now: datetime) -> list[IllegalOrder]:
+    """`check_all` for a league named by its own mail (a reply to its welcome): the same count."""
+    others = _others(lines)
     league, allowance = store.league(league_id), _allowance(store, league_id)
     if league["status"] != "active":
         return [_refused(lines[0], f"league {league_id} is {league['status']}: there is no deadline of it "
@@ -115,7 +124,7 @@ def _refused(line: tuple[int, str], message: str, why: str, hint: str | None) ->
     return IllegalOrder(message, rule=why, line=text, lineno=lineno, hint=hint)
 
 
-def _example(now: datetime, left: int) -> str | None:
+def example(now: datetime, left: int) -> str | None:
     """A line that would be taken now: from today, a week or what is left of the days."""
     if left <= 0:
         return None
@@ -128,10 +137,10 @@ def _dates(command, line, now: datetime, left: int, allowance: int) -> IllegalOr
     today = now.date()
     if command.last < today:
         return _refused(line, f"that absence is over already (it is {today.isoformat()} now)", rule(allowance),
-                        _example(now, left))
+                        example(now, left))
     if command.first > today + FURTHEST:
         return _refused(line, f"an absence may start a year ahead at most (by "
-                              f"{(today + FURTHEST).isoformat()})", rule(allowance), _example(now, left))
+                              f"{(today + FURTHEST).isoformat()})", rule(allowance), example(now, left))
     return None
 
 
@@ -156,11 +165,20 @@ def _too_many(command, line, now: datetime, taken: list[Span], above: int, after
 def take(store, postman, table, seat, commands, answer=None) -> str:
     """Record the absences of one message (checked by `check_all`) and move the deadlines of the
     player's league games inside them; one acknowledgement for them all."""
-    from ..gm import games
     commands = list(commands) if isinstance(commands, (list, tuple)) else [commands]
     league_id = league_of(store, table.id)
+    answered = record(store, postman.now, league_id, seat.address, commands, table)
+    postman.to_seat("ack", table, seat, answer=answer, template="absence", **answered)
+    return said(commands, answered)
+
+
+def record(store, now: datetime, league_id: str, address: str, commands: list, table=None) -> dict:
+    """Record the absences of one message (checked) and move the deadlines of the address's
+    league games inside them (`table`: a game already loaded, saved with the rest); what the
+    acknowledgement says."""
+    from ..gm import games
     for command in commands:
-        store.add_league_event(league_id, postman.now, "absence", address=seat.address,
+        store.add_league_event(league_id, now, "absence", address=address,
                                first=command.first.isoformat(), last=command.last.isoformat())
     spans = [_span(c.first, c.last) for c in commands]
     moved = []
@@ -170,19 +188,21 @@ def take(store, postman, table, seat, commands, answer=None) -> str:
         until = later(row.deadline, spans)
         if until == row.deadline:
             continue
-        other = table if row.id == table.id else games.load(store, row.id)
-        if other.seat_of(seat.address) is None:
+        other = table if table is not None and row.id == table.id else games.load(store, row.id)
+        if other.seat_of(address) is None:
             continue
         other.row.deadline, other.row.reminded_turn = until, None
         games.save(store, other)
         moved.append(row.id)
-    left = days_left(store, league_id, seat.address)
     away = [{"first": c.first.isoformat(), "last": c.last.isoformat(),
              "until": end.strftime("%Y-%m-%d %H:%M UTC")} for c, (_, end) in zip(commands, spans)]
-    postman.to_seat("ack", table, seat, answer=answer, template="absence", spans=away, moved=moved, left=left,
-                    league=league_id)
-    said = ", ".join(f"{c.first} to {c.last}" for c in commands)
-    return f"absence {said}: {len(moved)} deadline(s) moved"
+    return {"spans": away, "moved": moved, "left": days_left(store, league_id, address), "league": league_id}
+
+
+def said(commands: list, answered: dict) -> str:
+    """The pass's note of absences taken."""
+    return f"absence {', '.join(f'{c.first} to {c.last}' for c in commands)}: {len(answered['moved'])} " \
+           "deadline(s) moved"
 
 
 def later(deadline: datetime, spans: list[tuple[datetime, datetime]]) -> datetime:

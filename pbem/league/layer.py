@@ -7,6 +7,7 @@ from datetime import datetime
 from ..gm.layers import Layer
 from ..orders.commands import SetAbsence
 from . import absence
+from .tokens import is_league_token
 
 
 class LeagueLayer(Layer):
@@ -22,6 +23,13 @@ class LeagueLayer(Layer):
     def gm_command(self, admin, command) -> str:
         from . import changes
         return getattr(changes, command.verb.lower())(admin, command.game_id, *command.args)
+
+    def mail(self, door, msg, lines: list, token: str | None):
+        # Asked of every message: a text check of the token first, the store only after.
+        if not is_league_token(token):
+            return None
+        from .replies import answer
+        return answer(door, msg, lines, token)
 
     def check_orders(self, store, table, seat, orders: list, now: datetime) -> list:
         away = [(o.command, o.lines[0]) for o in orders if isinstance(o.command, SetAbsence)]

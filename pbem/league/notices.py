@@ -9,6 +9,7 @@ from ..mail.outbound import Letter
 from ..render import render
 from .pairings import Fixture, Pairing, fixtures, schedule
 from .plan import LeaguePlan, is_robot
+from .tokens import token_for
 
 EXAMPLE_DAYS = 7
 # How a schedule names the opponent of a `bye: robot` round (no row's handle looks like it).
@@ -17,11 +18,15 @@ BYE_ROBOT = "robot"
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
                 template: str | None = None, secret: str | None = None, calendar: str | None = None,
-                **extra) -> None:
-    """Every mail of the league's own goes through here: none is ever written to a robot."""
+                answer=None, **extra) -> None:
+    """Every mail of the league's own goes through here: none is ever written to a robot. Its
+    Reply-To carries `secret`, or the reader's own league token (`replies`), so that a reply to
+    it is known for theirs; `answer`: the player's message it answers."""
     from ..games import game_type
     if is_robot(address):
         return
+    if secret is None:  # a spectator's mail carries the spectator's token; every other, the reader's own
+        secret = token_for(postman.store, league_id, address)
     ctx = postman.context(None, None)
     ctx.update(league_id=league_id, plan=plan, name=name, address=address, title=game_type(plan.game).TITLE,
                spectator=None)
@@ -29,7 +34,8 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: s
     subject, text = render(template or kind, "league", **ctx)
     postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
                         text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}, calendar=calendar,
-                        calendar_name="season.ics"))
+                        calendar_name="season.ics", in_reply_to=answer.message_id if answer else None,
+                        references=answer.references if answer else ()), topic=template or kind)
 
 
 def absence_example(plan: LeaguePlan, now: datetime) -> str | None:

@@ -19,6 +19,7 @@ from email.message import Message
 from typing import Callable, Iterator, TypeVar
 
 from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
+from .flowed import unflow
 
 __all__ = ["Inbound", "parse", "decode_bytes", "html_to_text", "MAX_MESSAGE_BYTES"]
 
@@ -266,6 +267,9 @@ def _body_text(msg: Message) -> str:
     plain = next((p for p in parts if _is_inline(p, "text/plain")), None)
     if plain is not None:
         text = _newlines(_decoded(plain))
+        flowed, delsp = _safe(lambda: _flowed(plain), (False, False))
+        if flowed:
+            text = unflow(text, delsp)
         if text.strip():
             return text
         # Some clients send an empty text part beside the HTML that holds the whole reply.
@@ -273,6 +277,14 @@ def _body_text(msg: Message) -> str:
     if html is not None:
         return _newlines(html_to_text(_decoded(html)[:_HTML_CHARS]))
     return ""
+
+
+def _flowed(part: Message) -> tuple[bool, bool]:
+    """Whether a text part is `format=flowed` (RFC 3676), and whether it says `DelSp=yes`."""
+    def said(name: str) -> str:
+        value = part.get_param(name, "")
+        return (value if isinstance(value, str) else "").strip().strip('"').lower()
+    return said("format") == "flowed", said("delsp") == "yes"
 
 
 def _leaf_parts(part: Message) -> Iterator[Message]:

@@ -26,6 +26,7 @@ from itertools import islice
 
 from . import reply_marks
 from .original import Original, quoted_lines
+from .punctuation import tidy
 
 __all__ = ["command_lines", "read_lines", "command_like", "Reading", "Skipped", "normalise_line", "is_stop_line",
            "resembles_command", "subject_game_id", "LongLine", "STOPS", "MAX_LINE_CHARS", "MAX_LINES",
@@ -93,12 +94,20 @@ COMMAND_WORDS = frozenset({
     "HELP", "STATUS", "HISTORY", "RESIGN", "PRESS", "SET", "TIMEZONE", "ZONE", "TZ",
     "GAME", "PASSWORD", "PASS", "SECRET", "TURN", "END", "ENTER", "POLICY", "SHOT", "TRAP",
     "EXTEND", "DEADLINE", "PAUSE", "RESUME", "PROCESS", "REPLACE", "ABANDON", "WITHDRAW", "ABSENCE",
-    "OBSERVE", "UNOBSERVE", "NEWSECRET", "ROLLBACK",
+    "OBSERVE", "UNOBSERVE", "NEWSECRET", "ROLLBACK", "JOIN", "LEAVE", "LIST", "RATINGS",
 })
-# Shorter words are only taken as they are: "Hi Ed" is no mistyped END.
-_LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS if len(word) >= 4)
-# "Hi George," or "Dear GM": a greeting is short.
+# Shorter words are only taken as they are: "Hi Ed" is no mistyped END. So are the open tables'
+# words, which are a letter away from names ("Hi John," is no mistyped JOIN, "Dear Lisa" no LIST).
+_EXACT_ONLY = frozenset({"JOIN", "LEAVE", "LIST"})
+_LONG_COMMAND_WORDS = sorted(word for word in COMMAND_WORDS - _EXACT_ONLY if len(word) >= 4)
+# "Hi George," or "Dear GM": a greeting is short, and so is a sign-off.
 GREETING_CHARS = 60
+# "Cheers," / "George", or "Thanks again," / "Carol" / "(club captain)".
+SIGN_OFF_LINES = 3
+# Said right under the last command, with no blank line between, a name ("George", "- Bill
+# Smith", "Anne-Marie") or a thanks signs the message off too; a word in capitals does not.
+_NAME_WORD = re.compile(r"[^\W\d_][\w'.-]*")
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ta|cheers)(?: [^\W\d_]+)?[.!,]*$", _I)
 _WORD = re.compile(r"[^\W\d_]+")
 
 # The lines after a line that a header block or a wrapped attribution may take.
@@ -228,7 +237,8 @@ def is_stop_line(line: str, later: list[str] | None = None) -> bool:
 
 @dataclass(frozen=True)
 class Skipped:
-    """Lines of the message passed over: a "quote" (with its attribution) or a "greeting"."""
+    """Lines of the message passed over: a "quote" (with its attribution), a "greeting" or a
+    "sign-off"."""
     kind: str
     first: int
     last: int
@@ -239,12 +249,15 @@ class Reading:
     """What was read of a message, and what was not.
 
     `breaks` maps the number of a line read to what lies between it and the line read before it:
-    "quote" (quoted lines were skipped there) or "paragraph" (a blank line). `stop` is the kind
+    "quote" (quoted lines were skipped there) or "paragraph" (a blank line). `written` maps the
+    number of a line whose punctuation was taken off (`punctuation.tidy`) to the line as it was
+    written, for an answer that quotes it. `stop` is the kind
     (of STOPS, or "limit") and the number of the line where reading stopped; `last` is the
     number of the last line with any text that was looked at (0: the message was empty)."""
     lines: list[tuple[int, str]] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     breaks: dict[int, str] = field(default_factory=dict)
+    written: dict[int, str] = field(default_factory=dict)
     stop: tuple[str, int] | None = None
     last: int = 0
 
@@ -255,6 +268,8 @@ class Reading:
             return "the message was empty"
         clauses = [f"line {s.first} reads as a greeting, which I skip"
                    for s in self.skipped if s.kind == "greeting"]
+        clauses += [(f"line {s.first} reads" if s.first == s.last else f"lines {s.first}-{s.last} read")
+                    + " as a sign-off, which I skip" for s in self.skipped if s.kind == "sign-off"]
         quotes = [s for s in self.skipped if s.kind == "quote"]
         tail = quotes.pop() if quotes and quotes[-1].last == self.last and self.stop is None else None
         if quotes:
@@ -291,6 +306,7 @@ def read_lines(text: str, originals: list[Original] | tuple = (), gm_names: tupl
     reading = Reading()
     between: str | None = None  # what lies since the last line read: "quote" or "paragraph"
     greeted = False
+    pressing = False  # in the text of a bare PRESS line (it runs to the next quote): prose, kept as written
     index, end = 0, min(len(filled), MAX_LINES)
     while index < end:
         number, line = filled[index]
@@ -312,14 +328,52 @@ def read_lines(text: str, originals: list[Original] | tuple = (), gm_names: tupl
         else:
             if between:
                 reading.breaks[number] = between
-            reading.lines.append((number, line))
+            pressing = pressing and between != "quote"
+            read = line if pressing or isinstance(line, LongLine) else tidy(line, COMMAND_WORDS)
+            if read != line:
+                reading.written[number] = line
+            reading.lines.append((number, read))
+            pressing = pressing or read.upper() == "PRESS"
             between = None
         reading.last = last
         index += span
     else:
         if len(filled) > MAX_LINES:
             reading.stop = ("limit", filled[MAX_LINES][0])
+    if not pressing:
+        _skip_sign_off(reading)
     return reading
+
+
+def _signs(line: str) -> bool:
+    """Whether a line alone under the commands signs them off: a name or a thanks."""
+    words = line.lstrip("-~ ").split()
+    named = 0 < len(words) <= 3 and all(_NAME_WORD.fullmatch(w) and w[0].isupper() and not w.isupper()
+                                         for w in words)
+    return named or bool(_THANKS.match(line))
+
+
+def _skip_sign_off(reading: Reading) -> None:
+    """Take the sign-off off the lines read: one to three short lines below the last line that
+    resembles a command, set apart from it by a blank line or a quote ("Cheers," / "George",
+    "Thanks, Carol"), or a name alone right under it. Anything like a command is never one."""
+    lines = reading.lines
+    last = next((i for i in range(len(lines) - 1, -1, -1)
+                 if isinstance(lines[i][1], LongLine) or resembles_command(lines[i][1])), None)
+    if last is None:
+        return
+    tail = lines[last + 1:]
+    if not tail or len(tail) > SIGN_OFF_LINES:
+        return
+    if any(isinstance(line, LongLine) or len(line) > GREETING_CHARS or resembles_command(line)
+           for _, line in tail):
+        return
+    apart = tail[0][0] in reading.breaks
+    if not apart and not (len(tail) == 1 and _signs(tail[0][1])):
+        return
+    del lines[last + 1:]
+    reading.skipped.append(Skipped("sign-off", tail[0][0], tail[-1][0]))
+    reading.skipped.sort(key=lambda s: s.first)
 
 
 def _marked(raw: str) -> str:

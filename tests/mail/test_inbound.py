@@ -78,7 +78,7 @@ def test_apple_mail_quoted_printable_and_encoded_subject():
     assert msg.subject == "Re: [golf-7] Turn 3: your move \u26f3"
     assert msg.message_id == "<8D1C2A3B-4E5F-6071-8293-A4B5C6D7E8F9@icloud.example>"
     assert "SPECIAL BLUE\u22121 HOLE 9" in msg.text
-    assert command_lines(msg.text) == [(1, "PLAY 4 5 3"), (2, "SPECIAL BLUE-1 HOLE 9"), (4, "Bea")]
+    assert command_lines(msg.text) == [(1, "PLAY 4 5 3"), (2, "SPECIAL BLUE-1 HOLE 9")]  # "Bea" signs it off
 
 
 def test_bounce_body_is_the_notification_not_the_returned_message():

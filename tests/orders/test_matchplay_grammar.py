@@ -87,7 +87,7 @@ def test_what_an_unreadable_special_line_shows(text, guess):
 def test_every_error_of_a_message_leaves_one_suggestion_for_the_game_to_make():
     """Without the game a hint shows only the form of an order; the game makes the real one
     from all that the message shows (the cards of its PLAY, the special it was after)."""
-    _, _, errors = read("PLAY 3 4 5\nSPECIAL BLUE -1 HOL 2\nthanks")
+    _, _, errors = read("PLAY 3 4 5\nSPECIAL BLUE -1 HOL 2\nthanks for the last round, good game")
     assert len(errors) == 2 and errors[0].hint == "SPECIAL BLUE-1 HOLE 2"
     assert errors[0].suggest is errors[1].suggest
     seen = []

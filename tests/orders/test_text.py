@@ -116,7 +116,9 @@ def test_interleaved_reply_under_a_reply_header(header):
     text = (f"Turn 2, here goes.\n\n{header}\n\n> Turn 2: holes 4-6.\n> Example: PLAY 3 5 4\n\n"
             "PLAY 4 4 5\n\n> Your specials left: BLUE+1, BLUE-1\n\nSPECIAL BLUE-1 HOLE 5\n\n> Golf GM\n")
     reading = read_lines(text)
-    assert [line for _, line in reading.lines] == ["Turn 2, here goes.", "PLAY 4 4 5", "SPECIAL BLUE-1 HOLE 5"]
+    # A line that begins with a command's word loses its punctuation; an answer quotes it as written.
+    assert [line for _, line in reading.lines] == ["Turn 2 here goes", "PLAY 4 4 5", "SPECIAL BLUE-1 HOLE 5"]
+    assert reading.written == {1: "Turn 2, here goes."}
     assert reading.breaks == {8: "quote", 12: "quote"}
     assert [(s.first, s.last) for s in reading.skipped] == [(3, 6), (10, 10), (14, 14)]
 

@@ -79,7 +79,8 @@ def assert_asks(m, table_id: str) -> None:
     token = token_of(m)
     assert token.startswith("t") and len(token) == 17
     assert "To take the seat, reply to this mail; the reply needs no text." in text
-    assert "If you did not ask, ignore this mail: no other will follow." in text
+    assert (f"To say no, reply with the line LEAVE {table_id}; if you did not ask, ignore this mail: no other "
+            "will follow.") in text
 
 
 def outbox_count(table) -> int:

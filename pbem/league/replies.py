@@ -1,0 +1,93 @@
+"""Replies to the league's own mail: `SET ABSENCE` (and `SET CALENDAR`) in answer to a welcome.
+
+A league player has a token of their own in the league, in the Reply-To of every mail the league
+writes to them, as a game's secret rides in a game's mail. So a reply to the welcome, before
+round 1 has made a game (and a secret), is known for the player's: taken from the address it
+was written to, it carries the league's commands. The lines are read by the one reader and the
+generic commands as every mail is; the league takes only what is its own and says what else is
+whose.
+"""
+from __future__ import annotations
+
+from ..games.errors import InvalidOrder, OrderError
+from ..gm.inbox import Outcome
+from ..orders.commands import (SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand,
+                               read_body, read_heading)
+from . import absence, notices
+from .plan import read_plan
+
+__all__ = ["answer"]
+
+WHAT_IT_TAKES = ("a reply to the league's mail takes SET ABSENCE <first day> TO <last day> and SET CALENDAR "
+                 "ON or OFF; orders for a game go in a reply to that game's own mail")
+
+
+def answer(door, msg, lines: list, token: str) -> Outcome | None:
+    """The Outcome of a message to a league token (`LeagueLayer.mail` found it is one); None for
+    a spectator's request, which is answered as one from any address is."""
+    store, postman = door.store, door.postman
+    heading = read_heading(lines[: door.policy.max_command_lines + 1])
+    orders, errors = read_body(heading.body, None)
+    if orders and all(isinstance(o.command, SPECTATOR_COMMANDS) for o in orders):
+        return None
+    holder = store.league_token_holder(token)
+    if holder is None or store.league(holder[0]) is None:
+        return door.unproven(msg, note="league token unknown", problem=(
+            "This mail went to a reply address that is not in use here (an old one, or mistyped)."),
+            hint="Nothing was changed. Reply to a mail from the GM about your league or your game.")
+    league_id, address = holder
+    if msg.sender != address:
+        return door.unproven(msg, note=f"league {league_id}: token from another address", problem=(
+            "Mail to this reply address is taken only from the address the league's mail went to."),
+            hint="Nothing was changed. Reply from the address that got the league's mail.")
+    league = store.league(league_id)
+    plan = read_plan(dict(league["plan"], id=league_id))
+    name = _name(store, league_id, plan, address)
+    errors = heading.errors + [_league_only(e) for e in errors]
+    kept = [o for o in orders if isinstance(o.command, (SetAbsence, SetCalendar))]
+    errors += [InvalidOrder(f"{str(o.command).split()[0]} is not for the league's mail", line=o.lines[0][1],
+                            lineno=o.lines[0][0], rule=WHAT_IT_TAKES)
+               for o in orders if o not in kept and not isinstance(o.command, SPECTATOR_COMMANDS)]
+    away = [(o.command, o.lines[0]) for o in kept if isinstance(o.command, SetAbsence)]
+    errors += absence.check_league(store, league_id, address, away, postman.now) if away else []
+    if not kept and not errors:
+        errors.append(InvalidOrder(f"this message has no command for the league: {WHAT_IT_TAKES}",
+                                   hint=absence.example(postman.now, absence.days_left(store, league_id, address))))
+    if errors:
+        errors.sort(key=lambda e: e.lineno or 0)
+        notices.league_mail(postman, league_id, plan, "error", address, name, template="error", answer=msg,
+                            errors=errors, problem=None, hint=None, league=league_id, me={"name": name})
+        return Outcome("refused", f"league {league_id}: {len(errors)} wrong line(s)", auth=address)
+    done = []
+    for order in kept:
+        if isinstance(order.command, SetCalendar):
+            store.set_calendar(address, order.command.on, postman.now)
+            postman.calendar_players = None
+            done.append(f"calendar {'on' if order.command.on else 'off'}")
+    if away:
+        answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away])
+        notices.league_mail(postman, league_id, plan, "ack", address, name, template="absence", answer=msg,
+                            me={"name": name}, **answered)
+        done.append(absence.said([c for c, _ in away], answered))
+    if any(isinstance(o.command, SetCalendar) for o in kept):
+        on = next(o.command.on for o in reversed(kept) if isinstance(o.command, SetCalendar))
+        notices.league_mail(postman, league_id, plan, "ack", address, name, template="calendar", answer=msg,
+                            me={"name": name}, on=on, owes=False)
+    return Outcome("handled", f"league {league_id}: " + "; ".join(done), auth=address)
+
+
+def _league_only(error: OrderError) -> OrderError:
+    """A line that is no command of any game's: what the league's mail takes, not "name your game"."""
+    if isinstance(error, UnknownCommand):
+        error.message, error.rule, error.hint = "not a command of the league's mail", WHAT_IT_TAKES, None
+    return error
+
+
+def _name(store, league_id: str, plan, address: str) -> str:
+    """The name the league knows the address by: its row's, or the one the GM gave a newcomer."""
+    player = plan.player(address)
+    name = player.name if player else address.split("@")[0]
+    for event in store.league_events(league_id):
+        if event["kind"] == "replace" and event.get("new") == address:
+            name = event.get("name") or name
+    return name
