@@ -109,9 +109,10 @@ class Transcript:
         self.collect()
 
     def send(self, addr: str, text: str, game_id: str, subject: str | None = None, to: str | None = None,
-             answering: str | None = None) -> None:
+             answering: str | None = None, flowed: bool = False) -> None:
         """`addr` replies to the GM's mail (to the Reply-To with the secret; `to`: to that address,
-        `answering`: the Message-ID it answers), and a pass runs."""
+        `answering`: the Message-ID it answers; `flowed`: as Thunderbird sends it, format=flowed,
+        its long lines wrapped at 72 columns with a space at each soft break), and a pass runs."""
         self.counter += 1
         msg = email.message.EmailMessage()
         msg["From"] = f"{self.players[addr]} <{addr}>"
@@ -121,8 +122,13 @@ class Transcript:
             msg["In-Reply-To"] = answering
         msg["Date"] = email.utils.format_datetime(self.now)
         msg["Message-ID"] = f"<t{self.counter}@player.test>"
+        if flowed:
+            text = "\n".join(_flowed(line) for line in text.split("\n"))
         msg.set_content(text)
-        self.step(f"{self.players[addr]} writes:")
+        if flowed:
+            msg.set_param("format", "flowed")
+        self.step(f"{self.players[addr]} writes" + (" (flowed: a soft break ends in a space):" if flowed
+                                                   else ":"))
         self.lines += ["    | " + line for line in text.rstrip("\n").splitlines()] + [""]
         (self.root / "mail").mkdir(exist_ok=True)
         box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
@@ -163,9 +169,15 @@ class Transcript:
         """The last mail `addr` got."""
         return self._messages(addr)[-1]
 
-    def reply(self, addr: str, text: str = "") -> None:
-        """`addr` answers the last mail they got, as a mail client's Reply does."""
-        mail = self.last(addr)
+    def reply(self, addr: str, text: str = "", quote: bool = False, mail=None) -> None:
+        """`addr` answers the last mail they got (or `mail`), as a mail client's Reply does;
+        `quote`: with that mail quoted below, under the client's attribution line."""
+        mail = mail or self.last(addr)
+        if quote:
+            quoted = mail.get_body(preferencelist=("plain",)).get_content().rstrip("\n").splitlines()
+            when = email.utils.parsedate_to_datetime(mail["Date"])
+            text += (f"\n\nOn {when:%a, %d %b %Y at %H:%M}, Golf GM <{GM}> wrote:\n"
+                     + "\n".join(f"> {line}" if line else ">" for line in quoted) + "\n")
         self.send(addr, text, "", subject=f"Re: {mail['Subject']}", to=email.utils.parseaddr(mail["Reply-To"])[1],
                   answering=mail["Message-ID"])
 
@@ -179,12 +191,19 @@ class Transcript:
                 continue
             local = self.reply_to(addr).split("@")[0]
             out[local.split("+", 1)[1]] = f"<{name}'s secret>"
+            for m in msgs:  # the secrets of later games (a league's), numbered
+                local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
+                token = local.split("+", 1)[1] if "+" in local else None
+                if token and token not in out and m["X-PBEM-Game"] and m["X-PBEM-Kind"] != "table":
+                    out[token] = f"<{name}'s secret {sum(1 for v in out.values() if f'{name}s secret' in v) + 2}>"
         for addr, name in self.players.items():
             for m in self._messages(addr):
                 local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
                 token = local.split("+", 1)[1] if "+" in local else None
                 if token and token not in out and m["X-PBEM-Kind"] == "table":
                     out[token] = f"<{name}'s table token {sum(1 for v in out.values() if name in v) + 1}>"
+                elif token and token not in out and m["X-PBEM-League"]:
+                    out[token] = f"<{name}'s league token>"
         return out
 
     def collect(self) -> None:
@@ -226,6 +245,14 @@ class Transcript:
         return "\n".join(line.rstrip() for line in self.lines).strip("\n") + "\n"
 
 
+def _flowed(line: str, width: int = 72) -> str:
+    """A line as a flowing client sends it: cut at spaces to `width` columns, each cut marked by
+    the space left at the end of the line (RFC 3676)."""
+    if len(line) <= width or line.startswith(">"):
+        return line
+    return textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False).replace("\n", " \n")
+
+
 def _mask(text: str, masks: dict[str, str]) -> str:
     for secret, label in masks.items():
         text = text.replace(secret, label)
@@ -234,7 +261,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 
 # -- the scenarios -------------------------------------------------------------------------
 GEORGE, BILL = "george@example.test", "bill@example.test"
-ANN, BOB, CY = "ann@example.test", "bob@example.test", "cy@example.test"
+ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
 
 
 def matchplay(t: Transcript) -> None:
@@ -246,7 +273,10 @@ def matchplay(t: Transcript) -> None:
     t.send(GEORGE, "PLAY 4 4 9\nSPECIAL GREEN+1 HOLE 2\n\nOn Tue, 1 Dec 2026 at 09:00, Golf GM\n"
            "<gm@example.test> wrote:\n> Reply to this mail with your orders, for example:\n>\n"
            ">     PLAY 4 4 5\n", "m1")
-    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "m1")
+    # Thunderbird's default: format=flowed, a long press wrapped at 72 columns, and a sign-off.
+    t.send(GEORGE, "Play: 4, 4, 5.\nSPECIAL BLUE-1 HOLE 2\nPRESS Good luck, Bill. I hear the wind is going to "
+           "pick up on the back nine by the afternoon, so bring a spare sleeve of balls.\n\nCheers,\nGeorge",
+           "m1", flowed=True)
     t.send(BILL, "PRESS Good luck, George. May the best putter win.", "m1")
     t.wait(hours=3)
     t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "m1")
@@ -268,6 +298,34 @@ def matchplay(t: Transcript) -> None:
             if seat in t.state("m1").to_move():
                 t.wait(hours=2)
                 t.send(addr, str(module.random_orders(t.state("m1"), seat, rng)), "m1")
+    _league_absence(t)
+
+
+def _league_absence(t: Transcript) -> None:
+    """A league (CONTRACT section 10): George answers its welcome, before round 1, with the days
+    he is away, and round 1's deadline moves past them."""
+    opens = t.now + timedelta(days=3)
+    (t.root / "winter.yaml").write_text(
+        f"id: winter\nname: Winter League\ngame: matchplay\ncourse: parkland\nplayers:\n"
+        f"  - George <{GEORGE}>\n  - Bill <{BILL}>\nstart: {opens:%Y-%m-%dT%H:%M:%SZ}\nround_length: 7d\n"
+        "deadline: 48h\nformat: round-robin\nabsence_days: 10\n")
+    t.step("The GM: pbem league create winter.yaml")
+    t.pbem("league", "create", str(t.root / "winter.yaml"))
+    t.collect()
+    t.wait(hours=2)
+    first, last = (opens + timedelta(days=1)).date(), (opens + timedelta(days=3)).date()
+    t.reply(GEORGE, f"SET ABSENCE {first} TO {last}\n\nThanks,\nGeorge", quote=True,
+            mail=next(m for m in t._messages(GEORGE) if m["X-PBEM-League"] == "winter"))
+    t.wait(days=3)
+    # A league's game is seeded at random when its round opens; here, as in every scenario, openly.
+    from pbem.games.rng import seed_from_int
+    from pbem.league import season
+    drawn = season.new_seed
+    season.new_seed = lambda: seed_from_int(9)
+    try:
+        t.process("Round 1 of the league opens")
+    finally:
+        season.new_seed = drawn
 
 
 def _past_the_deadline(t: Transcript) -> None:
@@ -481,7 +539,7 @@ def tables(t: Transcript) -> None:
 
 
 def _table_game(t: Transcript) -> None:
-    for name, addr in (("Ann", ANN), ("Bob", BOB), ("Cy", CY)):
+    for name, addr in (("Ann", ANN), ("Bob", BOB), ("Cy", CY), ("Di", DI)):
         t.players[addr] = name
     t.step("The GM: pbem table open golfdeck --seats 3 ...")
     t.pbem("table", "open", "golfdeck", "--seats", "3", "--deadline", "2d", "--option", "holes=1")
@@ -492,6 +550,9 @@ def _table_game(t: Transcript) -> None:
     t.wait(hours=1)
     t.send(BOB, "JOIN golfdeck", "", subject="join", to=GM)
     t.reply(BOB, "Count me in.")
+    # Di asks, thinks better of it and says so above the quoted question: no seat is taken.
+    t.send(DI, "JOIN table-1", "", subject="join", to=GM)
+    t.reply(DI, "LEAVE table-1\n\nSorry, I can't make it after all.\nDi", quote=True)
     t.wait(hours=2)
     t.reply(BOB, "LEAVE table-1")
     t.send(BOB, "JOIN table-1", "", subject="join again", to=GM)

@@ -1,0 +1,61 @@
+"""A reply to the league's own mail (its welcome) carries the player's league token, so SET
+ABSENCE works in reply to it, before round 1 too (CONTRACT sections 4 and 10)."""
+from __future__ import annotations
+
+import email.utils
+from datetime import timedelta
+
+from conftest import body, kinds
+from test_season_by_mail import ADDRESSES, START, iso, league_file, league_json
+
+QUOTE = "\n\nOn Fri, 4 Dec 2026 at 18:00, Golf GM <gm@example.test> wrote:\n> Hello Alice,\n>\n> You are in\n"
+
+
+def welcome_of(table, who):
+    return next(m for m in table.mails(who) if m["X-PBEM-Kind"] == "welcome" and m["X-PBEM-League"] == "cup")
+
+
+def reply(table, who, welcome, text, now, sender=None):
+    table.new_mails(sender or who)
+    table.send(sender or who, text, subject=f"Re: {welcome['Subject']}", to=email.utils.parseaddr(welcome["Reply-To"])[1],
+               headers={"In-Reply-To": welcome["Message-ID"]})
+    table.pbem("process", now=now)
+    return table.new_mails(sender or who)
+
+
+def test_an_absence_in_reply_to_the_welcome_before_round_one_moves_the_first_deadline(table):
+    path = league_file(table, players=4, extra="absence_days: 10\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    welcome = welcome_of(table, ADDRESSES[0])
+    token = email.utils.parseaddr(welcome["Reply-To"])[1].split("@")[0].split("+")[1]
+    assert token.startswith("l") and len(token) == 17
+    assert "Reply to this mail (or to any mail about one of your league games) with SET ABSENCE" in \
+        " ".join(body(welcome).split())
+    # Every player has a token of their own, the same in every mail of the league to them.
+    tokens = {email.utils.parseaddr(welcome_of(table, a)["Reply-To"])[1] for a in ADDRESSES[:4]}
+    assert len(tokens) == 4
+    got = reply(table, ADDRESSES[0], welcome, "Set absence: 2026-12-08 to 2026-12-12.\n\nThanks,\nAlice" + QUOTE,
+                iso(START - timedelta(days=2)))
+    assert kinds(got) == ["ack"] and got[0]["Subject"] == "[cup] Absence noted: 2026-12-08 to 2026-12-12"
+    assert got[0]["In-Reply-To"] and got[0]["Reply-To"] == welcome["Reply-To"]
+    assert "You have 5 days of absence left this season." in body(got[0])
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    mine = next(g["id"] for g in league_json(table, "show")["rounds"][0]["games"] if ADDRESSES[0] in g["players"])
+    assert table.show(mine)["deadline"] == "2026-12-13T00:00:00Z"
+
+
+def test_the_token_from_another_address_and_a_game_order_change_nothing(table):
+    path = league_file(table, players=4)
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    welcome = welcome_of(table, ADDRESSES[0])
+    now = iso(START - timedelta(days=2))
+    stolen = reply(table, ADDRESSES[0], welcome, "SET ABSENCE 2026-12-08 TO 2026-12-12", now, sender=ADDRESSES[1])
+    assert kinds(stolen) == ["error"] and "only from the address" in " ".join(body(stolen[0]).split())
+    wrong = reply(table, ADDRESSES[0], welcome, "PLAY 3 4 5\nSET ABSENCE 2026-12-08 TO 2026-12-12\n\nAlice", now)
+    text = " ".join(body(wrong[0]).split())
+    assert kinds(wrong) == ["error"] and "Line 1: PLAY 3 4 5" in text and "league cup is exactly as it was" in text
+    assert "Line 3" not in text and "HELP" not in text
+    assert [e for e in league_json(table, "show").get("events", []) if e.get("kind") == "absence"] == []
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    for game in league_json(table, "show")["rounds"][0]["games"]:
+        assert table.show(game["id"])["deadline"] == "2026-12-09T18:00:01Z"
