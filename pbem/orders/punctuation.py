@@ -3,7 +3,8 @@
 People write orders as they write sentences: `Play: 3, 5, 4.`, `Special: blue -1 on hole 2.`,
 `Join: friday.` A command line loses the colon after its command word (or after `SET <what>`),
 the commas between its values, a full stop (or `!`, `?`) at its end and the `on` before `HOLE`,
-and then reads as `PLAY 3 5 4`. A press keeps its text as written: only the colon after `PRESS` goes.
+and then reads as `PLAY 3 5 4`. A press and a password keep their text as written: only the
+colon after the word goes.
 Lines that begin with no command word are left as they are (they are chatter, or wrong, and an
 error mail quotes them as the player wrote them).
 
@@ -25,6 +26,12 @@ _ON_HOLE = re.compile(r"\bON (HOLE)\b", _I)
 _SPACES = re.compile(r" {2,}")
 
 
+def _as_written(word: str, rest: str) -> bool:
+    """Whether what follows the command word is the player's own text: a press, or a password
+    (a GM's may hold any punctuation; a bare `PASS.` is On Par's order)."""
+    return word in ("PRESS", "PASSWORD", "SECRET") or (word == "PASS" and bool(rest.strip(" .!?:")))
+
+
 def tidy(line: str, words: frozenset[str]) -> str:
     """The line without the punctuation around its command (see the module's text); `words`
     are the command words in capitals. A line of no command is returned as it is."""
@@ -32,7 +39,7 @@ def tidy(line: str, words: frozenset[str]) -> str:
     if first is None or first.group(0).upper() not in words:
         return line
     line = _COLON.sub(lambda m: f"{m.group(1)} ", line, count=1).rstrip()
-    if first.group(0).upper() == "PRESS":
+    if _as_written(first.group(0).upper(), line[first.end():]):
         return line
     line = _COMMAS.sub(" ", line)
     line = _FULL_STOP.sub("", line)

@@ -62,3 +62,10 @@ def test_the_written_line_is_kept_for_the_answer_that_quotes_it():
     reading = read_lines("Play: 3, 5, 9.\nSpecial: blue -1 on hole 2.")
     assert reading.lines == [(1, "Play 3 5 9"), (2, "Special blue -1 hole 2")]
     assert reading.written == {1: "Play: 3, 5, 9.", 2: "Special: blue -1 on hole 2."}
+
+
+def test_a_password_keeps_every_character_and_a_bare_pass_is_an_order():
+    assert tidy("PASSWORD: hunter2, again!", COMMAND_WORDS) == "PASSWORD hunter2, again!"
+    assert tidy("Secret: a.b.c.", COMMAND_WORDS) == "Secret a.b.c."
+    assert tidy("PASS s3cr3t.", COMMAND_WORDS) == "PASS s3cr3t."
+    assert tidy("Pass.", COMMAND_WORDS) == "Pass"
