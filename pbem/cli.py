@@ -117,9 +117,12 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                           "player's alone.")
     cal.add_argument("target", metavar="GAME|LEAGUE")
     cal.add_argument("--player", metavar="ADDRESS", help="only the deadlines that player owes")
-    ib = add("inbox", help="kept mail that could not be handled; `inbox retry ID` handles one again",
-                        description="Lists the kept inbound mail whose handling failed (with the reason), or "
-                                    "with `retry ID` handles that message again.")
+    ib = add("inbox", help="kept mail that could not be handled or was screened; `inbox retry ID` handles "
+                           "one again",
+                        description="Lists the kept inbound mail whose handling failed (with the reason) and "
+                                    "the mail a screening rule kept from any answer (status screened, with the "
+                                    "rule), or with `retry ID` handles that message again (screened mail "
+                                    "passes the screening rules again: it is read only if it now passes them).")
     ib.add_argument("action", nargs="?", choices=["retry"], help="retry: handle message ID again")
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")
     ib.add_argument("--json", action="store_true", help="a JSON list")
@@ -536,12 +539,15 @@ def cmd_inbox(args) -> int:
     if args.id is not None:
         raise UsageError(f"unexpected {args.id}: did you mean `pbem inbox retry {args.id}`?")
     with _app(args) as app:
-        rows = app.store.inbound_rows("failed")
+        rows = app.store.inbound_rows("failed", "screened")
+    # A screening note starts with its rule's name ("list: List-Id header").
     listing = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
                 "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],
-                "reason": r["note"]} for r in rows]
-    return _listing(args.json, listing, "no failed mail",
-                    lambda r: f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} {r['reason']}")
+                "status": r["status"], "reason": r["note"],
+                "rule": (r["note"] or "").split(":", 1)[0] if r["status"] == "screened" else None} for r in rows]
+    return _listing(args.json, listing, "no failed mail, none screened",
+                    lambda r: f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} "
+                              + (f"screened ({r['reason']})" if r["status"] == "screened" else r["reason"]))
 
 
 def cmd_demo(args) -> int:

@@ -80,11 +80,15 @@ class MailRows:
         self.conn.execute("UPDATE inbound SET status = ?, note = ?, game_id = ?, handled = ?, auth = ? WHERE key = ?",
                           [status, note, game_id, iso(now), auth, key])
 
-    def inbound_rows(self, status: str = "failed") -> list[dict]:
-        """Kept inbound mail of one status (without the raw bytes), oldest first; `id` is the row id."""
+    def inbound_rows(self, *statuses: str) -> list[dict]:
+        """Kept inbound mail of these statuses (without the raw bytes), oldest first; `id` is the
+        row id. Screened mail is listed while its text is kept (`prune`): a list the GM address
+        belongs to may send a great deal of it."""
+        marks = ",".join("?" * len(statuses))
         cur = self.conn.execute(
             "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts"
-            " FROM inbound WHERE status = ? ORDER BY received, rowid", [status])
+            f" FROM inbound WHERE status IN ({marks}) AND (status != 'screened' OR raw IS NOT NULL)"
+            " ORDER BY received, rowid", list(statuses))
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 
@@ -103,7 +107,8 @@ class MailRows:
         cutoff = iso(now - timedelta(days=days))
         with self.transaction():
             inbound = self.conn.execute(
-                "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored')"
+                "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored',"
+                " 'screened')"
                 " AND raw IS NOT NULL", [cutoff]).rowcount
             if fingerprint is not None:  # a reply to the mail is still read against it
                 rows = self.conn.execute("SELECT id, raw FROM outbox WHERE status = 'sent' AND sent < ?"

@@ -229,6 +229,11 @@ class GameState:
     def turn(self) -> int:
         raise NotImplementedError
 
+    def turn_holes(self) -> tuple[int, ...]:
+        """The holes the turn open now plays, in order (the mail names them to a player whose
+        orders were written for another turn)."""
+        raise NotImplementedError
+
 
 class TurnByTurn(GameState):
     """A game whose turns go round the table (the card games): each action takes effect inside
@@ -254,6 +259,9 @@ class TurnByTurn(GameState):
     @property
     def hole(self) -> int:
         return self.hole_no
+
+    def turn_holes(self) -> tuple[int, ...]:
+        return (self.hole_no,)  # a turn is one player's move, on the hole in play
 
     def ready(self) -> bool:
         return False

@@ -266,6 +266,9 @@ class DiceGolf(Sheets, GameState):
     def hole(self) -> int:
         return self.hole_no
 
+    def turn_holes(self) -> tuple[int, ...]:
+        return (self.hole_no,)  # a turn is a hole, its tosses as they come
+
     @property
     def finished(self) -> bool:
         return self._result is not None

@@ -214,6 +214,9 @@ class MatchPlay(GameState):
     def turn(self) -> int:
         return self._turn
 
+    def turn_holes(self) -> tuple[int, ...]:
+        return turn_holes(self._turn)
+
     @property
     def finished(self) -> bool:
         return self._result is not None

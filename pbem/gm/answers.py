@@ -19,7 +19,7 @@ __all__ = ["one_answer"]
 WIDTH = 78
 # What a part of the mail is called in its subject ("... (with status, help)").
 _CALLED = {"status": "status", "history": "history", "help": "help", "timezone": "time zone", "press_ack": "press",
-           "absence": "absence", "ack": "orders", "turn": "next move"}
+           "press_unread": "press not passed on", "absence": "absence", "ack": "orders", "turn": "next move"}
 
 
 def one_answer(parts: list[tuple[Letter, str]], gm_name: str, gm_address: str) -> Letter:

@@ -41,6 +41,11 @@ class Table:
             return None
         return next((s for s in self.seats if s.secret.lower() == secret.lower()), None)
 
+    def press_readers(self, seat: Seat) -> list[Seat]:
+        """Who reads a press from `seat`: every other player but pbem's robots, which read no
+        mail (a mail offers PRESS only to a player who has someone to send it to)."""
+        return [other for other in self.seats if other.seat != seat.seat and not other.robot]
+
     def by_name(self, command):
         """An order that names a player by address (On Par's `TRAP ... ON bob@host`), as the
         engine reads it: the seat's name, or `#<seat>` when two players share that name."""

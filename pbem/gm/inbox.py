@@ -12,7 +12,7 @@ from ..clock import format_utc
 from ..games.base import Resign
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from ..mail.inbound import Inbound
-from ..mail.screen import screen
+from ..mail.screen import SEAT_RULES, screen
 from ..orders import GRAMMARS, grammar_for
 from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status,
                                UnknownCommand,
@@ -29,7 +29,7 @@ HOUR = timedelta(hours=1)
 
 @dataclass
 class Outcome:
-    status: str            # handled | refused | ignored (failed and duplicate come from the GM)
+    status: str            # handled | refused | ignored | screened (failed and duplicate come from the GM)
     note: str = ""
     game_id: str | None = None
     effects: list[str] = field(default_factory=list)
@@ -61,8 +61,11 @@ class Inbox:
 
     def _handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
-        if reason:  # robots are never answered; a delivery report among them is read
-            return Outcome("ignored", reason + self._bounces(msg))
+        if reason:
+            stands = screen(msg, self.gm_addresses, SEAT_RULES)  # named first: no secret passes it
+            if stands or not self._from_its_seat(msg):
+                # Never answered (`pbem inbox` lists it); a delivery report among them is read.
+                return Outcome("screened", (stands or reason) + self._bounces(msg))
         if msg.oversized:
             return self._too_large(msg)
         reading = self._read(msg)
@@ -283,6 +286,19 @@ class Inbox:
             return False
         return not _has_commands(lines[: self.policy.max_command_lines + 1])
 
+    def _from_its_seat(self, msg: Inbound) -> bool:
+        """Whether a screened message comes from a seat's own address with that seat's secret
+        (found as the message's reading finds it), so that what a group adds to it gives way.
+        Its answer goes to the From address, that is the seat's, as every answer does: never
+        to a Reply-To or to the list."""
+        if msg.oversized or not msg.sender:
+            return False
+        heading = read_heading(self._read(msg).lines[: self.policy.max_command_lines + 1])
+        secret = heading.password or self._secret_in_address(msg)
+        owner = self.store.seat_by_secret(secret) if secret else None
+        return owner is not None and not owner.robot and owner.address == msg.sender.lower() \
+            and _same(secret, owner.secret)
+
     def _secret_in_address(self, msg: Inbound) -> str | None:
         for gm in self.gm_addresses:
             local, _, domain = gm.partition("@")
@@ -391,21 +407,21 @@ class Inbox:
         for order in orders:  # a player named by address, as the engine reads players
             order.command = table.by_name(order.command)
         errors = heading.errors + errors
-        if heading.turn is not None and heading.turn != state.turn and not state.result():
-            errors.append(IllegalOrder(
-                f"this message is for turn {heading.turn}, but the game is at turn {state.turn}",
-                rule="a TURN line must match the current turn (stale orders are refused)",
-                hint=f"TURN {state.turn}", line=f"TURN {heading.turn}",
-                lineno=next((n for n, ln in reading.lines if ln.upper().startswith("TURN")), None)))
+        stale = heading.turn is not None and heading.turn != state.turn and not state.result()
+        if stale:
+            errors.append(_stale_turn(heading.turn, state, next(
+                (n for n, ln in reading.lines if ln.upper().startswith("TURN")), None)))
         if not orders and not errors:
             errors.append(_no_commands(reading))
         # Orders are tried in turn on a scratch copy: in a turn-by-turn game the second order of a
         # mail (KEEP after DRAW STOCK) is only legal once the first has been played.
         game_orders = [o for o in orders if _is_game_order(o.command)]
-        errors += _press_problems(table, orders)
         # A RESIGN beside other orders is refused already; tried, it would end the game under
-        # them, and they are checked against the game as the message found it.
-        tried = [o for o in game_orders if not (isinstance(o.command, Resign) and len(orders) > 1)]
+        # them, and they are checked against the game as the message found it. Orders thought out
+        # for another turn are not checked against this one, and no order is suggested for it:
+        # either would make them this turn's orders, which is what TURN guards against.
+        tried = [] if stale else [o for o in game_orders
+                                  if not (isinstance(o.command, Resign) and len(orders) > 1)]
         scratch = type(state).from_dict(state.to_dict()) if len(tried) > 1 else state
         for order in tried:
             if table.row.status == "abandoned":
@@ -427,7 +443,8 @@ class Inbox:
             errors.sort(key=lambda e: e.lineno or 0)
             for error in errors:  # quoted as the player wrote it, punctuation and all
                 error.line = reading.written.get(error.lineno, error.line)
-            make_suggestions(errors, state, seat.seat)
+            if not stale:
+                make_suggestions(errors, state, seat.seat)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
                                    read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
@@ -473,22 +490,16 @@ def _same(given: str | None, secret: str | None) -> bool:
     return hmac.compare_digest(given.strip().lower().encode("utf-8", "replace"), secret.lower().encode("utf-8"))
 
 
-def _press_problems(table: games.Table, orders: list[Order]) -> list[OrderError]:
-    """A press needs readers: the other players of a game in play."""
-    problems = []
-    for order in orders:
-        if not isinstance(order.command, Press):
-            continue
-        no, ln = order.lines[0]
-        if table.row.status in ("finished", "abandoned"):
-            problems.append(IllegalOrder(f"game {table.id} is {table.row.status}", line=ln, lineno=no,
-                                         rule="press goes only to the players of a game in play"))
-        elif sum(1 for seat in table.seats if not seat.robot) < 2:
-            robots = " (the other seats are pbem's robots, which read no mail)" if len(table.seats) > 1 else ""
-            problems.append(IllegalOrder(f"nobody else plays in game {table.id}{robots}, so nobody would read it",
-                                         rule="a press goes to the other players of the game", line=ln,
-                                         lineno=no))
-    return problems
+def _stale_turn(turn: int, state, lineno: int | None) -> IllegalOrder:
+    """A TURN line naming another turn than the one open: the error says which turn is open and
+    which holes it plays, and suggests no TURN line (see `_commands`)."""
+    when = "is over" if turn < state.turn else "has not begun"
+    holes = state.turn_holes()
+    played = f"hole {holes[0]}" if len(holes) == 1 else \
+        "holes " + ", ".join(map(str, holes[:-1])) + f" and {holes[-1]}"
+    return IllegalOrder(f"this message is for turn {turn}, which {when}: turn {state.turn} is open now, and it "
+                        f"plays {played}", rule="a TURN line must match the current turn (stale orders are refused)",
+                        line=f"TURN {turn}", lineno=lineno)
 
 
 def _has_commands(lines: list) -> bool:

@@ -124,6 +124,7 @@ class Postman:
                 view=state.view(seat.seat) if seat else None,
             )
         ctx["me"] = seat
+        ctx["can_press"] = bool(table is not None and seat is not None and table.press_readers(seat))
         return ctx
 
     def to_seat(self, kind: str, table: Table, seat: Seat, *, answer: Inbound | None = None,
@@ -216,10 +217,12 @@ def _robots(kind: str, table: Table, reader: Seat) -> str:
     names = [f"{seat.name} ({seat.robot})" if seat.robot not in seat.name else seat.name for seat in robots]
     who = names[0] + " is a robot" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] + \
         " are robots"
+    # Where nobody but robots would read a press, the mail offers none (`can_press`).
+    press = " (a press goes to the human players only)" if table.press_readers(reader) else ""
     return "\n" + textwrap.fill(
         f"{who}: pbem plays {'it' if len(names) == 1 else 'them'} itself, from what that seat may see and "
         "nothing more, and a robot moves as soon as a move is its to make: it never keeps you waiting. "
-        "Its moves reach you as anyone's do; it reads no mail (a press goes to the human players only).",
+        f"Its moves reach you as anyone's do; it reads no mail{press}.",
         76, break_long_words=False, break_on_hyphens=False) + "\n"
 
 

@@ -301,8 +301,15 @@ class Turns:
         """Pass a press on to every other player, signed once, and tell the sender who has it. The
         sender's copy is a press mail, not an ack: an ack of the same mail's orders may go too."""
         text = drop_sign_off(text, seat.name)
+        readers = self.table.press_readers(seat)
+        if not readers:
+            # Nobody else reads this game's mail (its other seats are pbem's robots, or there are
+            # none): the sender is told so once, in the answer to the message, and the orders
+            # beside the press stand. The press is kept nowhere, as nobody will ever read it.
+            self.postman.to_seat("press", self.table, seat, answer=msg, template="press_unread",
+                                 robots=len(self.table.seats) > 1)
+            return "press not passed on: nobody else reads this game's mail"
         self.store.add_event(self.table.id, self.now, "press", seat.seat, text=text)
-        readers = [other for other in self.table.seats if other.seat != seat.seat and not other.robot]
         for other in readers:
             self.postman.to_seat("press", self.table, other, sender=seat, text=text)
         names = [other.name for other in readers]

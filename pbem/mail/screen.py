@@ -3,7 +3,8 @@
 Answering a robot starts a mail loop; answering a list spams its members;
 answering a bounce bounces again. Each rule below looks for one of these and
 says why; the first reason wins, is logged and stored, and the mail gets no
-reply at all.
+reply at all (`pbem inbox` lists it). Only what a group adds gives way, and only
+to a seat's own proof (`SEAT_RULES`).
 
 Rules read the raw header values (``raw_items``) so that a malformed header
 cannot make a rule raise: screening must hold for exactly the mail that is
@@ -28,6 +29,7 @@ __all__ = [
     "OwnMail",
     "NoSender",
     "RULES",
+    "SEAT_RULES",
     "screen",
     "header_values",
 ]
@@ -82,11 +84,17 @@ class AutoReplyHeaders:
 
 class Precedence:
     name = "precedence"
-    _ROBOT = {"bulk", "junk", "list", "auto_reply", "auto-reply"}
+    # What a mailing list or group sets on every message it passes on, a person's among them.
+    GROUP = frozenset({"bulk", "list"})
+    # What only a program sets on its own mail.
+    ROBOT = frozenset({"junk", "auto_reply", "auto-reply"})
+
+    def __init__(self, values: frozenset[str] = GROUP | ROBOT):
+        self.values = values
 
     def check(self, msg: Inbound, gm_addresses: set[str]) -> str | None:
         for value in header_values(msg, "Precedence"):
-            if value.lower() in self._ROBOT:
+            if value.lower() in self.values:
                 return f"Precedence: {value}"
         return None
 
@@ -155,6 +163,21 @@ RULES: tuple[Rule, ...] = (
     AutoReplyHeaders(),
     Precedence(),
     ListMail(),
+    Bounce(),
+    OwnMail(),
+    NoSender(),
+)
+
+# The rules that hold even for mail from a seat's own address carrying that seat's secret. A GM
+# address that is a Google or Microsoft 365 group adds list headers and `Precedence: list` to a
+# player's every message, and the player's answer goes to the seat's address, never to the list,
+# so those marks give way to the seat's proof. A robot's marks, a bounce and the GM's own mail
+# never do: answering them starts a loop whatever secret they carry (a bounce quotes the GM's
+# mail, secret and all).
+SEAT_RULES: tuple[Rule, ...] = (
+    AutoSubmitted(),
+    AutoReplyHeaders(),
+    Precedence(Precedence.ROBOT),
     Bounce(),
     OwnMail(),
     NoSender(),

@@ -78,7 +78,7 @@ def test_a_poison_message_is_handled_and_the_pass_goes_on(table, name):
     code, out, err = table.pbem("process")
     assert code == 0 and "Traceback" not in err
     rows = inbound(table)
-    assert len(rows) == 2 and all(r["status"] in ("handled", "refused", "ignored") for r in rows), rows
+    assert len(rows) == 2 and all(r["status"] in ("handled", "refused", "ignored", "screened") for r in rows), rows
     assert kinds(table.mails(GEORGE))[-1] == "status"  # the message after it was handled
     assert state_of(table) == before
 
@@ -210,7 +210,7 @@ def test_a_traversing_sender_gets_no_folder_and_no_answer(table, sender):
     outside = [p for p in table.root.rglob("*") if p.is_file() and "mail" not in p.relative_to(table.root).parts
                and not p.name.startswith("pbem.")]
     assert outside == []
-    assert inbound(table)[0]["status"] == "ignored"
+    assert inbound(table)[0]["status"] == "screened"
 
 
 # -- 3. headers -------------------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def test_an_ambiguous_from_is_refused_without_an_answer(table, sender):
     table.send("x", raw=raw_mail(sender, "PLAY 4 4 5", to=table.reply_to(GEORGE), subject="Re: [m1] x"))
     table.pbem("process")
     assert state_of(table) == before
-    assert inbound(table)[0]["status"] == "ignored" and "From" in inbound(table)[0]["note"]
+    assert inbound(table)[0]["status"] == "screened" and "From" in inbound(table)[0]["note"]
     assert sent_files(table) == [p for p in sent_files(table) if "welcome" in p.read_text()]
 
 
@@ -286,7 +286,7 @@ def test_two_from_headers_are_refused(table):
                    extra="From: <mallory@evil.test>\n")
     table.send("x", raw=raw)
     table.pbem("process")
-    assert inbound(table)[0]["status"] == "ignored"
+    assert inbound(table)[0]["status"] == "screened"
     assert table.show()["to_move"] == [GEORGE, BILL]
 
 
@@ -372,12 +372,16 @@ def test_too_many_command_lines_get_one_refusal(table, line, count):
     assert [m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "press"] == []
 
 
-def test_press_in_a_finished_game_is_refused(table):
+def test_press_in_a_finished_game_reaches_the_other_player_only(table):
     table.new_match()
     table.order(GEORGE, "RESIGN")
     got = table.order(BILL, "PRESS gg")
-    assert kinds(got) == ["error"] and "finished" in flat(got[0])
-    assert [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "press"] == []
+    assert kinds(got) == ["press"] and "passed your press on to George" in flat(got[0])
+    assert len([m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "press"]) == 1
+    # Anyone else's PRESS to the finished game still proves nothing and reaches nobody.
+    table.send("mallory@evil.test", "GAME m1\nPRESS gg", subject="[m1] gg")
+    table.pbem("process")
+    assert len([m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == "press"]) == 1
 
 
 # -- 7. the guards ------------------------------------------------------------------------------------

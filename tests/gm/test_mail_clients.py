@@ -79,7 +79,8 @@ def test_auto_replies_bounces_and_list_mail_get_no_answer(table):
     table.send("MAILER-DAEMON@example.test", raw=raw_mail("MAILER-DAEMON@example.test", GM,
                                                            "Undelivered Mail", text=orders,
                                                            headers={"Return-Path": "<>"}))
-    table.send(GEORGE, raw=raw_mail(GEORGE, GM, "[golf-list] orders", text=orders,
+    # List mail without the seat's secret (with it, George's own is read: test_screened_seat_mail).
+    table.send(GEORGE, raw=raw_mail(GEORGE, GM, "[golf-list] orders", text="GAME m1\nPLAY 3 5 4\n",
                                     headers={"List-Id": "<golf.lists.example.test>", "Precedence": "list"}))
     table.send(GM, raw=raw_mail(f"Golf GM <{GM}>", GM, "loop", text=orders))
     table.pbem("process")
@@ -90,7 +91,7 @@ def test_auto_replies_bounces_and_list_mail_get_no_answer(table):
     store = Store(table.root / "pbem.sqlite3")
     rows = store.db.execute("SELECT status, note, length(raw) FROM inbound").fetchall()
     store.close()
-    assert len(rows) == 4 and all(r[0] == "ignored" and r[2] > 0 for r in rows), rows
+    assert len(rows) == 4 and all(r[0] == "screened" and r[2] > 0 for r in rows), rows
     assert {r[1].split(":")[0] for r in rows} == {"auto-submitted", "bounce", "precedence", "loop"}
 
 

@@ -84,8 +84,11 @@ def test_a_card_that_does_not_exist(table):
 def test_a_stale_turn(table):
     table.new_match()
     play_turn_one(table)
-    refused(table, GEORGE, "TURN 1\nPLAY 3 4 5", line_no=1, line="TURN 1",
-            rule="a TURN line must match the current turn", right="TURN 2")
+    b = refused(table, GEORGE, "TURN 1\nPLAY 3 4 5", line_no=1, line="TURN 1",
+                rule="a TURN line must match the current turn")
+    # Which turn is open and its holes; never the number to write instead (issue 31, item 10).
+    assert "turn 2 is open now, and it plays holes 4, 5 and 6" in " ".join(b.split())
+    assert "What would be right" not in b and "TURN 2" not in b
 
 
 def test_every_wrong_line_is_listed_and_nothing_applies(table):

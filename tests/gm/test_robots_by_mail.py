@@ -173,10 +173,12 @@ def test_a_robot_spec_with_an_unknown_level_is_refused(table, spec, words):
     assert code == 2 and words in err and "robot:strong" in err
 
 
-def test_a_press_with_only_robots_to_read_it_is_refused(table):
-    table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", "robot", "--id", "p1")
+def test_a_press_with_only_robots_to_read_it_is_answered_once(table):
+    table.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", "robot", "--id", "p1",
+               now=START)
     got = table.order(GEORGE, "PRESS good luck", game="p1")
-    assert kinds(got) == ["error"] and "robots, which read no mail" in " ".join(body(got[0]).split())
+    assert kinds(got) == ["press"] and "pbem's robots, which read no mail" in " ".join(body(got[0]).split())
+    no_robot_mail(table)
 
 
 def test_verify_fails_when_one_robot_order_is_changed_to_another_legal_one(table):

@@ -1,5 +1,6 @@
-"""PRESS in a game with nobody else to read it (issue 18, item 1): the line is refused by a
-rule that says so, nothing of the message applies, and the message is refused, never failed."""
+"""PRESS in a game with nobody else to read it (issue 18, item 1; issue 31, item 10): no mail of
+the game offers PRESS, and one sent anyway is answered once, in the same answer as the orders
+beside it, which stand. The message is never refused or failed for it."""
 from __future__ import annotations
 
 import json
@@ -19,26 +20,25 @@ def failed(table) -> list:
     return json.loads(table.pbem("inbox", "--json")[1])
 
 
-@pytest.mark.parametrize("game_type, orders", [("dicegolf", "POLICY BEST"), ("onpar", "STATUS")])
-def test_a_press_with_no_other_player_is_refused_by_its_rule(table, game_type, orders):
+@pytest.mark.parametrize("game_type, orders, main", [("dicegolf", "POLICY BEST", "ack"),
+                                                     ("onpar", "STATUS", "press")])
+def test_a_press_with_no_other_player_is_answered_and_the_orders_beside_it_stand(table, game_type, orders, main):
     solo(table, game_type)
-    before = table.show()
+    assert "PRESS" not in body(table.mails(ANN)[0])  # the welcome offers none
     got = table.order(ANN, f"{orders}\nPRESS note to self")
-    assert kinds(got) == ["error"], [m["Subject"] for m in got]
-    text = body(got[0])
+    answers = [m for m in got if m["In-Reply-To"]]
+    assert kinds(answers) == [main], [m["Subject"] for m in got]
+    text = body(answers[0])
     flat = " ".join(text.split())
-    assert "Line 2: PRESS note to self" in text, text
-    assert "nobody else plays in game m1" in flat and "Rule: a press goes to the other players" in flat
-    assert "Nothing in it was applied" in flat and "What would be right" not in flat
+    assert "I passed your press on to nobody: you play game m1 alone" in flat
+    assert "Not accepted" not in answers[0]["Subject"] and "note to self" not in flat
     assert all(len(line) <= 78 for line in text.splitlines())
-    after = table.show()
-    assert after["state"] == before["state"] and after["history"] == before["history"]
-    assert failed(table) == []  # refused in its own barrier, not a failure of the GM's
+    assert not [ev for ev in table.show()["history"] if ev.get("kind") == "press"]
+    assert failed(table) == []
 
 
-def test_the_same_orders_without_the_press_are_taken(table):
+def test_the_orders_beside_the_press_are_taken(table):
     solo(table, "dicegolf")
-    table.order(ANN, "POLICY BEST\nPRESS note to self")
-    got = table.order(ANN, "POLICY BEST")
+    got = table.order(ANN, "POLICY BEST\nPRESS note to self")
     assert "error" not in kinds(got)
     assert table.load().state.policies[0] == "BEST"

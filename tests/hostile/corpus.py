@@ -504,16 +504,27 @@ def robot(ctx: Context) -> list[Hostile]:
         ("auto-submitted-folded", [("Auto-Submitted", "\r\n auto-replied")]),
         ("x-autoreply", [("X-Autoreply", "yes")]),
         ("x-auto-response-suppress", [("X-Auto-Response-Suppress", "OOF, AutoReply")]),
-        ("precedence-bulk", [("Precedence", "bulk")]),
         ("precedence-auto-reply", [("Precedence", "auto_reply")]),
+        ("x-pbem-kind-loop", [("X-PBEM-Kind", "error"), ("X-PBEM-Game", "m1")]),
+        ("list-id-auto-generated", [("List-Id", "<golf.lists.example.test>"), ("Auto-Submitted", "auto-generated")]),
+    ]
+    # What a group adds to a person's mail (a GM address that is a Google group): George's own
+    # mail with his secret is read through it, and answered at his address alone.
+    group_headers = [
+        ("precedence-bulk", [("Precedence", "bulk")]),
         ("list-id", [("List-Id", "<golf.lists.example.test>")]),
         ("list-unsubscribe", [("List-Unsubscribe", "<mailto:leave@lists.example.test>")]),
-        ("x-pbem-kind-loop", [("X-PBEM-Kind", "error"), ("X-PBEM-Game", "m1")]),
     ]
     george_orders = crlf(shelf.orders("PLAY 4 4 5", f"PRESS {CANARY} from a robot"))
     for name, headers in robot_headers:
         add(name, message(shelf.mid(name), george_orders, frm="George <george@example.test>",
                           headers=reply + headers), GEORGE)
+    for name, headers in group_headers:
+        shelf.add(name, message(shelf.mid(name), george_orders, frm="George <george@example.test>",
+                                headers=reply + headers + [("Reply-To", "golf@lists.example.test")]), GEORGE,
+                  authentic=True, answers=("ack",))
+        add(f"{name}-stranger", message(shelf.mid(f"{name}-stranger"), crlf(stranger_text()), headers=headers),
+            CAROL)
     add("from-gm-itself", message(shelf.mid("from-gm-itself"), george_orders, frm=f"Golf GM <{GM}>"), GM)
     plus = f"gm+{ctx.secrets[GEORGE]}@example.test"
     add("from-gm-plus-address", message(shelf.mid("from-gm-plus-address"), george_orders, frm=plus), plus)
