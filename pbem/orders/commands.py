@@ -156,12 +156,11 @@ def read_heading(lines: list[Line]) -> Heading:
         elif word == "TURN":
             turn = read_number(rest)
             if turn is None:
-                error = InvalidOrder(
-                    f"TURN takes the number of the turn, in the digits 0-9 (at most {MAX_DIGITS})",
-                    line=line, lineno=lineno, hint="TURN 2",
-                    suggest=lambda state, seat: f"TURN {state.turn}" if state.result() is None else None)
-                error.suggests_orders = False
-                h.errors.append(error)
+                # No number is suggested: the turn the orders were meant for is the player's to
+                # say, and the open turn's number would make them that turn's orders unread.
+                h.errors.append(InvalidOrder(
+                    f"TURN takes the number of the turn these orders are for, in the digits 0-9 (at most "
+                    f"{MAX_DIGITS})", line=line, lineno=lineno))
             else:
                 _set_once(h, "turn", turn, lineno, line, "TURN <n>")
         else:

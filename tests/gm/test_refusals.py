@@ -277,7 +277,7 @@ def test_a_line_that_fits_is_quoted_whole(table):
     assert f"Line 1: {line}\n" in body(mails[0])
 
 
-def test_a_wrong_turn_line_suggests_the_turn_of_now_and_the_orders_keep_theirs(table):
+def test_an_unreadable_turn_line_suggests_no_number_and_the_orders_keep_theirs(table):
     table.new_match()
     table.order(GEORGE, "PLAY 3 5 4")
     table.order(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3")
@@ -287,7 +287,8 @@ def test_a_wrong_turn_line_suggests_the_turn_of_now_and_the_orders_keep_theirs(t
     got = table.order(GEORGE, "TURN two\nPLAY 4 4 4\nSPECIAL GREEN+1 HOLE 8")
     text = " ".join(body(got[-1]).split())
     assert kinds(got) == ["error"]
-    assert "What would be right: TURN 3 " in text and "TURN 2" not in text
+    assert "What would be right: TURN" not in text and "TURN 2" not in text and "TURN 3" not in text
+    assert "TURN takes the number of the turn these orders are for" in text
     special = text.split("Line 3:")[1]
     assert "What would be right: PLAY" in special and "TURN" not in special
 

@@ -66,7 +66,7 @@ def test_a_bare_signature_after_a_blank_line_is_not_an_order():
 
 
 def test_chatter_between_orders_is_still_refused():
-    for text in ("PLAY 3 5 4\nthanks!", "Hi GM\nPLAY 3 5 4", "PLAY 3 5 4\n\nGeorge\nSPECIAL BLUE+1 HOLE 2"):
+    for text in ("PLAY 3 5 4\nthanks for the game!", "Hi GM\nPLAY 3 5 4", "PLAY 3 5 4\n\nGeorge\nSPECIAL BLUE+1 HOLE 2"):
         heading = read_heading(command_lines(text))
         _, errors = read_body(heading.body, grammar)
         assert errors, text
