@@ -188,10 +188,12 @@ class App:
                      inbound, outbox, days)
 
     def tick(self) -> list[str]:
-        """Deadlines and reminders, when any is due; then the leagues' rounds and standings."""
+        """Deadlines and reminders, when any is due, and games of robots only; then the leagues'
+        rounds and standings."""
         now = clock.now()
         done = []
-        if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta):
+        if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta) \
+                or self.store.robot_games():
             done += self.gm.tick()
         if self.store.leagues("active") or self.store.has_open_tables():
             from .gm import layers

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from .mail.clean import clean
+
 PRODID = "-//pbem//golf by mail//EN"
 
 
@@ -77,8 +79,10 @@ def calendar(store, entries: list[Entry], now: datetime, *, publish: bool = Fals
         event.add("uid", entry.uid)
         event.add("dtstamp", _utc(now))
         event.add("dtstart", entry.start)
-        event.add("summary", entry.summary)
-        event.add("description", entry.description)
+        # RFC 5545 TEXT takes no control character: a name kept from before names were cleaned
+        # on the way in must not bring one.
+        event.add("summary", clean(entry.summary, 250))
+        event.add("description", clean(entry.description, 500))
         event.add("sequence", sequence(store, entry.uid, entry.start))
         cal.add_component(event)
     return cal.to_ical().decode("utf-8")

@@ -289,6 +289,15 @@ class Store(MailRows, AboveRows):
             " ORDER BY deadline", [iso(now)]).fetchall()
         return [r[0] for r in rows]
 
+    def robot_games(self) -> list[str]:
+        """Active games whose every seat is a robot: no mail and no deadline moves them on, so a
+        game that one pass's bound on robot moves left unfinished waits for the next pass. A paused
+        one too: a pause stops the clock, and orders are still taken and played."""
+        rows = self.conn.execute(
+            "SELECT id FROM games WHERE status = 'active' AND NOT EXISTS"
+            " (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.robot IS NULL) ORDER BY id").fetchall()
+        return [r[0] for r in rows]
+
     def games_to_remind(self, now: datetime, before: timedelta) -> list[str]:
         """Active games whose deadline is within `before` and whose turn has had no reminder."""
         rows = self.conn.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
+from .mail.clean import base_address
 from .store_values import from_iso, iso
 
 
@@ -243,7 +244,9 @@ class MailRows:
         return out
 
     def is_own_mail(self, message_ids: tuple[str, ...]) -> bool:
-        """Whether any of these Message-IDs is one of the GM's own mails."""
+        """Whether any of these Message-IDs is one of the GM's own mails, to any address: the
+        auto-responder of a mailbox a player's mail is forwarded to answers from its own (and
+        this tells nothing of a mail's words, unlike `originals`)."""
         ids = list(message_ids)[:20]
         if not ids:
             return False
@@ -251,16 +254,26 @@ class MailRows:
         return self.conn.execute(f"SELECT 1 FROM outbox WHERE message_id IN ({marks}) LIMIT 1", ids).fetchone() \
             is not None
 
-    def originals(self, message_ids: tuple[str, ...], most: int) -> list[tuple[bytes | None, bytes | None, str]]:
-        """(raw, fingerprint, created) of the GM's own mails among these Message-IDs, newest first."""
+    def originals(self, message_ids: tuple[str, ...], most: int,
+                  sender: str) -> list[tuple[bytes | None, bytes | None, str]]:
+        """(raw, fingerprint, created) of the GM's own mails to `sender`'s address among these
+        Message-IDs, newest first. Another address's mail is never one: a reply read against it
+        would tell its sender which of his lines stand in it (CONTRACT section 4)."""
         ids = list(dict.fromkeys(message_ids))[-20:]
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        return self.conn.execute(f"SELECT raw, fingerprint, created FROM outbox WHERE message_id IN ({marks})"
-                                 " ORDER BY id DESC LIMIT ?", [*ids, most]).fetchall()
+        rows = self.conn.execute(f"SELECT raw, fingerprint, created, recipient FROM outbox WHERE message_id IN"
+                                 f" ({marks}) ORDER BY id DESC", ids)
+        return [(raw, kept, created) for raw, kept, created, recipient in rows
+                if _same_mailbox(recipient, sender)][:most]
 
     def sent_mail(self, game_id: str | None = None) -> list[dict]:
         """Every mail the GM wrote, oldest first (tests read these)."""
         where, args = ("game_id = ?", [game_id]) if game_id else (None, None)
         return list(self.db["outbox"].rows_where(where, args, order_by="id"))
+
+
+def _same_mailbox(recipient: str | None, sender: str) -> bool:
+    """Whether the GM's mail to `recipient` went to `sender`'s mailbox (plus-addresses alike)."""
+    return bool(recipient and sender) and base_address(recipient) == base_address(sender)

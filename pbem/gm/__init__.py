@@ -168,14 +168,17 @@ class GM:
         return Outcome("failed", reason)
 
     def tick(self) -> list[str]:
-        """Move every game whose deadline has passed; returns what was done. Each game inside its
-        own barrier: one that fails is logged and left as it was, and the others go on."""
+        """Move every game whose deadline has passed, and every game of robots only; returns what
+        was done. Each game inside its own barrier: one that fails is logged and left as it was,
+        and the others go on."""
         done = []
         now = self.clock()
         for game_id in self.store.due_games(now):
             done += self._guarded(game_id, "deadline", self._deadline, now)
         for game_id in self.store.games_to_remind(now, self.reminder_before):
             done += self._guarded(game_id, "reminder", self._remind, now)
+        for game_id in self.store.robot_games():
+            done += self._guarded(game_id, "robots", self._robots, now)
         return done
 
     def _guarded(self, game_id: str, what: str, step, now) -> list[str]:
@@ -197,6 +200,19 @@ class GM:
             notes += robot_seats.move(Turns(postman, table))
             games.save(self.store, table)
         log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
+        return notes
+
+    def _robots(self, game_id: str, now) -> list[str]:
+        """A game of robots only goes on where the last pass's bound stopped it (as many moves
+        again at most: `robot_seats.MOVES_A_CALL`)."""
+        postman = self.postman()
+        with self.store.transaction():
+            table = games.load(self.store, game_id)
+            notes = robot_seats.move(Turns(postman, table))
+            if notes:
+                games.save(self.store, table)
+        if notes:
+            log.info("game %s: robots played %d order(s)", game_id, len(notes))
         return notes
 
     def _remind(self, game_id: str, now) -> list[str]:

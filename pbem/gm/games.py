@@ -12,7 +12,7 @@ from ..games import GameState, game_type, rng
 from ..games.course import Course
 from ..store import GameRow, Seat, Store
 from . import deadlines, robot_seats
-from ..mail.clean import quoted
+from ..mail.clean import NAME_CHARS, clean, quoted
 
 
 @dataclass
@@ -122,7 +122,9 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {quoted(game_id)}")
     if store.game_exists(game_id):
         raise ValueError(f"a game with id {quoted(game_id)} exists already")
-    names = [name or (robot_seats.robot_name(levels[i]) if levels[i] else address.split("@")[0])
+    # The GM's names (--player, a league file) are cleaned as a mail's are: they reach headers,
+    # reports and calendars, which take no control character.
+    names = [clean(name, NAME_CHARS) or (robot_seats.robot_name(levels[i]) if levels[i] else address.split("@")[0])
              for i, (name, address) in enumerate(players)]
     names = robot_seats.told_apart(names, levels)
     # Options that name players by address (On Par's handicaps) reach the engine by seat.

@@ -15,12 +15,13 @@ __all__ = ["originals_of", "fingerprint"]
 
 
 def originals_of(store: Store, msg: Inbound) -> list[Original]:
-    """The GM's mails that `msg` answers, the one it replies to first; [] when it names none."""
+    """The GM's mails to the sender's own address that `msg` answers, the one it replies to
+    first; [] when it names none (naming another address's mail names none)."""
     ids = tuple(i for i in (*msg.references, msg.in_reply_to) if i)
-    if not ids or not msg.text:
+    if not ids or not msg.text or not msg.sender:
         return []
     found = []
-    for raw, kept, created in store.originals(ids, MOST_ORIGINALS):
+    for raw, kept, created in store.originals(ids, MOST_ORIGINALS, msg.sender):
         sent = from_iso(created)
         if raw is not None:
             text, subject = _own_text(raw)

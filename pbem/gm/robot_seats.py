@@ -19,6 +19,7 @@ import logging
 import re
 
 from ..games.base import TurnByTurn
+from ..mail.clean import clean
 from ..robots import LEVELS, ROBOTS, version
 from ..robots.door import order_for
 from ..store import Seat
@@ -77,7 +78,7 @@ def read_spec(spec: str) -> tuple[str, str] | None:
                              f"(robot, robot:easy, robot:strong, \"Caddie <robot:strong>\")")
     if any(ord(c) < 32 or ord(c) == 127 for c in name) or len(name) > LONGEST_NAME:
         raise RobotSpecError(f"a robot's name is one line of text of at most {LONGEST_NAME} characters")
-    return (name or robot_name(level)), f"robot:{level}"
+    return (clean(name, LONGEST_NAME) or robot_name(level)), f"robot:{level}"
 
 
 def level_of(address: str) -> str | None:

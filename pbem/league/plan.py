@@ -21,7 +21,7 @@ from pbem.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type, registry
 from pbem.gm import robot_seats
 from pbem.robots import ROBOTS
-from pbem.mail.clean import base_address
+from pbem.mail.clean import NAME_CHARS, base_address, clean
 from pbem.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -153,7 +153,8 @@ class LeaguePlan:
 
 def read_plan(source: str | Mapping, *, gm_address: str | None = None) -> LeaguePlan:
     """The league file (YAML text, or what YAML gave) as a checked plan; LeagueError lists
-    every problem. ``gm_address``, when given, may not be a player's."""
+    every problem, ValueError says in one line why text YAML cannot read at all was not read.
+    ``gm_address``, when given, may not be a player's."""
     twice: list[str] = []
     data = _parse(source, twice) if isinstance(source, str) else source
     if not isinstance(data, Mapping):
@@ -183,7 +184,10 @@ class _Loader(yaml.SafeLoader):
 
 
 def _parse(text: str, twice: list[str]) -> Any:
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # the reader checks every character as it is made
+    except yaml.reader.ReaderError as err:
+        raise ValueError(_unreadable(text, err)) from None
     loader.twice = twice
     try:
         data = loader.get_single_data()
@@ -195,6 +199,16 @@ def _parse(text: str, twice: list[str]) -> Any:
     finally:
         loader.dispose()
     return data
+
+
+def _unreadable(text: str, err: yaml.reader.ReaderError) -> str:
+    """One line for a character YAML reads nowhere (a raw control byte): where it is, and what
+    to do; the file's other problems cannot be read past it."""
+    before = text[: err.position]
+    line, column = before.count("\n") + 1, err.position - (before.rfind("\n") + 1) + 1
+    code = err.character if isinstance(err.character, int) else ord(err.character)  # a byte, or a character
+    return (f"league file: line {line}, column {column} holds the control character U+{code:04X}, which "
+            "YAML does not allow anywhere: delete it; no league was created")
 
 
 class _Reader:
@@ -214,6 +228,7 @@ class _Reader:
                 self.problem(key, f"unknown key; a league file knows {', '.join(KEYS)}")
         engine = self.engine()
         league_id, name = self.league_id(), self.text("name", required=True)
+        name = name and clean(name)  # shown in subjects and calendars: no control character
         options = self.options(engine)
         courses = self.courses()
         players = self.players()
@@ -532,17 +547,17 @@ def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
     else:
         address = _address(reader, f"{key}.address", item.get("address"))
     name = item.get("name")
-    bad_name = name is not None and (not isinstance(name, (str, int)) or isinstance(name, bool)
-                                     or not str(name).strip() or any(ord(c) < 32 for c in str(name)))
+    # Cleaned as a name from mail is (control characters out); one with nothing left is no name.
+    name = clean(name, NAME_CHARS) if isinstance(name, (str, int)) and not isinstance(name, bool) else name
+    bad_name = name is not None and (not isinstance(name, str) or not name)
     if bad_name:
-        reader.problem(f"{key}.name", f"expected one line of text, got {_show(name)}")
+        reader.problem(f"{key}.name", f"expected one line of text, got {_show(item.get('name'))}")
     zone = _zone(reader, f"{key}.timezone", item.get("timezone"))
     if address is None or zone is False or bad_name:
         return None
     if robot is not None:
-        return dataclasses.replace(robot, name=str(name).strip()) if name is not None else robot
-    shown = str(name).strip() if name is not None else address.split("@")[0]
-    return LeaguePlayer(shown, address, zone or None)
+        return dataclasses.replace(robot, name=name) if name is not None else robot
+    return LeaguePlayer(name if name is not None else address.split("@")[0], address, zone or None)
 
 
 def _robot(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
@@ -575,7 +590,7 @@ def _player_spec(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
     address = _address(reader, key, address or spec, shown=spec)
     if address is None:
         return None
-    return LeaguePlayer(name.strip() or address.split("@")[0], address)
+    return LeaguePlayer(clean(name, NAME_CHARS) or address.split("@")[0], address)
 
 
 def _address(reader: _Reader, key: str, value: Any, shown: Any = None) -> str | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["SYNTHETIC_ID_DOMAIN", "base_address", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID"]
+__all__ = ["SYNTHETIC_ID_DOMAIN", "base_address", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID",
+           "NAME_CHARS"]
 
 # A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
 # a longer one in In-Reply-To or References could push a header line past 998 octets.
@@ -19,6 +20,9 @@ LONGEST_ID = 250
 SYNTHETIC_ID_DOMAIN = "@pbem.invalid"
 # How many earlier Message-IDs an answer's References carries (RFC 5322 allows trimming).
 MOST_REFERENCES = 8
+# A person's name, from a mail's From or given by the GM (`clean(name, NAME_CHARS)`): it reaches
+# headers, reports and calendars, so it is one clean line whoever wrote it.
+NAME_CHARS = 64
 
 _ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,%d}>" % (LONGEST_ID - 2))
 _ID_SCAN = re.compile(r"<[^<>]{0,%d}>" % LONGEST_ID)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import email.policy
 import email.utils
 import quopri
+import secrets
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -134,7 +135,8 @@ def _plain_7bit(text: str) -> bool:
 
 
 # A part's two headers, and the start of every boundary this module writes: `text_of` finds the
-# text part again by them.
+# text part again by them. The rest of a boundary is a uuid4 (from `os.urandom`, not `random`):
+# it need only be unlikely in the text, but it tells nothing of the next mail's ids either.
 _PART_TYPE = 'text/{subtype}; charset="utf-8"'
 _BOUNDARY = "=_pbem_"
 _ENCODINGS = ("7bit", "quoted-printable")
@@ -226,10 +228,17 @@ class Outgoing:
     raw: bytes
 
 
+def new_message_id(kind: str, gm_address: str) -> str:
+    """A Message-ID no one can guess: 128 bits from `secrets`. `email.utils.make_msgid` draws on
+    `random` (whose next values a few seen ids give away) and shows the time and the process;
+    a guessed id of another player's mail must not be a key to anything."""
+    return f"<{secrets.token_hex(16)}.{kind}@{gm_address.partition('@')[2] or 'localhost'}>"
+
+
 def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> Outgoing:
     if letter.kind not in KINDS:
         raise ValueError(f"unknown mail kind {letter.kind!r}")
-    message_id = email.utils.make_msgid(idstring=letter.kind, domain=gm_address.partition("@")[2] or None)
+    message_id = new_message_id(letter.kind, gm_address)
     headers = [
         ("From", _address(gm_name, gm_address)),
         ("To", _address(letter.to_name, letter.to_addr)),
