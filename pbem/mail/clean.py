@@ -20,9 +20,10 @@ LONGEST_ID = 250
 SYNTHETIC_ID_DOMAIN = "@pbem.invalid"
 # How many earlier Message-IDs an answer's References carries (RFC 5322 allows trimming).
 MOST_REFERENCES = 8
-# A person's name, from a mail's From or given by the GM (`clean(name, NAME_CHARS)`): it reaches
-# headers, reports and calendars, so it is one clean line whoever wrote it.
-NAME_CHARS = 64
+# A name the GM gives (`clean(name, NAME_CHARS)`: --player, a league file, REPLACE): it reaches
+# reports and calendars, so it is one clean line, cleaned as a mail's From name is; the GM may
+# give a long one (a From name is cut shorter, at 64, and so is every name in a header).
+NAME_CHARS = 120
 
 _ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,%d}>" % (LONGEST_ID - 2))
 _ID_SCAN = re.compile(r"<[^<>]{0,%d}>" % LONGEST_ID)
