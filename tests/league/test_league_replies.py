@@ -59,3 +59,15 @@ def test_the_token_from_another_address_and_a_game_order_change_nothing(table):
     table.pbem("process", now=iso(START + timedelta(seconds=1)))
     for game in league_json(table, "show")["rounds"][0]["games"]:
         assert table.show(game["id"])["deadline"] == "2026-12-09T18:00:01Z"
+
+
+def test_set_calendar_in_reply_to_the_welcome_is_taken_for_the_address(table):
+    path = league_file(table, players=4)
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    welcome = welcome_of(table, ADDRESSES[1])
+    got = reply(table, ADDRESSES[1], welcome, "Set calendar: on.\n\nCheers,\nBruno" + QUOTE,
+                iso(START - timedelta(days=2)))
+    assert kinds(got) == ["ack"] and got[0]["Subject"] == "[cup] Calendar entries on"
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    game_welcome = next(m for m in table.mails(ADDRESSES[1]) if m["X-PBEM-Game"] and m["X-PBEM-Kind"] == "welcome")
+    assert any(part.get_content_type() == "text/calendar" for part in game_welcome.walk())
