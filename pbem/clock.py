@@ -1,17 +1,24 @@
 """The one clock of pbem, and the durations that deadlines are written in.
 
 Everything that needs the time asks ``now()``, so that ``PBEM_NOW`` can pin it for replays and
-tests. Times are always aware and in UTC; players' own time zones are a matter of display.
+tests. With ``PBEM_CLOCK=running`` as well, the clock is not pinned but starts at ``PBEM_NOW`` when
+the process starts (when this module is loaded) and runs on from there at the pace of the
+machine's monotonic clock: a daemon under test meets its deadlines on time, whatever the machine's
+date. Times are always aware and in UTC; players' own time zones are a matter of display.
 """
 from __future__ import annotations
 
 import os
 import re
+import time
 from datetime import datetime, timedelta, timezone
 
 from .mail.clean import quoted
 
 ENV_NOW = "PBEM_NOW"
+ENV_CLOCK = "PBEM_CLOCK"
+_CLOCKS = ("pinned", "running")  # what PBEM_CLOCK may say; unset or empty is "pinned"
+_STARTED = time.monotonic()  # the process's start, as far as the clock is concerned
 
 _UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
 _PART = re.compile(r"([0-9]{1,6})\s*([wdhms])")  # ASCII digits only, and few of them
@@ -33,14 +40,23 @@ def parse_time(text: str) -> datetime:
 
 
 def now() -> datetime:
-    """The current time (aware, UTC): ``$PBEM_NOW`` when it is set, else the real time."""
+    """The current time (aware, UTC): ``$PBEM_NOW`` when it is set, else the real time.
+
+    With ``$PBEM_CLOCK`` set to ``running``, ``$PBEM_NOW`` is where the clock stood when the
+    process started, and the time since then (by the monotonic clock) is added."""
+    kind = os.environ.get(ENV_CLOCK, "").strip().lower() or "pinned"
+    if kind not in _CLOCKS:
+        raise ValueError(f"{ENV_CLOCK}: expected 'running' or 'pinned', got {_shown(os.environ[ENV_CLOCK])}")
     pinned = os.environ.get(ENV_NOW, "").strip()
     if not pinned:
         return datetime.now(timezone.utc)
     try:
-        return parse_time(pinned)
+        start = parse_time(pinned)
     except ValueError as err:
         raise ValueError(f"{ENV_NOW}: {err}") from None
+    if kind == "running":
+        return start + timedelta(seconds=time.monotonic() - _STARTED)
+    return start
 
 
 def parse_duration(text: str) -> timedelta:

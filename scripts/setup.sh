@@ -11,8 +11,8 @@ if [ -z "$need_apt" ] && ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; 
 fi
 if [ -n "$need_apt" ]; then
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need_apt
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends $need_apt
 fi
 python3 -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pbem needs Python 3.11 or newer")'
 

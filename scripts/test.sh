@@ -4,24 +4,34 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/setup.sh
 
-# The integration tests start their own Dovecot (IMAP, LMTP) on loopback; install it when missing.
-if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -q
-  # Without systemd the postinst cannot start the system service; the tests run their own
-  # instance, so that failure is harmless and only the binary's presence is checked below.
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    dovecot-imapd dovecot-lmtpd openssl || true
-  [ -x /usr/sbin/dovecot ] || command -v dovecot >/dev/null 2>&1 || { echo "test.sh: could not install dovecot" >&2; exit 1; }
-fi
+# What the tests need from Debian, and only what is missing: the integration tests start their
+# own Dovecot (IMAP, LMTP) on loopback and make its certificate with the openssl command; the
+# league standings page is checked as a real browser renders it (headless Chromium). Nothing
+# already installed is named, so nothing on the machine is upgraded as a side effect.
+missing_packages() {
+  packages=""
+  if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then
+    packages="dovecot-imapd dovecot-lmtpd"
+  elif [ -d /usr/lib/dovecot ]; then  # Debian's layout: its IMAP and LMTP servers are packages of their own
+    [ -x /usr/lib/dovecot/imap ] || packages="$packages dovecot-imapd"
+    [ -x /usr/lib/dovecot/lmtp ] || packages="$packages dovecot-lmtpd"
+  fi
+  command -v openssl >/dev/null 2>&1 || packages="$packages openssl"
+  [ -x /usr/bin/chromium ] || packages="$packages chromium"
+  echo $packages
+}
 
-# The league standings page is checked as a real browser renders it (headless Chromium).
-if [ ! -x /usr/bin/chromium ]; then
+missing=$(missing_packages)
+if [ -n "$missing" ]; then
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -q
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    chromium || true
-  [ -x /usr/bin/chromium ] || { echo "test.sh: could not install chromium" >&2; exit 1; }
+  # While another apt or dpkg is at work (unattended upgrades, say), wait for its lock.
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q
+  # Without systemd dovecot's postinst cannot start the system service; the tests run their
+  # own instance, so that failure is harmless and only what the tests use is checked below.
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+    --no-install-recommends $missing || true
+  left=$(missing_packages)
+  [ -z "$left" ] || { echo "test.sh: could not install $left" >&2; exit 1; }
 fi
 
 exec .venv/bin/python -m pytest "$@"

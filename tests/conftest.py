@@ -22,6 +22,7 @@ from pbem import cli
 GEORGE, BILL = "george@example.test", "bill@example.test"
 GM = "gm@example.test"
 EXAMPLE_COURSE = "445 345 434 543 434 454"
+TABLE_NOW = "2026-12-01T18:00:00Z"  # a LocalTable's clock until a test moves it: never the machine's
 
 
 class LocalTable:
@@ -35,7 +36,8 @@ class LocalTable:
             f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
             "local:\n  maildir: ./mail\n")
         monkeypatch.setenv("PBEM_CONFIG", str(root / "pbem.yaml"))
-        monkeypatch.delenv("PBEM_NOW", raising=False)
+        monkeypatch.setenv("PBEM_NOW", TABLE_NOW)  # every pbem it runs has a given clock
+        monkeypatch.delenv("PBEM_CLOCK", raising=False)
         self.read: dict[str, int] = {}
 
     def pbem(self, *args: str, now: str | None = None, check: bool = True, stdin: bytes | None = None):

@@ -94,8 +94,9 @@ def test_deadline_forfeit_loses_every_hole(table):
 
 
 def test_demo_plays_a_whole_match(tmp_path):
-    env = dict(os.environ)
+    env = dict(os.environ, PBEM_NOW="2026-12-01T18:00:00Z")  # the demo's clock too is given
     env.pop("PBEM_CONFIG", None)
+    env.pop("PBEM_CLOCK", None)
     r = subprocess.run([sys.executable, "-m", "pbem", "demo"], capture_output=True, text=True, cwd=tmp_path,
                        env=env, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -39,6 +43,56 @@ def test_invalid_pbem_now_is_a_clear_error(monkeypatch):
     assert "PBEM_NOW" in str(err.value)
     assert "next tuesday" in str(err.value)
     assert "2026-12-01T18:00:00Z" in str(err.value)
+
+
+START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+
+
+def test_a_running_clock_starts_at_pbem_now_and_runs_on(monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-12-01T18:00:00Z")
+    monkeypatch.setenv("PBEM_CLOCK", "running")
+    monkeypatch.setattr(clock, "_STARTED", time.monotonic() - 90)  # the process began 90 s ago
+    first = clock.now()
+    assert timedelta(seconds=90) <= first - START < timedelta(seconds=120)
+    assert first.tzinfo == timezone.utc
+    monkeypatch.setattr(clock, "_STARTED", clock._STARTED - 2 * 86400)  # and now two days earlier
+    later = clock.now()
+    assert timedelta(days=2, seconds=90) <= later - START < timedelta(days=2, seconds=120)
+
+
+def test_a_pinned_clock_stands_still_however_long_the_process_runs(monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-12-01T18:00:00Z")
+    monkeypatch.setattr(clock, "_STARTED", time.monotonic() - 3600)
+    for kind in ("pinned", "", " Pinned "):
+        monkeypatch.setenv("PBEM_CLOCK", kind)
+        assert clock.now() == START
+    monkeypatch.delenv("PBEM_CLOCK")
+    assert clock.now() == START
+
+
+def test_a_running_clock_in_its_own_process_starts_when_the_process_does():
+    script = ("import time; from pbem import clock; a = clock.now(); time.sleep(1.2); "
+              "print(a.isoformat()); print(clock.now().isoformat())")
+    env = dict(os.environ, PBEM_NOW="2026-12-01T18:00:00Z", PBEM_CLOCK="running")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         timeout=60, check=True).stdout.split()
+    first, second = (datetime.fromisoformat(t) for t in out)
+    assert START <= first < START + timedelta(seconds=30)
+    assert timedelta(seconds=1.2) <= second - first < timedelta(seconds=30)
+
+
+def test_an_unknown_pbem_clock_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-12-01T18:00:00Z")
+    monkeypatch.setenv("PBEM_CLOCK", "fast")
+    with pytest.raises(ValueError) as err:
+        clock.now()
+    assert "PBEM_CLOCK" in str(err.value) and "fast" in str(err.value) and "running" in str(err.value)
+
+
+def test_a_bad_pbem_clock_is_a_usage_error_of_the_command(table):
+    table.monkeypatch.setenv("PBEM_CLOCK", "backwards")
+    code, _, err = table.pbem("list", now="2026-12-01T18:00:00Z", check=False)
+    assert code == 2 and "PBEM_CLOCK" in err
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -35,12 +35,13 @@ def test_after_a_short_smtp_outage_the_waiting_mail_goes_before_the_backoff_woul
                                              "password": "", "retry_seconds": 30})
     fresh_stack.stop_smtp()
     log = open(tmp_path / "daemon.log", "w")
-    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path, env=host.env(now=None),
-                              stdout=log, stderr=subprocess.STDOUT)
+    # The daemon's clock runs on from the host's (the times compared below are the store's).
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path,
+                              env=host.env(host.now(), running=True), stdout=log, stderr=subprocess.STDOUT)
     try:
         for game in ("g1", "g2", "g3"):  # mail queued while the server is away
             made = host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player",
-                             f"Bill <{BILL}>", "--course", "examples", "--id", game, now=None)
+                             f"Bill <{BILL}>", "--course", "examples", "--id", game, now=host.now())
             assert made.returncode == 0 and "wait" in made.stderr, made.stderr
         # Every mail has been tried and put off by the backoff (the new-game commands tried first).
         assert wait_until(lambda: len(outbox(tmp_path)) == 6 and all(

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -30,10 +31,16 @@ def settings(stack, *, imap: dict | None = None, smtp: dict | None = None) -> di
 
 
 class Host:
+    """A GM's folder for the stack. Every `pbem` it runs is given its clock: NOW unless told,
+    or the host's own running clock (`now()`), which starts at NOW as the host is made; a
+    daemon's clock runs on by itself (`PBEM_CLOCK=running`), so its deadlines come on time
+    whatever the machine's date."""
+
     def __init__(self, stack, folder: Path, **changes):
         self.stack, self.folder = stack, folder
         self.configure(**changes)
         self.daemon: subprocess.Popen | None = None
+        self.started = time.monotonic()
 
     def configure(self, **changes) -> None:
         conf = settings(self.stack, **changes)
@@ -43,16 +50,26 @@ class Host:
             text += f"{section}:\n" + "".join(f"  {k}: {json.dumps(v)}\n" for k, v in values.items())
         (self.folder / "pbem.yaml").write_text(text)
 
-    def env(self, now: str | None = NOW) -> dict:
-        env = dict(os.environ, PBEM_CONFIG=str(self.folder / "pbem.yaml"))
-        env.pop("PBEM_NOW", None)
-        if now:
-            env["PBEM_NOW"] = now
+    def moment(self) -> datetime:
+        """The host's running clock: NOW when the host was made, and the time since then."""
+        return datetime.fromisoformat(NOW) + timedelta(seconds=time.monotonic() - self.started)
+
+    def now(self) -> str:
+        return self.moment().astimezone(timezone.utc).isoformat()
+
+    def env(self, now: str = NOW, running: bool = False) -> dict:
+        """The environment of a `pbem` process: its clock pinned at `now`, or starting there and
+        running on."""
+        env = dict(os.environ, PBEM_CONFIG=str(self.folder / "pbem.yaml"), PBEM_NOW=now)
+        env.pop("PBEM_CLOCK", None)
+        if running:
+            env["PBEM_CLOCK"] = "running"
         return env
 
-    def pbem(self, *args: str, now: str | None = NOW, timeout: float = 90) -> subprocess.CompletedProcess:
+    def pbem(self, *args: str, now: str = NOW, running: bool = False,
+             timeout: float = 90) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "pbem", *args], capture_output=True, text=True,
-                              cwd=self.folder, env=self.env(now), timeout=timeout)
+                              cwd=self.folder, env=self.env(now, running), timeout=timeout)
 
     def new_match(self) -> subprocess.CompletedProcess:
         return self.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
@@ -93,7 +110,7 @@ def test_a_smtp_mistake_gives_one_line_and_its_exit_code(fresh_stack, tmp_path, 
     assert {row["status"] for row in host.outbox()} == {"queued"} and len(host.outbox()) == 2
     process = host.pbem("process")
     assert process.returncode == 78 and words in one_line(process)
-    run = host.pbem("run", now=None, timeout=60)
+    run = host.pbem("run", running=True, timeout=60)
     assert run.returncode == 78 and words in run.stderr and "Traceback" not in run.stderr
     assert "wrong-one" not in check.stdout + made.stderr + process.stderr + run.stderr
     # Mended, the waiting mail goes at once.
@@ -111,7 +128,7 @@ def test_a_wrong_imap_password_is_a_settings_error_not_a_retry(fresh_stack, tmp_
     process = host.pbem("process")
     assert process.returncode == 78 and "imap.password" in one_line(process)
     started = time.monotonic()
-    run = host.pbem("run", now=None, timeout=60)
+    run = host.pbem("run", running=True, timeout=60)
     assert run.returncode == 78 and time.monotonic() - started < 30  # stopped, not retried once a minute
 
 
@@ -176,12 +193,12 @@ def test_after_an_smtp_outage_the_daemon_sends_everything_oldest_first(fresh_sta
                                              "username": "", "password": ""})
     fresh_stack.stop_smtp()
     log = open(tmp_path / "daemon.log", "w")
-    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path, env=host.env(now=None),
-                              stdout=log, stderr=subprocess.STDOUT)
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path,
+                              env=host.env(host.now(), running=True), stdout=log, stderr=subprocess.STDOUT)
     try:
         for game in ("g1", "g2", "g3"):  # mail queued while the server is away, a few seconds apart
             made = host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player",
-                             f"Bill <{BILL}>", "--course", "examples", "--id", game, now=None)
+                             f"Bill <{BILL}>", "--course", "examples", "--id", game, now=host.now())
             assert made.returncode == 0
             time.sleep(1)
         time.sleep(4)  # the daemon has tried and backed off meanwhile
@@ -238,11 +255,13 @@ def test_a_bounce_marks_the_mail_and_tells_the_admins_once(fresh_stack, tmp_path
     assert Mailbox(fresh_stack, GM, password(GM)).count("INBOX") == 0
 
 
-def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_path):
+def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_path, monkeypatch):
     """Two passes' mail over one STARTTLS+AUTH session: the second pays no new handshake."""
     import asyncio
     from pbem.app import App
     from pbem.config import load
+    monkeypatch.setenv("PBEM_NOW", NOW)  # the in-process GM's clock, given
+    monkeypatch.delenv("PBEM_CLOCK", raising=False)
     Host(fresh_stack, tmp_path)
     app = App.open(load(tmp_path / "pbem.yaml"))
 
@@ -268,18 +287,18 @@ def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_pa
 
 
 def test_the_daemon_keeps_the_clock_while_imap_is_away(fresh_stack, tmp_path):
-    from datetime import datetime, timedelta, timezone
     from .mailstack import free_ports
     host = Host(fresh_stack, tmp_path)
     assert host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
-                     "--course", "examples", "--id", "cup1", now=None).returncode == 0
+                     "--course", "examples", "--id", "cup1", now=host.now()).returncode == 0
     host.configure(imap={"port": free_ports(1)[0]})  # nothing listens there
     log = open(tmp_path / "daemon.log", "w")
-    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path, env=host.env(now=None),
-                              stdout=log, stderr=subprocess.STDOUT)
+    daemon = subprocess.Popen([sys.executable, "-m", "pbem", "run"], cwd=tmp_path,
+                              env=host.env(host.now(), running=True), stdout=log, stderr=subprocess.STDOUT)
     try:
-        soon = (datetime.now(timezone.utc) + timedelta(seconds=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        assert host.pbem("gm", "DEADLINE", "cup1", soon, now=None).returncode == 0
+        # The deadline a few seconds on, by the clock the daemon keeps; it passes while IMAP is away.
+        soon = (host.moment() + timedelta(seconds=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert host.pbem("gm", "DEADLINE", "cup1", soon, now=host.now()).returncode == 0
         box = Mailbox(fresh_stack, GEORGE, password(GEORGE))
         box.wait_for(lambda _m: any(m["X-PBEM-Kind"] == "report" for m in box.messages()), timeout=40)
     finally:

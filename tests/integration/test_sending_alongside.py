@@ -13,11 +13,21 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from .mailclient import Mailbox, password
 
 GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 ADMIN = "mallory@example.test"
 MATCHES = 8
+NOW = "2026-12-01T18:00:00Z"
+
+
+@pytest.fixture(autouse=True)
+def given_clock(monkeypatch):
+    """The GM's clock in these in-process passes is given, never the machine's."""
+    monkeypatch.setenv("PBEM_NOW", NOW)
+    monkeypatch.delenv("PBEM_CLOCK", raising=False)
 
 
 def gm_app(stack, folder: Path):
