@@ -21,7 +21,6 @@ _I = re.IGNORECASE
 _COLON = re.compile(r"^(SET [A-Za-z]+|[A-Za-z]+) ?: ?", _I)
 _FIRST = re.compile(r"^[A-Za-z]+")
 _COMMAS = re.compile(r" ?, ?")
-_FULL_STOP = re.compile(r" ?[.!?]+$")
 _ON_HOLE = re.compile(r"\bON (HOLE)\b", _I)
 _SPACES = re.compile(r" {2,}")
 
@@ -42,6 +41,6 @@ def tidy(line: str, words: frozenset[str]) -> str:
     if _as_written(first.group(0).upper(), line[first.end():]):
         return line
     line = _COMMAS.sub(" ", line)
-    line = _FULL_STOP.sub("", line)
+    line = line.rstrip(".!?").rstrip()  # not a pattern anchored at the end: a run of dots is no quadratic
     line = _ON_HOLE.sub(r"\1", line)
     return _SPACES.sub(" ", line).strip()

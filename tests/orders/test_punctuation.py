@@ -69,3 +69,10 @@ def test_a_password_keeps_every_character_and_a_bare_pass_is_an_order():
     assert tidy("Secret: a.b.c.", COMMAND_WORDS) == "Secret a.b.c."
     assert tidy("PASS s3cr3t.", COMMAND_WORDS) == "PASS s3cr3t."
     assert tidy("Pass.", COMMAND_WORDS) == "Pass"
+
+
+
+def test_runs_of_dots_and_commas_inside_a_line_stay_and_only_the_end_is_tidied():
+    assert tidy("PLAY " + "." * 990 + "x", COMMAND_WORDS) == "PLAY " + "." * 990 + "x"
+    assert tidy("PLAY 3 . . . 4!?.", COMMAND_WORDS) == "PLAY 3 . . . 4"
+    assert tidy("PLAY " + ", " * 490 + "x", COMMAND_WORDS) == "PLAY x"
