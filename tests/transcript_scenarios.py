@@ -174,7 +174,9 @@ class Transcript:
         `quote`: with that mail quoted below, under the client's attribution line."""
         mail = mail or self.last(addr)
         if quote:
-            quoted = mail.get_body(preferencelist=("plain",)).get_content().rstrip("\n").splitlines()
+            # Quoted as a client rewraps a quote, to 72 columns with its marks (so the transcript's
+            # "    | " before each line keeps it within 78).
+            quoted = _rewrapped(mail.get_body(preferencelist=("plain",)).get_content())
             when = email.utils.parsedate_to_datetime(mail["Date"])
             text += (f"\n\nOn {when:%a, %d %b %Y at %H:%M}, Golf GM <{GM}> wrote:\n"
                      + "\n".join(f"> {line}" if line else ">" for line in quoted) + "\n")
@@ -243,6 +245,20 @@ class Transcript:
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.lines).strip("\n") + "\n"
+
+
+def _rewrapped(text: str, width: int = 70) -> list[str]:
+    """A mail's text as a client quotes it rewrapped: each paragraph of prose refilled to `width`,
+    a paragraph with an indented line (a table, an example) kept line by line."""
+    lines: list[str] = []
+    for block in text.rstrip("\n").split("\n\n"):
+        rows = block.split("\n")
+        if any(row.startswith(" ") for row in rows):
+            lines += [part for row in rows for part in (textwrap.wrap(row, width, break_long_words=False) or [""])]
+        else:
+            lines += textwrap.wrap(" ".join(rows), width, break_long_words=False) or [""]
+        lines.append("")
+    return lines[:-1]
 
 
 def _flowed(line: str, width: int = 72) -> str:

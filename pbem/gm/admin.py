@@ -21,7 +21,7 @@ from datetime import timedelta
 from ..clock import format_duration, parse_duration, parse_time
 from ..games.base import TurnByTurn
 from ..games.errors import IllegalOrder, InvalidOrder, OrderError
-from ..mail.clean import NAME_CHARS, base_address, clean, quoted
+from ..mail.clean import base_address, given_name, quoted
 from ..store import iso
 from . import deadlines, games, layers, robot_seats, rollback
 from .games import Table, new_secret
@@ -308,7 +308,7 @@ class Admin:
         self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
                              notice=f"The GM has given your seat in game {table.id} to another player. "
                                     "Thank you for playing; you will get no more mail about this game.")
-        seat.name = clean(name, NAME_CHARS) or address.split("@")[0]
+        seat.name = given_name(name, address)
         seat.address = address.lower()
         seat.secret = new_secret()
         seat.robot = None

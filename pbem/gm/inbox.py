@@ -18,6 +18,7 @@ from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalen
                                UnknownCommand,
                                read_body, read_heading)
 from ..orders.text import Reading, read_lines, subject_game_id
+from ..render import names
 from ..store import Seat
 from . import admin, games, gm_password, layers, observers, originals, robot_seats
 from .admin import is_gm_command
@@ -61,14 +62,17 @@ class Inbox:
 
     def _handle(self, msg: Inbound) -> Outcome:
         reason = screen(msg, self.gm_addresses)
+        reading = None
         if reason:
             stands = screen(msg, self.gm_addresses, SEAT_RULES)  # named first: no secret passes it
-            if stands or not self._from_its_seat(msg):
+            reading = None if stands or msg.oversized or not msg.sender else self._read(msg)
+            if reading is None or not self._from_its_seat(msg, reading):
                 # Never answered (`pbem inbox` lists it); a delivery report among them is read.
                 return Outcome("screened", (stands or reason) + self._bounces(msg))
         if msg.oversized:
             return self._too_large(msg)
-        reading = self._read(msg)
+        if reading is None:
+            reading = self._read(msg)
         lines = reading.lines
         token = self._secret_in_address(msg)
         pending = self.store.observe_request(token)
@@ -286,14 +290,12 @@ class Inbox:
             return False
         return not _has_commands(lines[: self.policy.max_command_lines + 1])
 
-    def _from_its_seat(self, msg: Inbound) -> bool:
+    def _from_its_seat(self, msg: Inbound, reading: Reading) -> bool:
         """Whether a screened message comes from a seat's own address with that seat's secret
-        (found as the message's reading finds it), so that what a group adds to it gives way.
+        (in its reading or the address it went to), so that what a group adds to it gives way.
         Its answer goes to the From address, that is the seat's, as every answer does: never
         to a Reply-To or to the list."""
-        if msg.oversized or not msg.sender:
-            return False
-        heading = read_heading(self._read(msg).lines[: self.policy.max_command_lines + 1])
+        heading = read_heading(reading.lines[: self.policy.max_command_lines + 1])
         secret = heading.password or self._secret_in_address(msg)
         owner = self.store.seat_by_secret(secret) if secret else None
         return owner is not None and not owner.robot and owner.address == msg.sender.lower() \
@@ -495,8 +497,7 @@ def _stale_turn(turn: int, state, lineno: int | None) -> IllegalOrder:
     which holes it plays, and suggests no TURN line (see `_commands`)."""
     when = "is over" if turn < state.turn else "has not begun"
     holes = state.turn_holes()
-    played = f"hole {holes[0]}" if len(holes) == 1 else \
-        "holes " + ", ".join(map(str, holes[:-1])) + f" and {holes[-1]}"
+    played = ("hole " if len(holes) == 1 else "holes ") + names(holes)
     return IllegalOrder(f"this message is for turn {turn}, which {when}: turn {state.turn} is open now, and it "
                         f"plays {played}", rule="a TURN line must match the current turn (stale orders are refused)",
                         line=f"TURN {turn}", lineno=lineno)

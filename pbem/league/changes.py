@@ -18,7 +18,7 @@ from ..robots import ROBOTS
 from . import notices
 from .plan import is_robot, read_plan
 from .records import MATCH_GAMES
-from ..mail.clean import NAME_CHARS, clean, quoted
+from ..mail.clean import given_name, quoted
 
 
 def _player_games(store, league_id: str, address: str) -> list:
@@ -79,7 +79,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     for table in _player_games(store, league_id, old):
         moved.append(admin._replace(table, _key(_seat(table, old)), new_spec))
         games.save(store, table)
-    name = clean(name, NAME_CHARS) or address.split("@")[0]
+    name = given_name(name, address)
     store.add_league_event(league_id, admin.now, "replace", old=old, new=address, name=name)
     rows[row] = (name, address)
     gone = withdrawn(store, league_id)

@@ -21,7 +21,7 @@ from pbem.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type, registry
 from pbem.gm import robot_seats
 from pbem.robots import ROBOTS
-from pbem.mail.clean import NAME_CHARS, base_address, clean
+from pbem.mail.clean import NAME_CHARS, base_address, clean, given_name
 from pbem.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -590,7 +590,7 @@ def _player_spec(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
     address = _address(reader, key, address or spec, shown=spec)
     if address is None:
         return None
-    return LeaguePlayer(clean(name, NAME_CHARS) or address.split("@")[0], address)
+    return LeaguePlayer(given_name(name, address), address)
 
 
 def _address(reader: _Reader, key: str, value: Any, shown: Any = None) -> str | None:

@@ -59,20 +59,18 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
                             errors=errors, problem=None, hint=None, league=league_id, me={"name": name})
         return Outcome("refused", f"league {league_id}: {len(errors)} wrong line(s)", auth=address)
     done = []
-    for order in kept:
-        if isinstance(order.command, SetCalendar):
-            store.set_calendar(address, order.command.on, postman.now)
-            postman.calendar_players = None
-            done.append(f"calendar {'on' if order.command.on else 'off'}")
     if away:
         answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away])
         notices.league_mail(postman, league_id, plan, "ack", address, name, template="absence", answer=msg,
                             me={"name": name}, **answered)
         done.append(absence.said([c for c, _ in away], answered))
-    if any(isinstance(o.command, SetCalendar) for o in kept):
-        on = next(o.command.on for o in reversed(kept) if isinstance(o.command, SetCalendar))
+    calendar = [o.command for o in kept if isinstance(o.command, SetCalendar)]
+    if calendar:  # the last one stands, as in a game's mail
+        store.set_calendar(address, calendar[-1].on, postman.now)
+        postman.calendar_players = None  # read again: this reader's wish has just changed
         notices.league_mail(postman, league_id, plan, "ack", address, name, template="calendar", answer=msg,
-                            me={"name": name}, on=on, owes=False)
+                            me={"name": name}, on=calendar[-1].on, owes=False)
+        done.append(f"calendar {'on' if calendar[-1].on else 'off'}")
     return Outcome("handled", f"league {league_id}: " + "; ".join(done), auth=address)
 
 

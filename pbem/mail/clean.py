@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 __all__ = ["SYNTHETIC_ID_DOMAIN", "base_address", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID",
-           "NAME_CHARS"]
+           "NAME_CHARS", "given_name"]
 
 # A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
 # a longer one in In-Reply-To or References could push a header line past 998 octets.
@@ -42,6 +42,12 @@ def _is_unsafe(ch: str) -> bool:
     # invisible marks that make a log line read other than it is. Zl/Zp: line and paragraph
     # separators, which some readers break lines at.
     return unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")
+
+
+def given_name(name: object, address: str) -> str:
+    """A player's name as the GM gave it (--player, a league file, REPLACE), cleaned; the local
+    part of the address when none is left."""
+    return (clean(name, NAME_CHARS) if name else "") or address.split("@")[0]
 
 
 def clean(value: object, limit: int = 200) -> str:
