@@ -17,15 +17,15 @@ from typing import Iterator
 
 from typing import TYPE_CHECKING
 
-from . import clock
-from .config import Config
-from .faults import checkpoint
-from .store import Store
+from pbem import clock
+from pbem.config import Config
+from pbem.faults import checkpoint
+from pbem.store import Store
 
 if TYPE_CHECKING:
-    from .courier import Delivery
-    from .gm import GM
-    from .mail.maildir import LocalTransport
+    from pbem.courier import Delivery
+    from pbem.gm import GM
+    from pbem.mail.maildir import LocalTransport
 
 log = logging.getLogger("pbem")
 
@@ -44,7 +44,7 @@ class BadSettings(Exception):
 
 def imap_problem(error: Exception) -> Exception:
     """An IMAP error as the app tells it: settings to mend, or a server away for now."""
-    from .mail.imap import ImapSettingsError
+    from pbem.mail.imap import ImapSettingsError
     if isinstance(error, ImapSettingsError):
         return BadSettings(str(error))
     return Unreachable(str(error))
@@ -66,10 +66,10 @@ class App:
     def gm(self) -> "GM":
         """The GM, loaded on first need: a cron pass with nothing to do never pays for it."""
         if self._gm is None:
-            from .gm import GM, layers
-            from .league.layer import LeagueLayer
-            from .tables.layer import TablesLayer
-            from .ratings_mail import RatingsLayer
+            from pbem.gm import GM, layers
+            from pbem.league.layer import LeagueLayer
+            from pbem.tables.layer import TablesLayer
+            from pbem.ratings_mail import RatingsLayer
             layers.register(LeagueLayer())  # the layers above the GM, registered from above
             layers.register(TablesLayer())
             layers.register(RatingsLayer())
@@ -97,18 +97,18 @@ class App:
         return self.config.transport == "imap"
 
     def local(self) -> "LocalTransport":
-        from .mail.maildir import LocalTransport
+        from pbem.mail.maildir import LocalTransport
         return LocalTransport(self.config.local.maildir, self.config.gm.address)
 
     def inbox(self):
-        from .mail.imap import ImapInbox
+        from pbem.mail.imap import ImapInbox
         return ImapInbox(self.config.imap)
 
     def sender(self):
         if not self.uses_imap:
-            from .courier import MaildirSender
+            from pbem.courier import MaildirSender
             return MaildirSender(self.local())
-        from .mail.smtp import SmtpOutbox
+        from pbem.mail.smtp import SmtpOutbox
         return SmtpOutbox(self.config.smtp, self.config.gm.address)
 
     @contextmanager
@@ -143,7 +143,7 @@ class App:
         with self.lock():
             counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
             inbound_problem: Exception | None = None
-            from .courier import Delivery
+            from pbem.courier import Delivery
             alongside = Delivery()  # what went out while the inbox was handled
             if self.uses_imap:
                 import asyncio
@@ -180,7 +180,7 @@ class App:
         last = self.store.meta("pruned")
         if not days or (last and now.strftime("%Y-%m-%d") <= last):
             return
-        from .gm.originals import fingerprint  # a reply to a forgotten mail is still read against it
+        from pbem.gm.originals import fingerprint  # a reply to a forgotten mail is still read against it
         inbound, outbox = self.store.prune(now, days, fingerprint)
         self.store.set_meta("pruned", now.strftime("%Y-%m-%d"))
         if inbound or outbox:
@@ -196,7 +196,7 @@ class App:
                 or self.store.robot_games():
             done += self.gm.tick()
         if self.store.leagues("active") or self.store.has_open_tables():
-            from .gm import layers
+            from pbem.gm import layers
             gm = self.gm  # registers the layers
             for layer in layers.above():
                 done += layer.tick(gm, now)
@@ -219,8 +219,8 @@ class App:
         return n
 
     async def _fetch_imap(self) -> int:
-        from .mail.imap import ImapError
-        from .courier import Alongside
+        from pbem.mail.imap import ImapError
+        from pbem.courier import Alongside
         inbox = self.inbox()
         try:
             await inbox.connect()
@@ -270,7 +270,7 @@ class App:
 
     # -- the outbox -----------------------------------------------------------------------
     def send_outbox(self) -> "Delivery":
-        from .courier import Delivery
+        from pbem.courier import Delivery
         if not self.store.queued(clock.now()):
             return Delivery()
         import asyncio
@@ -280,7 +280,7 @@ class App:
         """Send what is due (`waiting_too`: and what waits for a retry, the server being back).
         `keep_open` (the daemon) keeps one sender and its connection for the next pass, so an
         ack pays no new TLS handshake and login."""
-        from .courier import deliver
+        from pbem.courier import deliver
         first_retry = self.config.smtp.retry_seconds
         if keep_open:
             if self._sender is None:

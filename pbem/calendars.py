@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .mail.clean import clean
+from pbem.mail.clean import clean
 
 PRODID = "-//pbem//golf by mail//EN"
 
@@ -111,7 +111,7 @@ __all__ = ["Entry", "calendar", "deadline_uid", "openings", "owed", "sequence"]
 def for_target(store, target: str, address: str | None, now: datetime, gm_address: str) -> str | None:
     """`pbem calendar GAME|LEAGUE [--player ADDRESS]`: the calendar, or None when `target`
     names neither."""
-    from .gm import games
+    from pbem.gm import games
     address = address.strip().lower() if address else None
     table = games.load(store, target)
     if table is not None:
@@ -119,7 +119,7 @@ def for_target(store, target: str, address: str | None, now: datetime, gm_addres
     league = store.league(target)
     if league is None:
         return None
-    from .league.plan import read_plan
+    from pbem.league.plan import read_plan
     plan = read_plan(dict(league["plan"], id=target))
     entries = [] if league["status"] != "active" else openings(target, plan, gm_address, now)
     for row in store.league_games(target):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .app import App
+from pbem.app import App
 
 OK, CONFIG, TEMPFAIL = 0, 78, 75
 
@@ -33,8 +33,8 @@ async def check(app: App) -> Findings:
 
 
 async def _imap(app: App, found: Findings) -> None:
-    from .app import BadSettings, imap_problem
-    from .mail.imap import ImapError
+    from pbem.app import BadSettings, imap_problem
+    from pbem.mail.imap import ImapError
     cfg = app.config.imap
     inbox = app.inbox()
     try:
@@ -49,7 +49,7 @@ async def _imap(app: App, found: Findings) -> None:
 
 
 async def _smtp(app: App, found: Findings) -> None:
-    from .mail.smtp import SettingsError, TemporaryFailure
+    from pbem.mail.smtp import SettingsError, TemporaryFailure
     cfg = app.config.smtp
     outbox = app.sender()
     try:

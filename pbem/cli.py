@@ -7,7 +7,7 @@ import json
 import logging
 import sys
 
-from .mail.clean import quoted
+from pbem.mail.clean import quoted
 
 EXIT_USAGE = 2
 EXIT_TEMPFAIL = 75
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     types = None
     if "new-game" in words and ("-h" in words or "--help" in words):
-        from .games import registry
+        from pbem.games import registry
         types = ", ".join(sorted(registry()))
     parser = build_parser(types)
     args, extra = parser.parse_known_args(words)
@@ -230,7 +230,7 @@ def _words(error: Exception) -> str:
 
 
 def _config(args):
-    from .config import ConfigError, find_path, load
+    from pbem.config import ConfigError, find_path, load
     try:
         return load(find_path(args.config))
     except ConfigError as e:
@@ -240,15 +240,15 @@ def _config(args):
 
 
 def _app(args):
-    from .app import App
-    from .clock import now
+    from pbem.app import App
+    from pbem.clock import now
     try:
         now()
     except ValueError as e:
         raise UsageError(str(e))
     config = _config(args)
     _logging(config, args.verbose)
-    from .store_file import StoreError
+    from pbem.store_file import StoreError
     try:
         return App.open(config)
     except StoreError as e:
@@ -272,7 +272,7 @@ def _logging(config, verbose: bool) -> None:
 
 
 def _player(spec: str) -> tuple[str, str]:
-    from .gm.robot_seats import RobotSpecError, read_spec
+    from pbem.gm.robot_seats import RobotSpecError, read_spec
     try:
         robot = read_spec(spec)
     except RobotSpecError as e:
@@ -300,9 +300,9 @@ def _options(pairs: list[str]) -> dict:
 
 def cmd_new_game(args) -> int:
     import random
-    from .clock import parse_duration
-    from .courses import DEFAULT_COURSE, load_course
-    from .games import game_type
+    from pbem.clock import parse_duration
+    from pbem.courses import DEFAULT_COURSE, load_course
+    from pbem.games import game_type
     try:
         game_type(args.type)
         course = load_course(args.course or DEFAULT_COURSE)
@@ -313,7 +313,7 @@ def cmd_new_game(args) -> int:
     players = [_player(s) for s in args.player]
     if args.id is not None and not args.id.strip():
         raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
-    from .games import rng
+    from pbem.games import rng
     try:
         seed = rng.seed_from_int(args.seed) if args.seed is not None else rng.new_seed()
     except ValueError as e:
@@ -332,7 +332,7 @@ def cmd_new_game(args) -> int:
 def _send_or_warn(app, command: str) -> None:
     """The command's own work is done; its mail goes now, or waits in the outbox with one line
     on stderr saying why. Under the lock, so a daemon's pass never sends the same mail."""
-    from .app import Busy
+    from pbem.app import Busy
     try:
         with app.lock():
             delivery = app.send_outbox()
@@ -347,7 +347,7 @@ def _send_or_warn(app, command: str) -> None:
 
 
 def cmd_process(args) -> int:
-    from .app import BadSettings, Busy, Unreachable
+    from pbem.app import BadSettings, Busy, Unreachable
     try:
         with _app(args) as app:
             counts = app.process()
@@ -367,7 +367,7 @@ def cmd_process(args) -> int:
 
 
 def cmd_deliver(args) -> int:
-    from .app import Busy
+    from pbem.app import Busy
     raw = sys.stdin.buffer.read()
     if not raw.strip():
         raise UsageError("no message on stdin")
@@ -382,7 +382,7 @@ def cmd_deliver(args) -> int:
         print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
         return EXIT_TEMPFAIL
     except Exception as e:  # a fault of pbem's own: the MTA keeps the message and tries again
-        from .mail.clean import clean
+        from pbem.mail.clean import clean
         print(f"pbem deliver: temporary failure: {type(e).__name__}: {clean(e, 200)}", file=sys.stderr)
         return EXIT_TEMPFAIL
     if delivery.settings:
@@ -397,8 +397,8 @@ def cmd_deliver(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from .app import BadSettings
-    from .daemon import run
+    from pbem.app import BadSettings
+    from pbem.daemon import run
     try:
         with _app(args) as app:
             return run(app)
@@ -409,7 +409,7 @@ def cmd_run(args) -> int:
 
 def cmd_check(args) -> int:
     import asyncio
-    from .check import check
+    from pbem.check import check
     with _app(args) as app:
         found = asyncio.run(check(app))
     for line in found.lines:
@@ -449,8 +449,8 @@ def _listing(as_json: bool, rows: list[dict], empty: str, line) -> int:
 
 
 def cmd_show(args) -> int:
-    from .gm.admin import no_such_game
-    from .report import game_json, game_text
+    from pbem.gm.admin import no_such_game
+    from pbem.report import game_json, game_text
     with _app(args) as app:
         data = game_json(app.store, args.game)
         if data is None:
@@ -460,13 +460,13 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from .report import list_json
+    from pbem.report import list_json
     with _app(args) as app:
         rows = list_json(app.store)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    from .mail.clean import clean
+    from pbem.mail.clean import clean
     for r in rows:
         status = "paused" if r["paused"] else r["status"]
         # A game that is over has no deadline to speak of, stopped or running.
@@ -478,8 +478,8 @@ def cmd_list(args) -> int:
 
 
 def cmd_ratings(args) -> int:
-    from .games import game_type
-    from .ratings import ratings, ratings_text
+    from pbem.games import game_type
+    from pbem.ratings import ratings, ratings_text
     if args.type is not None:
         try:
             game_type(args.type)
@@ -492,21 +492,21 @@ def cmd_ratings(args) -> int:
 
 
 def cmd_calendar(args) -> int:
-    from .calendars import for_target
-    from .clock import now
+    from pbem.calendars import for_target
+    from pbem.clock import now
     with _app(args) as app:
         with app.store.transaction():
             text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
         if text is None:
             known = [row.id for row in app.store.games()] + [lg["id"] for lg in app.store.leagues()]
-            from .gm.admin import no_such_game
+            from pbem.gm.admin import no_such_game
             raise UsageError(no_such_game(args.target, known, "games and leagues").replace("no game", "no game or league"))
     sys.stdout.write(text)
     return 0
 
 
 def cmd_gm(args) -> int:
-    from .games.errors import OrderError
+    from pbem.games.errors import OrderError
     line = " ".join(f'"{w}"' if " " in w else w for w in args.words)
     with _app(args) as app:
         try:
@@ -523,7 +523,7 @@ def cmd_inbox(args) -> int:
     if args.action == "retry":
         if args.id is None:
             raise UsageError("inbox retry needs the ID of a message (pbem inbox lists them)")
-        from .app import Busy
+        from pbem.app import Busy
         with _app(args) as app:
             try:
                 with app.lock():
@@ -551,13 +551,13 @@ def cmd_inbox(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .demo import run_demo
+    from pbem.demo import run_demo
     return run_demo(print, keep=args.keep)
 
 
 def cmd_export(args) -> int:
-    from .fairness import export_record
-    from .gm.admin import no_such_game
+    from pbem.fairness import export_record
+    from pbem.gm.admin import no_such_game
     with _app(args) as app:
         record = export_record(app.store, args.game, with_addresses=app.config.gm.export_addresses)
         if record is None:
@@ -569,8 +569,8 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Needs no configuration and no store: the record and the rules are enough. The record may
     come from anyone: what it says is quoted only cut short and cleaned."""
-    from .fairness import Difference, quoted as as_json, verify_record
-    from .mail.clean import clean
+    from pbem.fairness import Difference, quoted as as_json, verify_record
+    from pbem.mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
         record = json.loads(text)
@@ -594,7 +594,7 @@ def cmd_verify(args) -> int:
 
 
 def cmd_league(args) -> int:
-    from .league.commands import league_command
+    from pbem.league.commands import league_command
     if args.action != "list" and not args.target:
         raise UsageError(f"league {args.action} needs {'a league file' if args.action == 'create' else 'a league id'}")
     with _app(args) as app:
@@ -610,8 +610,8 @@ def cmd_league(args) -> int:
 
 
 def cmd_table(args) -> int:
-    from .clock import now
-    from .tables.opening import Opening, close_table, open_table, rows, rows_text
+    from pbem.clock import now
+    from pbem.tables.opening import Opening, close_table, open_table, rows, rows_text
     needs = {"open": "a game type: pbem table open TYPE --seats N", "close": "a table's id: pbem table close ID"}
     if args.action in needs and not args.target:
         raise UsageError(f"table {args.action} needs {needs[args.action]}")

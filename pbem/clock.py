@@ -13,7 +13,7 @@ import re
 import time
 from datetime import datetime, timedelta, timezone
 
-from .mail.clean import quoted
+from pbem.mail.clean import quoted
 
 ENV_NOW = "PBEM_NOW"
 ENV_CLOCK = "PBEM_CLOCK"

@@ -19,10 +19,10 @@ from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable, Protocol
 
-from .faults import checkpoint
-from .mail.clean import clean
-from .mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
-from .store import Store
+from pbem.faults import checkpoint
+from pbem.mail.clean import clean
+from pbem.mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
+from pbem.store import Store
 
 log = logging.getLogger("pbem")
 # The longest wait between tries while the server is away (cron passes come when they come;

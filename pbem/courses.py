@@ -7,7 +7,7 @@ from importlib.resources.abc import Traversable
 import yaml
 
 from pbem.games.course import EXAMPLE_PARS, Course
-from .mail.clean import quoted
+from pbem.mail.clean import quoted
 
 DEFAULT_COURSE = "parkland"
 TEMPLATE_PACKAGE = "pbem.course_templates"

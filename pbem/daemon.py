@@ -11,9 +11,9 @@ import signal
 import threading
 from datetime import timedelta
 
-from . import clock
-from .app import App, BadSettings, Busy, imap_problem
-from .courier import PROBE_EVERY
+from pbem import clock
+from pbem.app import App, BadSettings, Busy, imap_problem
+from pbem.courier import PROBE_EVERY
 
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 10.0       # re-check the clock and the store at least this often (a command may have
@@ -63,8 +63,8 @@ def _run_local(app: App) -> None:
 
 
 async def _run_imap(app: App, stop: asyncio.Event) -> None:
-    from .courier import Lookout
-    from .mail.imap import ImapError
+    from pbem.courier import Lookout
+    from pbem.mail.imap import ImapError
     lookout = Lookout(app.sender)
     backoff = 1.0
     while not stop.is_set():

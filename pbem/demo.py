@@ -16,10 +16,10 @@ import tempfile
 from email.message import EmailMessage
 from pathlib import Path
 
-from .app import App
-from .config import local_defaults
-from .courses import DEFAULT_COURSE, load_course
-from .games.matchplay import MatchPlay, random_orders
+from pbem.app import App
+from pbem.config import local_defaults
+from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.games.matchplay import MatchPlay, random_orders
 
 
 class ScriptedPlayer:
@@ -100,6 +100,6 @@ def _play(folder: Path, say, seed: int) -> int:
 
 def _state(app: App, game_id: str) -> MatchPlay:
     """The scripted players' brain picks a legal order; it uses only what its own seat may know."""
-    from .gm import games
+    from pbem.gm import games
     return games.load(app.store, game_id).state
 

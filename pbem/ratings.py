@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .games import game_type
+from pbem.games import game_type
 
 @dataclass(frozen=True)
 class Finish:

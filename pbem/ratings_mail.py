@@ -5,12 +5,12 @@ they play. Names only in the mail: the tables go to anyone who ever played, and 
 address is theirs to give. A layer above the GM (`gm.layers`), registered from the app."""
 from __future__ import annotations
 
-from .gm.inbox import Outcome
-from .gm.layers import Layer
-from .mail.outbound import Letter
-from .orders.commands import first_word
-from .orders.text import LongLine
-from .render import render
+from pbem.gm.inbox import Outcome
+from pbem.gm.layers import Layer
+from pbem.mail.outbound import Letter
+from pbem.orders.commands import first_word
+from pbem.orders.text import LongLine
+from pbem.render import render
 
 WORD = "RATINGS"
 
@@ -28,7 +28,7 @@ class RatingsLayer(Layer):
 
 
 def answer(door, msg, lines: list) -> Outcome:
-    from .ratings import ratings, ratings_text
+    from pbem.ratings import ratings, ratings_text
     store, postman = door.store, door.postman
     if len(lines) > 1 or first_word(lines[0][1])[1].strip():
         return door.unproven(msg, note="RATINGS refused: more than the one line", problem=(

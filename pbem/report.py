@@ -1,9 +1,9 @@
 """The GM's own view of games, for `pbem show` and `pbem list` (everything, hidden cards included)."""
 from __future__ import annotations
 
-from .games.base import TurnByTurn
-from .gm import games
-from .store import Store, iso
+from pbem.games.base import TurnByTurn
+from pbem.gm import games
+from pbem.store import Store, iso
 
 
 def game_json(store: Store, game_id: str) -> dict | None:
@@ -139,7 +139,7 @@ def game_text(data: dict) -> str:
     elif "sheets" in state:
         lines += _sheet_lines(state)
     elif "spans" in state:
-        from .pictures import course_picture
+        from pbem.pictures import course_picture
         lines += [f"Hole {state['hole']} of {state['holes_total']}, par {state['par']}"]
         lines += course_picture(state).splitlines()
         lines += [f"  {name}: {' '.join(hand)}" for name, hand in zip(state["names"], state["hands"])]
@@ -153,7 +153,7 @@ def game_text(data: dict) -> str:
 def _match_lines(state: dict) -> list[str]:
     lines = [state["match"]] if "match" in state else []
     if state.get("holes") and "table_names" in state:  # a MatchPlay view
-        from .render import environment  # the players' own hole table, so the GM reads what they read
+        from pbem.render import environment  # the players' own hole table, so the GM reads what they read
         table = environment().get_template("matchplay/_holes.txt").module.hole_table(state["holes"], state)
         lines += [f"  {line}".rstrip() for line in str(table).strip("\n").splitlines()] + [""]
     for seat, v in state.get("seats", {}).items():
@@ -179,7 +179,7 @@ def _card_lines(state: dict, data: dict) -> list[str]:
 
 def _sheet_lines(state: dict) -> list[str]:
     """Dice golf: the score sheets as the players get them."""
-    from .render import environment
+    from pbem.render import environment
     sheets = environment().get_template("dicegolf/_sheet.txt").module.sheets(state)
     flags = " ".join(map(str, state["flags"]))
     return [f"Hole {state['hole']} of {state['holes']}, flags {flags}"] + [line.rstrip() for line in str(sheets).rstrip("\n").splitlines()]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
-from .clock import format_duration
-from .mail.clean import quoted
+from pbem.clock import format_duration
+from pbem.mail.clean import quoted
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 

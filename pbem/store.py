@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-from .store_above import AboveRows
-from .store_file import StoreError, check_path, schema_of, store_error
-from .store_mail import MailRows
-from .store_values import dicts, from_iso, iso
+from pbem.store_above import AboveRows
+from pbem.store_file import StoreError, check_path, schema_of, store_error
+from pbem.store_mail import MailRows
+from pbem.store_values import dicts, from_iso, iso
 
 SCHEMA_VERSION = 11
 # Columns added after the first release, each with its type: an older store gains them on open.

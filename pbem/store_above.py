@@ -7,10 +7,10 @@ import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from .store_values import from_iso, iso
+from pbem.store_values import from_iso, iso
 
 if TYPE_CHECKING:
-    from .store import GameRow
+    from pbem.store import GameRow
 
 
 class AboveRows:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Callable
 
-from .mail.clean import base_address
-from .store_values import from_iso, iso
+from pbem.mail.clean import base_address
+from pbem.store_values import from_iso, iso
 
 
 class MailRows:

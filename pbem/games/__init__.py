@@ -6,14 +6,14 @@ games alike.
 """
 from __future__ import annotations
 
-from .base import GameState, Result, register, registry, written
+from pbem.games.base import GameState, Result, register, registry, written
 
 # Importing a game module registers it.
-from . import matchplay  # noqa: F401,E402
-from . import golf  # noqa: F401,E402
-from . import golfdeck  # noqa: F401,E402
-from . import dicegolf  # noqa: F401,E402
-from . import onpar  # noqa: F401,E402
+from pbem.games import matchplay  # noqa: F401,E402
+from pbem.games import golf  # noqa: F401,E402
+from pbem.games import golfdeck  # noqa: F401,E402
+from pbem.games import dicegolf  # noqa: F401,E402
+from pbem.games import onpar  # noqa: F401,E402
 
 
 def game_type(name: str):

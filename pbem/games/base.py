@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .errors import IllegalOrder
+from pbem.games.errors import IllegalOrder
 
 _REGISTRY: dict[str, type["GameState"]] = {}
 
@@ -249,7 +249,7 @@ class TurnByTurn(GameState):
 
     @classmethod
     def command_from_text(cls, text: str):
-        from .card_orders import from_text
+        from pbem.games.card_orders import from_text
         return Resign() if text == "RESIGN" else from_text(text)
 
     @property
@@ -289,7 +289,7 @@ class TurnByTurn(GameState):
     drawn: "str | None"
 
     def check(self, seat: int, command) -> None:
-        from .errors import OrderError
+        from pbem.games.errors import OrderError
         try:
             self.check_order(seat, command)
         except OrderError as e:
@@ -318,7 +318,7 @@ class TurnByTurn(GameState):
 
     def accepts(self, seat: int, text: str) -> bool:
         """Whether `text`, one order a line in canonical form, would be played as it stands."""
-        from .errors import OrderError
+        from pbem.games.errors import OrderError
         trial = type(self).from_dict(self.to_dict())
         try:
             for line in text.splitlines():

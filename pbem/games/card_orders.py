@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import written
+from pbem.games.base import written
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from .rng import Generator
+from pbem.games.rng import Generator
 
 HIDDEN = "??"
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .base import written
+from pbem.games.base import written
 
 VALID_PARS = (3, 4, 5)
 EXAMPLE_PARS = "443 544 354 445 345 434"

@@ -49,13 +49,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from . import dicegolf_best as best
-from . import rng as fair
-from . import base
-from .base import NMR_OPTION, GameState, Option, Resign, Result, register, written
-from .dicegolf_sheets import Sheets
-from .cards import share_the_win
-from .errors import IllegalOrder
+from pbem.games import dicegolf_best as best
+from pbem.games import rng as fair
+from pbem.games import base
+from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, register, written
+from pbem.games.dicegolf_sheets import Sheets
+from pbem.games.cards import share_the_win
+from pbem.games.errors import IllegalOrder
 
 HOLES = 7
 DEFAULT_FLAGS = (7, 4, 10, 5, 9, 6, 8)

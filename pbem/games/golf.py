@@ -51,14 +51,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import AbstractSet, Sequence
 
-from .base import Resign, Result, TurnByTurn, register
-from . import card_words
-from .card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
-from .card_words import GOLF_SAYINGS
-from .cards import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
-from .golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
-from .golf_scoring import best_spot, game_tables, score_hole
-from .rng import Generator, game_generator, stored_generator
+from pbem.games.base import Resign, Result, TurnByTurn, register
+from pbem.games import card_words
+from pbem.games.card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
+from pbem.games.card_words import GOLF_SAYINGS
+from pbem.games.cards import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
+from pbem.games.golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
+from pbem.games.golf_scoring import best_spot, game_tables, score_hole
+from pbem.games.rng import Generator, game_generator, stored_generator
 
 COLS = {4: 2, 6: 3}
 NEAREST = {4: (3, 4), 6: (4, 5)}

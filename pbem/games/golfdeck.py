@@ -54,13 +54,13 @@ from __future__ import annotations
 import copy
 from typing import AbstractSet, Sequence
 
-from .base import NMR_OPTION, Option, Result, TurnByTurn, register, written
-from .card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
-from . import card_words
-from .card_words import GOLFDECK_SAYINGS
-from .cards import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
-from .golfdeck_rules import GRID, GolfDeckRules
-from .rng import Generator, game_generator, stored_generator
+from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, register, written
+from pbem.games.card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
+from pbem.games import card_words
+from pbem.games.card_words import GOLFDECK_SAYINGS
+from pbem.games.cards import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
+from pbem.games.golfdeck_rules import GRID, GolfDeckRules
+from pbem.games.rng import Generator, game_generator, stored_generator
 
 POINTS = GOLF_DECK_POINTS
 _POINTS_OF = POINTS.__getitem__

@@ -7,10 +7,10 @@ about everything else.
 """
 from __future__ import annotations
 
-from . import base
-from .base import Resign
-from .card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
-from .errors import IllegalOrder
+from pbem.games import base
+from pbem.games.base import Resign
+from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
+from pbem.games.errors import IllegalOrder
 
 GRID = 6  # cards in a grid: two rows of three
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .base import NMR_OPTION, GameState, Resign, Result, register, written
-from .errors import IllegalOrder
+from pbem.games.base import NMR_OPTION, GameState, Resign, Result, register, written
+from pbem.games.errors import IllegalOrder
 
 if TYPE_CHECKING:
-    from .course import Course
+    from pbem.games.course import Course
 
 HOLES = 18
 HOLES_PER_TURN = 3

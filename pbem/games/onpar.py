@@ -76,16 +76,16 @@ from __future__ import annotations
 import copy
 from typing import Sequence
 
-from . import onpar_course as oc
-from . import onpar_play as play
-from . import rng as fair
-from . import base
-from .base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register, written
-from .cards import share_the_win
-from .course import EXAMPLE_PARS, Course
-from .errors import AmbiguousOrder, IllegalOrder
-from .onpar_orders import ORDERS, DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
-from .onpar_play import handicap_option, read_handicaps
+from pbem.games import onpar_course as oc
+from pbem.games import onpar_play as play
+from pbem.games import rng as fair
+from pbem.games import base
+from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register, written
+from pbem.games.cards import share_the_win
+from pbem.games.course import EXAMPLE_PARS, Course
+from pbem.games.errors import AmbiguousOrder, IllegalOrder
+from pbem.games.onpar_orders import ORDERS, DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
+from pbem.games.onpar_play import handicap_option, read_handicaps
 
 __all__ = ["OnPar", "handicap_option", "random_orders"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Resign, written
+from pbem.games.base import Resign, written
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,18 @@ from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable
 
-from ..faults import checkpoint
-from ..games.base import TurnByTurn
-from ..games.course import Course
-from ..mail.clean import base_address, clean
-from ..mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
-from ..mail.screen import screen
-from ..store import Store
-from . import admin, games, observers, robot_seats
-from .inbox import Inbox, Outcome, Policy
-from .letters import Postman
-from .tosses import plays_by_toss
-from .turns import Turns
+from pbem.faults import checkpoint
+from pbem.games.base import TurnByTurn
+from pbem.games.course import Course
+from pbem.mail.clean import base_address, clean
+from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
+from pbem.mail.screen import screen
+from pbem.store import Store
+from pbem.gm import admin, games, observers, robot_seats
+from pbem.gm.inbox import Inbox, Outcome, Policy
+from pbem.gm.letters import Postman
+from pbem.gm.tosses import plays_by_toss
+from pbem.gm.turns import Turns
 
 log = logging.getLogger("pbem")
 # A kept message that was being handled when the process died is tried this often again.
@@ -34,7 +34,7 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
     closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
     robot_seats.allow_robots_only(options, players)
     if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
-        from ..games.rng import seed_from_int
+        from pbem.games.rng import seed_from_int
         seed = seed_from_int(seed)
     for _, address in players:
         if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):

@@ -18,16 +18,16 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from ..clock import format_duration, parse_duration, parse_time
-from ..games.base import TurnByTurn
-from ..games.errors import IllegalOrder, InvalidOrder, OrderError
-from ..mail.clean import base_address, given_name, quoted
-from ..store import iso
-from . import deadlines, games, layers, robot_seats, rollback
-from .games import Table, new_secret
-from .letters import Postman
-from .observers import notice_to_spectators
-from .turns import Turns
+from pbem.clock import format_duration, parse_duration, parse_time
+from pbem.games.base import TurnByTurn
+from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
+from pbem.mail.clean import base_address, given_name, quoted
+from pbem.store import iso
+from pbem.gm import deadlines, games, layers, robot_seats, rollback
+from pbem.gm.games import Table, new_secret
+from pbem.gm.letters import Postman
+from pbem.gm.observers import notice_to_spectators
+from pbem.gm.turns import Turns
 
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
 YEAR_RULE = "a deadline may be a year away at most, however many EXTEND lines move it"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
-from ..mail.outbound import Letter
+from pbem.mail.outbound import Letter
 
 __all__ = ["one_answer"]
 

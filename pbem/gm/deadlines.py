@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from . import layers
+from pbem.gm import layers
 
 
 def settle(store, game_id: str, addresses, moment: datetime | None) -> datetime | None:

@@ -7,12 +7,12 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..clock import parse_duration
-from ..games import GameState, game_type, rng
-from ..games.course import Course
-from ..store import GameRow, Seat, Store
-from . import deadlines, robot_seats
-from ..mail.clean import NAME_CHARS, clean, quoted
+from pbem.clock import parse_duration
+from pbem.games import GameState, game_type, rng
+from pbem.games.course import Course
+from pbem.store import GameRow, Seat, Store
+from pbem.gm import deadlines, robot_seats
+from pbem.mail.clean import NAME_CHARS, clean, quoted
 
 
 @dataclass

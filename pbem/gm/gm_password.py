@@ -12,7 +12,7 @@ import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..store import Store
+from pbem.store import Store
 
 TRIES = 5
 WINDOW = timedelta(hours=1)

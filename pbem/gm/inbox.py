@@ -8,22 +8,20 @@ import hmac
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from ..clock import format_utc
-from ..games.base import Resign
-from ..games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
-from ..mail.inbound import Inbound
-from ..mail.screen import SEAT_RULES, screen
-from ..orders import GRAMMARS, grammar_for
-from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status,
-                               UnknownCommand,
-                               read_body, read_heading)
-from ..orders.text import Reading, read_lines, subject_game_id
-from ..render import names
-from ..store import Seat
-from . import admin, games, gm_password, layers, observers, originals, robot_seats
-from .admin import is_gm_command
-from .letters import Postman
-from .turns import Turns
+from pbem.clock import format_utc
+from pbem.games.base import Resign
+from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
+from pbem.mail.inbound import Inbound
+from pbem.mail.screen import SEAT_RULES, screen
+from pbem.orders import GRAMMARS, grammar_for
+from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading
+from pbem.orders.text import Reading, read_lines, subject_game_id
+from pbem.render import names
+from pbem.store import Seat
+from pbem.gm import admin, games, gm_password, layers, observers, originals, robot_seats
+from pbem.gm.admin import is_gm_command
+from pbem.gm.letters import Postman
+from pbem.gm.turns import Turns
 
 HOUR = timedelta(hours=1)
 
@@ -115,7 +113,7 @@ class Inbox:
     def _bounces(self, msg: Inbound) -> str:
         """A delivery report: the mail it speaks of is marked bounced, and the admins are told
         once per address. Never answered."""
-        from ..mail.dsn import read_bounce
+        from pbem.mail.dsn import read_bounce
         noted = []
         for bounce in read_bounce(msg):
             if not bounce.permanent:

@@ -12,17 +12,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterator
 
-from ..clock import format_utc
-from ..schedule import clock_stopped, format_deadline, stated_deadline, time_left
-from ..mail.inbound import Inbound
-from ..mail.outbound import Letter, compose
-from ..html_part import html_part
-from ..render import render
-from .. import calendars
-from ..store import Seat, Store
-from .answers import one_answer
-from .games import Table
-from .observers import SPECTATOR_KINDS, copy_to_spectators
+from pbem.clock import format_utc
+from pbem.schedule import clock_stopped, format_deadline, stated_deadline, time_left
+from pbem.mail.inbound import Inbound
+from pbem.mail.outbound import Letter, compose
+from pbem.html_part import html_part
+from pbem.render import render
+from pbem import calendars
+from pbem.store import Seat, Store
+from pbem.gm.answers import one_answer
+from pbem.gm.games import Table
+from pbem.gm.observers import SPECTATOR_KINDS, copy_to_spectators
 
 
 # The mail that states a deadline for its reader (CONTRACT section 13, calendars).

@@ -18,19 +18,19 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
 
-from ..clock import format_utc
-from ..games import game_type
-from ..games.base import TurnByTurn
-from ..games.errors import IllegalOrder, InvalidOrder, OrderError
-from ..mail.clean import clean, quoted
-from ..mail.outbound import Letter
-from ..orders import grammar_for
-from ..orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
-from ..orders.text import LongLine, subject_game_id
-from ..render import render
-from ..schedule import format_deadline, stated_deadline
-from ..store import Store
-from .games import new_secret
+from pbem.clock import format_utc
+from pbem.games import game_type
+from pbem.games.base import TurnByTurn
+from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
+from pbem.mail.clean import clean, quoted
+from pbem.mail.outbound import Letter
+from pbem.orders import grammar_for
+from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
+from pbem.orders.text import LongLine, subject_game_id
+from pbem.render import render
+from pbem.schedule import format_deadline, stated_deadline
+from pbem.store import Store
+from pbem.gm.games import new_secret
 
 log = logging.getLogger("pbem")
 

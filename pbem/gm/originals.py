@@ -6,10 +6,10 @@ the store's pruning calls before it forgets the bytes).
 """
 from __future__ import annotations
 
-from ..mail.inbound import Inbound, parse, subject_of
-from ..mail.outbound import text_of
-from ..orders.original import MOST_ORIGINALS, Original
-from ..store import Store, from_iso
+from pbem.mail.inbound import Inbound, parse, subject_of
+from pbem.mail.outbound import text_of
+from pbem.orders.original import MOST_ORIGINALS, Original
+from pbem.store import Store, from_iso
 
 __all__ = ["originals_of", "fingerprint"]
 

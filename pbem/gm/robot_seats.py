@@ -18,12 +18,12 @@ from __future__ import annotations
 import logging
 import re
 
-from ..games.base import TurnByTurn
-from ..mail.clean import clean
-from ..robots import LEVELS, ROBOTS, version
-from ..robots.door import order_for
-from ..store import Seat
-from .tosses import plays_by_toss
+from pbem.games.base import TurnByTurn
+from pbem.mail.clean import clean
+from pbem.robots import LEVELS, ROBOTS, version
+from pbem.robots.door import order_for
+from pbem.store import Seat
+from pbem.gm.tosses import plays_by_toss
 
 log = logging.getLogger("pbem")
 

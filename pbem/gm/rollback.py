@@ -10,12 +10,12 @@ are things that happened, not moves of the game).
 """
 from __future__ import annotations
 
-from ..games import game_type
-from ..games.base import TurnByTurn
-from ..games.errors import IllegalOrder, InvalidOrder
-from . import games, layers
-from .observers import notice_to_spectators
-from .tosses import plays_by_toss
+from pbem.games import game_type
+from pbem.games.base import TurnByTurn
+from pbem.games.errors import IllegalOrder, InvalidOrder
+from pbem.gm import games, layers
+from pbem.gm.observers import notice_to_spectators
+from pbem.gm.tosses import plays_by_toss
 
 # The events that move a game, and those that only tell what a move did (they go with it).
 MOVING = ("orders", "nmr", "resign", "resolved")
@@ -121,7 +121,7 @@ def _tell(postman, table, to_turn: int, last: int, result: str | None) -> None:
 
 def _go_on(postman, table) -> None:
     """A turn that needs nobody's orders is played at once, as when the game began."""
-    from .turns import Turns
+    from pbem.gm.turns import Turns
     state = table.state
     if isinstance(state, TurnByTurn):
         return

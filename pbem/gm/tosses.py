@@ -9,9 +9,9 @@ tosses the reader answered by hand, and the reader's first toss of the next hole
 """
 from __future__ import annotations
 
-from ..games.dicegolf import DiceGolf
-from ..mail.inbound import Inbound
-from ..store import Seat
+from pbem.games.dicegolf import DiceGolf
+from pbem.mail.inbound import Inbound
+from pbem.store import Seat
 
 __all__ = ["Tosses", "plays_by_toss"]
 

@@ -1,15 +1,14 @@
 """Orders into a game, turns resolved, and the mail each step owes the players."""
 from __future__ import annotations
 
-from ..games.base import Resign, TurnByTurn
-from ..mail.inbound import Inbound
-from ..orders.commands import (Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status,
-                               drop_sign_off)
-from ..store import Seat
-from .games import Table
-from . import layers, robot_seats
-from .letters import Postman
-from .tosses import Tosses, plays_by_toss
+from pbem.games.base import Resign, TurnByTurn
+from pbem.mail.inbound import Inbound
+from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off
+from pbem.store import Seat
+from pbem.gm.games import Table
+from pbem.gm import layers, robot_seats
+from pbem.gm.letters import Postman
+from pbem.gm.tosses import Tosses, plays_by_toss
 
 
 # The most orders one move can take (two free looks, a draw, the drawn card's decision).

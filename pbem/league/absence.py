@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta, timezone
 
-from ..games.errors import IllegalOrder
+from pbem.games.errors import IllegalOrder
 
 _LEAGUE_GAME = re.compile(r"^(.+)-r[0-9]+-[0-9]+$")
 # As for a GM's deadline: an absence that starts further off is a typing mistake, and the bound
@@ -64,7 +64,7 @@ def days_of(spans: list[Span]) -> int:
 
 
 def _allowance(store, league_id: str) -> int:
-    from .plan import read_plan
+    from pbem.league.plan import read_plan
     return read_plan(dict(store.league(league_id)["plan"], id=league_id)).absence_days
 
 
@@ -176,7 +176,7 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
     """Record the absences of one message (checked) and move the deadlines of the address's
     league games inside them (`table`: a game already loaded, saved with the rest); what the
     acknowledgement says."""
-    from ..gm import games
+    from pbem.gm import games
     for command in commands:
         store.add_league_event(league_id, now, "absence", address=address,
                                first=command.first.isoformat(), last=command.last.isoformat())

@@ -11,14 +11,14 @@ from __future__ import annotations
 import email.utils
 from datetime import timedelta
 
-from ..games.errors import InvalidOrder
-from ..gm import games, robot_seats
-from ..gm.turns import Turns
-from ..robots import ROBOTS
-from . import notices
-from .plan import is_robot, read_plan
-from .records import MATCH_GAMES
-from ..mail.clean import given_name, quoted
+from pbem.games.errors import InvalidOrder
+from pbem.gm import games, robot_seats
+from pbem.gm.turns import Turns
+from pbem.robots import ROBOTS
+from pbem.league import notices
+from pbem.league.plan import is_robot, read_plan
+from pbem.league.records import MATCH_GAMES
+from pbem.mail.clean import given_name, quoted
 
 
 def _player_games(store, league_id: str, address: str) -> list:
@@ -44,7 +44,7 @@ def _key(seat) -> str:
 
 
 def _in_league(store, league_id: str, address: str) -> bool:
-    from .season import current_addresses
+    from pbem.league.season import current_addresses
     return address in current_addresses(store, league_id)
 
 
@@ -53,7 +53,7 @@ def _plan(store, league_id: str):
 
 
 def replace(admin, league_id: str, old: str, new_spec: str) -> str:
-    from .season import holders, withdrawn
+    from pbem.league.season import holders, withdrawn
     store = admin.store
     old = old.strip().lower()
     name, address = email.utils.parseaddr(new_spec)
@@ -90,7 +90,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
 
 
 def withdraw(admin, league_id: str, address: str) -> str:
-    from .season import holders
+    from pbem.league.season import holders
     store = admin.store
     address = address.strip().lower()
     line = f"WITHDRAW {league_id} {address}"
@@ -125,7 +125,7 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
     """A league row handed to a robot: it takes the seat in every game of the row in play (and
     makes any move owed there at once) and, under a league handle of its own, the rounds to
     come; the leaver is told once for the league, and each game tells its own players."""
-    from .season import free_handle, holders
+    from pbem.league.season import free_handle, holders
     store = admin.store
     plan = _plan(store, league_id)
     if plan.game not in ROBOTS:

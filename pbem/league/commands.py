@@ -5,10 +5,10 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from ..clock import now
-from .plan import LeagueError
-from .season import Season
-from ..mail.clean import quoted
+from pbem.clock import now
+from pbem.league.plan import LeagueError
+from pbem.league.season import Season
+from pbem.mail.clean import quoted
 
 
 def league_command(app, action: str, target: str | None, *, as_json: bool = False, html: str | None = None) -> str:
@@ -79,15 +79,15 @@ def _standings_text(season: Season, league_id: str, data: dict) -> str:
 
 def _table_text(season: Season, league_id: str, rows: list[dict]) -> str:
     """The standings as the mail shows them: the columns of the league's game."""
-    from ..render import environment
-    from .standings import columns
+    from pbem.render import environment
+    from pbem.league.standings import columns
     table = environment().get_template("league/_table.txt").module.table(rows, columns(season.plan(league_id)))
     return "\n".join(line.rstrip() for line in str(table).splitlines())
 
 
 def _page(season: Season, league_id: str, data: dict, moment) -> str:
-    from .page import standings_page
-    from .grid import results_grid
+    from pbem.league.page import standings_page
+    from pbem.league.grid import results_grid
     plan = season.plan(league_id)
     records = season.records(league_id)
     replaced, withdrawn = season.changes(league_id)

@@ -9,12 +9,11 @@ whose.
 """
 from __future__ import annotations
 
-from ..games.errors import InvalidOrder, OrderError
-from ..gm.inbox import Outcome
-from ..orders.commands import (SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand,
-                               read_body, read_heading)
-from . import absence, notices
-from .plan import read_plan
+from pbem.games.errors import InvalidOrder, OrderError
+from pbem.gm.inbox import Outcome
+from pbem.orders.commands import SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand, read_body, read_heading
+from pbem.league import absence, notices
+from pbem.league.plan import read_plan
 
 __all__ = ["answer"]
 

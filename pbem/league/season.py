@@ -12,16 +12,16 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from ..games.rng import new_seed
-from ..gm import robot_seats
-from ..gm.observers import spectator_token
-from ..mail.clean import clean, quoted
-from ..store import from_iso
-from . import notices
-from .pairings import schedule
-from .plan import LeaguePlan, read_plan
-from .records import GameRecord, Orders, Replacement, Withdrawal
-from .standings import columns, standings
+from pbem.games.rng import new_seed
+from pbem.gm import robot_seats
+from pbem.gm.observers import spectator_token
+from pbem.mail.clean import clean, quoted
+from pbem.store import from_iso
+from pbem.league import notices
+from pbem.league.pairings import schedule
+from pbem.league.plan import LeaguePlan, read_plan
+from pbem.league.records import GameRecord, Orders, Replacement, Withdrawal
+from pbem.league.standings import columns, standings
 
 log = logging.getLogger("pbem")
 
@@ -65,7 +65,7 @@ class Season:
         return any(self._work(league, now) or self._away(league["id"], now) for league in self.store.leagues("active"))
 
     def _away(self, league_id: str, now: datetime) -> bool:
-        from .absence import absences
+        from pbem.league.absence import absences
         return any(end > now for _, _, end in absences(self.store, league_id))
 
     def _work(self, league: dict, now: datetime) -> bool:
@@ -132,8 +132,8 @@ class Season:
     def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
         """A deadline set while a player is away (a new turn, a new round) moves to the end of
         the absence; the pass after it was set does it, long before it could fall due."""
-        from ..gm import games as table_games
-        from .absence import absences, later
+        from pbem.gm import games as table_games
+        from pbem.league.absence import absences, later
         away = [(a, start, end) for a, start, end in absences(self.store, league_id) if end > now]
         if not away:
             return []
@@ -200,7 +200,7 @@ class Season:
         return read_plan(dict(league["plan"], id=league_id))
 
     def records(self, league_id: str) -> list[GameRecord]:
-        from ..gm import games as table_games
+        from pbem.gm import games as table_games
         out = []
         for row in self.store.league_games(league_id):
             table = table_games.load(self.store, row.id)
@@ -235,7 +235,7 @@ class Season:
     def _ordinals(self, league_id: str, plan: LeaguePlan) -> dict[str, float]:
         """Each row's rating ordinal for the league's game type, over every finished game of
         that type here (CONTRACT section 13): a robot row's is its level's."""
-        from ..ratings import ratings
+        from pbem.ratings import ratings
         by_key = {r["address"] or r["name"]: r["ordinal"] for r in ratings(self.store, plan.game)}
         levels = robot_levels(self.store, league_id)
         out = {}
@@ -323,7 +323,7 @@ def bye_game_id(league_id: str, round_no: int) -> str:
 
 
 def _course(name: str):
-    from ..courses import load_course
+    from pbem.courses import load_course
     return load_course(name)
 
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from email.message import Message
 from typing import Callable, Iterator
 
-from .clean import clean, message_id, plain_address
-from .inbound import Inbound, decode_bytes
+from pbem.mail.clean import clean, message_id, plain_address
+from pbem.mail.inbound import Inbound, decode_bytes
 
 __all__ = ["Bounce", "read_bounce", "PART_BYTES", "MOST_BOUNCES"]
 

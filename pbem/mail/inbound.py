@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Callable, Iterator, TypeVar
 
-from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
-from .flowed import unflow
+from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
+from pbem.mail.flowed import unflow
 
 __all__ = ["Inbound", "parse", "decode_bytes", "html_to_text", "MAX_MESSAGE_BYTES"]
 

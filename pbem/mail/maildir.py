@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 from typing import Iterator
 
-from .clean import folder_name
+from pbem.mail.clean import folder_name
 
 # A Maildir file name holds no `/` and no `:` but its flags; the GM's names are hex digests.
 _FLAGS = ":2,"

@@ -11,7 +11,7 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from .clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
+from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press", "standings", "notice", "table", "ratings")

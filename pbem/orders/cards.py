@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ..games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
-                                 Reveal)
-from ..games.errors import InvalidOrder, OrderError
-from .commands import Line, Order, UnknownCommand, first_word
+from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
+from pbem.games.errors import InvalidOrder, OrderError
+from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 
 # A position: ASCII digits only (`\d` would take any script's, `int` then reads what the player
 # never saw), two at most. The patterns stay linear: no two quantifiers may take the same

@@ -11,12 +11,12 @@ from datetime import date
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..games.base import Resign
-from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from ..schedule import ZONE_EXAMPLES, canonical_zone
-from .numbers import MAX_DIGITS, read_number
-from .text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
-from ..mail.clean import quoted
+from pbem.games.base import Resign
+from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
+from pbem.schedule import ZONE_EXAMPLES, canonical_zone
+from pbem.orders.numbers import MAX_DIGITS, read_number
+from pbem.orders.text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
+from pbem.mail.clean import quoted
 
 Line = tuple[int, str]
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from ..games.dicegolf import Enter, Policy
-from ..games.dicegolf_best import POLICIES
-from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from .commands import Line, Order, UnknownCommand, first_word
-from .numbers import read_number
+from pbem.games.dicegolf import Enter, Policy
+from pbem.games.dicegolf_best import POLICIES
+from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
+from pbem.orders.commands import Line, Order, UnknownCommand, first_word
+from pbem.orders.numbers import read_number
 
 # ASCII digits only, two at most (no die or sum of two dice has more).
 _ENTER = re.compile(r"^ENTER(?:\s+(?:THE\s+)?(SUM|TOTAL|D(?:IE)?\s*([12])|X|[0-9]{1,2}))?$", re.I)

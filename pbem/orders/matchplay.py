@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from ..games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from ..games.matchplay import Play, Special, rule, special_part
-from .commands import Line, Order, UnknownCommand
-from .numbers import is_digits, read_number
+from pbem.games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
+from pbem.games.matchplay import Play, Special, rule, special_part
+from pbem.orders.commands import Line, Order, UnknownCommand
+from pbem.orders.numbers import is_digits, read_number
 
 _PLAY = re.compile(r"^PLAY\b\s*(.*)$", re.I)
 _SPECIAL = re.compile(r"^SPECIAL\b\s*(.*)$", re.I)

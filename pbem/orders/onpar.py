@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
-from ..games import onpar_course as oc
-from ..games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from ..games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
-from .commands import Line, Order, UnknownCommand, first_word
+from pbem.games import onpar_course as oc
+from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
+from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 
 _ALIASES = {
     "POWER": "POWER", "POWERSHOT": "POWER", "FADE": "FADE", "HIGHFADE": "FADE", "SLICE": "SLICE",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from . import reply_marks
+from pbem.orders import reply_marks
 
 __all__ = ["Original", "quoted_lines", "MOST_ORIGINALS"]
 

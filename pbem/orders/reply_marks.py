@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .reply_words import LANGUAGES
+from pbem.orders.reply_words import LANGUAGES
 
 __all__ = ["attribution_span", "header_block", "separator", "footer", "is_rule", "header_role",
            "is_attribution_line", "HEADER_WINDOW"]

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 
-from . import reply_marks
-from .original import Original, quoted_lines
-from .punctuation import tidy
+from pbem.orders import reply_marks
+from pbem.orders.original import Original, quoted_lines
+from pbem.orders.punctuation import tidy
 
 __all__ = ["command_lines", "read_lines", "command_like", "Reading", "Skipped", "normalise_line", "is_stop_line",
            "resembles_command", "subject_game_id", "LongLine", "STOPS", "MAX_LINE_CHARS", "MAX_LINES",

@@ -17,7 +17,7 @@ import hashlib
 from importlib import import_module
 from types import ModuleType
 
-from ..games.rng import Generator
+from pbem.games.rng import Generator
 
 __all__ = ["LEVELS", "ROBOTS", "decide", "robot_generator", "robot_module", "version"]
 

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..games import golf as golf_engine
-from ..games import golfdeck as deck_engine
-from ..games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, Keep, Knock, Reveal
-from ..games.cards import HIDDEN
-from ..games.golf_scoring import best_spot, game_tables, layout_score
-from ..games.rng import Generator
+from pbem.games import golf as golf_engine
+from pbem.games import golfdeck as deck_engine
+from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, Keep, Knock, Reveal
+from pbem.games.cards import HIDDEN
+from pbem.games.golf_scoring import best_spot, game_tables, layout_score
+from pbem.games.rng import Generator
 
 __all__ = ["game_of", "rebuild", "clone", "default_move", "candidates", "search", "rollout"]
 

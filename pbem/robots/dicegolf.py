@@ -7,7 +7,7 @@ missed deadline plays BEST too). The stream is not drawn from: there is nothing 
 """
 from __future__ import annotations
 
-from ..games import dicegolf_best as best
+from pbem.games import dicegolf_best as best
 
 __all__ = ["VERSION", "decide"]
 

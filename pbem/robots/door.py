@@ -8,8 +8,8 @@ the rules. The same call, with the same view and stream, gives the same order: t
 """
 from __future__ import annotations
 
-from ..orders import grammar_for
-from . import decide, robot_generator
+from pbem.orders import grammar_for
+from pbem.robots import decide, robot_generator
 
 __all__ = ["order_for"]
 

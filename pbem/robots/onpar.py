@@ -22,10 +22,10 @@ the view and the stream alone (`pbem verify` recomputes it).
 """
 from __future__ import annotations
 
-from ..games import onpar_course as oc
-from ..games import onpar_play as play
-from ..games.onpar import OnPar
-from ..games.rng import Generator
+from pbem.games import onpar_course as oc
+from pbem.games import onpar_play as play
+from pbem.games.onpar import OnPar
+from pbem.games.rng import Generator
 
 __all__ = ["VERSION", "decide", "rebuild"]
 

@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..store import Store, from_iso, iso
+from pbem.store import Store, from_iso, iso
 
 # A table's token is `t` and 16 hex digits: a game's secret or a spectator's token is hex alone,
 # so the first letter tells a table's mail from a player's without asking the store.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..gm.layers import Layer
-from . import words
+from pbem.gm.layers import Layer
+from pbem.tables import words
 
 
 class TablesLayer(Layer):
@@ -18,11 +18,11 @@ class TablesLayer(Layer):
             return None
         if token is not None and table_token is None and words.read(lines).problems:
             return None  # a player's mail to a game ("Leave the flag in ..."): the game's to answer
-        from .signup import answer
+        from pbem.tables.signup import answer
         return answer(door, msg, lines, table_token)
 
     def tick(self, gm, now: datetime) -> list[str]:
         if not gm.store.has_open_tables():
             return []
-        from .start import tick
+        from pbem.tables.start import tick
         return tick(gm, now)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..clock import format_utc, parse_duration
-from ..games import game_type
-from ..mail.clean import clean
-from ..mail.outbound import Letter
-from ..render import render
-from .book import OpenTable, TableSeat, open_tables, seats
+from pbem.clock import format_utc, parse_duration
+from pbem.games import game_type
+from pbem.mail.clean import clean
+from pbem.mail.outbound import Letter
+from pbem.render import render
+from pbem.tables.book import OpenTable, TableSeat, open_tables, seats
 
 KIND = "table"
 # A name taken from a From line: one line, this long at most.

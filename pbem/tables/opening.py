@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..clock import format_utc, parse_duration, parse_time
-from ..courses import DEFAULT_COURSE, load_course
-from ..games import game_type
-from ..games.rng import seed_from_int
-from ..gm.games import GAME_ID
-from ..gm.observers import closed_option
-from ..gm.robot_seats import allow_robots_only, check_game_type
-from ..mail.clean import quoted
-from ..store import iso
-from . import book, start
-from .book import OpenTable
+from pbem.clock import format_utc, parse_duration, parse_time
+from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.games import game_type
+from pbem.games.rng import seed_from_int
+from pbem.gm.games import GAME_ID
+from pbem.gm.observers import closed_option
+from pbem.gm.robot_seats import allow_robots_only, check_game_type
+from pbem.mail.clean import quoted
+from pbem.store import iso
+from pbem.tables import book, start
+from pbem.tables.book import OpenTable
 
 FILLS = ("robots", "wait", "cancel")
 FURTHEST = timedelta(days=366)
@@ -164,7 +164,7 @@ def rows_text(rows: list[dict]) -> str:
     """`pbem table list`: a line each, the players who joined on the line below."""
     if not rows:
         return "no tables (pbem table open TYPE --seats N opens one)"
-    from ..mail.clean import clean
+    from pbem.mail.clean import clean
     lines = []
     for r in rows:
         taken = len(r["joined"])

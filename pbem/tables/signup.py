@@ -12,14 +12,14 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from ..clock import format_utc
-from ..games import game_type
-from ..gm.games import GAME_ID
-from ..gm.inbox import Outcome
-from ..mail.clean import base_address, clean
-from ..orders.text import subject_game_id
-from . import book, letters, start, words
-from .book import OpenTable, Request, TableSeat
+from pbem.clock import format_utc
+from pbem.games import game_type
+from pbem.gm.games import GAME_ID
+from pbem.gm.inbox import Outcome
+from pbem.mail.clean import base_address, clean
+from pbem.orders.text import subject_game_id
+from pbem.tables import book, letters, start, words
+from pbem.tables.book import OpenTable, Request, TableSeat
 
 log = logging.getLogger("pbem")
 

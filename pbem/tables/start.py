@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from ..games.course import Course
-from ..games.rng import new_seed
-from ..gm import open_game
-from ..gm.robot_seats import read_spec
-from ..mail.clean import clean
-from . import book, letters
-from .book import OpenTable
+from pbem.games.course import Course
+from pbem.games.rng import new_seed
+from pbem.gm import open_game
+from pbem.gm.robot_seats import read_spec
+from pbem.mail.clean import clean
+from pbem.tables import book, letters
+from pbem.tables.book import OpenTable
 
 log = logging.getLogger("pbem")
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..gm.games import GAME_ID
-from ..orders.commands import first_word
-from ..orders.text import LongLine
-from .book import is_table_token
+from pbem.gm.games import GAME_ID
+from pbem.orders.commands import first_word
+from pbem.orders.text import LongLine
+from pbem.tables.book import is_table_token
 
 WORDS = ("JOIN", "LEAVE", "LIST")
 ONE_COMMAND = "a mail about the tables holds one command: JOIN <table>, LEAVE <table> or LIST"
