@@ -99,7 +99,7 @@ def p1q(stack: MailStack) -> str:
 def p1_traffic(app, quoting: bool = False) -> list[bytes]:
     """P1's 1,000 orders for 500 new matches of `app` (P1q's quoting replies with `quoting`);
     the welcomes are marked sent, so that they are not part of what is measured."""
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     course = load_course("parkland")
     raws = []
     for i in range(500):
@@ -201,7 +201,7 @@ async def bare_io(stack: MailStack, mails: list[tuple[str, bytes]]) -> tuple[int
 
 
 def p2(stack: MailStack, orders: int = 200) -> str:
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     folder = Path(tempfile.mkdtemp(prefix="pbem-p2-"))
     # A provider's submission port: STARTTLS and AUTH, which the daemon's kept connection spares.
     app = gm_app(folder, stack, submission=True)

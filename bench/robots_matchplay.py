@@ -35,7 +35,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from pbem.courses import load_course
+from pbem.gm.courses import load_course
 from pbem.games.course import Course
 from pbem.games.matchplay import HELPFUL_FIRST, MatchPlay, Play, Special, random_orders, turn_holes
 from pbem.robots import matchplay as robot

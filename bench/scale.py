@@ -52,7 +52,7 @@ def app_in(folder: Path):
 
 def fill(app, games: int) -> None:
     """`games` games in play: g0 made by the GM, the others its copies under new ids."""
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], load_course("parkland"), seed=0,
                     game_id="g0", deadline="48h")
     conn = app.store.conn
@@ -135,7 +135,7 @@ def finished_size(matches: int = 50) -> dict:
     """The store's growth per MatchPlay match played to its end by mail (orders, mails kept)."""
     from mail_e2e import order_mail
 
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     from pbem.games.matchplay import random_orders
     from pbem.gm import games as table_games
     app = app_in(Path(tempfile.mkdtemp(prefix="pbem-p4-size-")))

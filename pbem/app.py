@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 
 from pbem import clock
 from pbem.config import Config
-from pbem.faults import checkpoint
+from pbem.store.faults import checkpoint
 from pbem.store import Store
 
 if TYPE_CHECKING:
-    from pbem.courier import Delivery
+    from pbem.mail.courier import Delivery
     from pbem.gm import GM
     from pbem.mail.maildir import LocalTransport
 
@@ -69,7 +69,7 @@ class App:
             from pbem.gm import GM, layers
             from pbem.league.layer import LeagueLayer
             from pbem.tables.layer import TablesLayer
-            from pbem.ratings_mail import RatingsLayer
+            from pbem.ratings.mail import RatingsLayer
             layers.register(LeagueLayer())  # the layers above the GM, registered from above
             layers.register(TablesLayer())
             layers.register(RatingsLayer())
@@ -106,7 +106,7 @@ class App:
 
     def sender(self):
         if not self.uses_imap:
-            from pbem.courier import MaildirSender
+            from pbem.mail.courier import MaildirSender
             return MaildirSender(self.local())
         from pbem.mail.smtp import SmtpOutbox
         return SmtpOutbox(self.config.smtp, self.config.gm.address)
@@ -143,7 +143,7 @@ class App:
         with self.lock():
             counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
             inbound_problem: Exception | None = None
-            from pbem.courier import Delivery
+            from pbem.mail.courier import Delivery
             alongside = Delivery()  # what went out while the inbox was handled
             if self.uses_imap:
                 import asyncio
@@ -220,7 +220,7 @@ class App:
 
     async def _fetch_imap(self) -> int:
         from pbem.mail.imap import ImapError
-        from pbem.courier import Alongside
+        from pbem.mail.courier import Alongside
         inbox = self.inbox()
         try:
             await inbox.connect()
@@ -270,7 +270,7 @@ class App:
 
     # -- the outbox -----------------------------------------------------------------------
     def send_outbox(self) -> "Delivery":
-        from pbem.courier import Delivery
+        from pbem.mail.courier import Delivery
         if not self.store.queued(clock.now()):
             return Delivery()
         import asyncio
@@ -280,7 +280,7 @@ class App:
         """Send what is due (`waiting_too`: and what waits for a retry, the server being back).
         `keep_open` (the daemon) keeps one sender and its connection for the next pass, so an
         ack pays no new TLS handshake and login."""
-        from pbem.courier import deliver
+        from pbem.mail.courier import deliver
         first_retry = self.config.smtp.retry_seconds
         if keep_open:
             if self._sender is None:

@@ -248,7 +248,7 @@ def _app(args):
         raise UsageError(str(e))
     config = _config(args)
     _logging(config, args.verbose)
-    from pbem.store_file import StoreError
+    from pbem.store.file import StoreError
     try:
         return App.open(config)
     except StoreError as e:
@@ -301,7 +301,7 @@ def _options(pairs: list[str]) -> dict:
 def cmd_new_game(args) -> int:
     import random
     from pbem.clock import parse_duration
-    from pbem.courses import DEFAULT_COURSE, load_course
+    from pbem.gm.courses import DEFAULT_COURSE, load_course
     from pbem.games import game_type
     try:
         game_type(args.type)
@@ -450,7 +450,7 @@ def _listing(as_json: bool, rows: list[dict], empty: str, line) -> int:
 
 def cmd_show(args) -> int:
     from pbem.gm.admin import no_such_game
-    from pbem.report import game_json, game_text
+    from pbem.render.report import game_json, game_text
     with _app(args) as app:
         data = game_json(app.store, args.game)
         if data is None:
@@ -460,7 +460,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from pbem.report import list_json
+    from pbem.render.report import list_json
     with _app(args) as app:
         rows = list_json(app.store)
     if args.json:
@@ -556,7 +556,7 @@ def cmd_demo(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from pbem.fairness import export_record
+    from pbem.gm.fairness import export_record
     from pbem.gm.admin import no_such_game
     with _app(args) as app:
         record = export_record(app.store, args.game, with_addresses=app.config.gm.export_addresses)
@@ -569,7 +569,7 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Needs no configuration and no store: the record and the rules are enough. The record may
     come from anyone: what it says is quoted only cut short and cleaned."""
-    from pbem.fairness import Difference, quoted as as_json, verify_record
+    from pbem.gm.fairness import Difference, quoted as as_json, verify_record
     from pbem.mail.clean import clean
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pbem.app import App
 from pbem.config import local_defaults
-from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games.matchplay import MatchPlay, random_orders
 
 

@@ -1,4 +1,4 @@
-"""The outbox sent alongside a pass (pbem.courier.Alongside), on a real store with a sender that
+"""The outbox sent alongside a pass (pbem.mail.courier.Alongside), on a real store with a sender that
 keeps what it is given: each mail goes once, the thread writes nothing (the pass marks what it
 took, `settle`), a mail that must wait stops it and stays queued for the pass's own sending.
 (Over real IMAP and SMTP: tests/integration/test_sending_alongside.py.)"""
@@ -8,7 +8,7 @@ import threading
 import time
 from datetime import datetime, timedelta, timezone
 
-from pbem.courier import Alongside
+from pbem.mail.courier import Alongside
 from pbem.mail.smtp import PermanentFailure, TemporaryFailure
 from pbem.store import Store
 

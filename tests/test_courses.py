@@ -3,8 +3,8 @@ from importlib.resources import files
 import pytest
 import yaml
 
-from pbem import courses
-from pbem.courses import DEFAULT_COURSE, list_courses, load_course
+from pbem.gm import courses
+from pbem.gm.courses import DEFAULT_COURSE, list_courses, load_course
 from pbem.games.course import Course, check_holes
 
 SHIPPED = {"parkland", "links", "executive", "championship", "examples"}

@@ -1,4 +1,4 @@
-"""The daemon's lookout for a server that mail waits for (pbem.courier.Lookout): it asks every few
+"""The daemon's lookout for a server that mail waits for (pbem.mail.courier.Lookout): it asks every few
 seconds, says "send now" when the server greets again, and never turns into a retry every few
 seconds for a server that greets but takes no mail."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime, timedelta, timezone
 
-from pbem.courier import PROBE_EVERY, Delivery, Lookout
+from pbem.mail.courier import PROBE_EVERY, Delivery, Lookout
 
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
 

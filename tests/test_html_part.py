@@ -7,7 +7,7 @@ import textwrap
 
 from conftest import BILL, GEORGE, body
 
-from pbem.html_part import has_table, html_part
+from pbem.render.html_part import has_table, html_part
 from pbem.mail.inbound import html_to_text
 
 PLAYERS = [GEORGE, BILL, "cy@example.test"]

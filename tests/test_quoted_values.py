@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import clock, courses, schedule
+from pbem import clock
+from pbem.gm import courses, schedule
 from pbem.mail.clean import quoted
 
 

@@ -8,7 +8,7 @@ import unicodedata
 
 import jinja2.filters
 
-from pbem.hole_table import hole_lines
+from pbem.render.hole_table import hole_lines
 from pbem.mail.clean import clean
 from pbem.render import environment, wordwrap
 
@@ -49,7 +49,7 @@ def test_clean_of_printable_ascii_is_the_long_way_s_answer():
 
 
 def jinja_table(rows, tags) -> str:
-    """The table as the templates drew it before pbem/hole_table.py (the old macro, kept here)."""
+    """The table as the templates drew it before the hole table was drawn in Python (the old macro, kept here)."""
     source = """{% macro score_cell(row, s) -%}
 {% set changes = [] %}
 {% for card in row.specials[s] if card.startswith("BLUE") %}{% set _ = changes.append(card) %}{% endfor %}

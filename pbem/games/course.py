@@ -1,6 +1,6 @@
 """A golf course as the games see it: a name and the par of every hole.
 
-Pure: reading course templates from disk is ``pbem.courses``'s job.
+Pure: reading course templates from disk is ``pbem.gm.courses``'s job.
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable
 
-from pbem.faults import checkpoint
+from pbem.store.faults import checkpoint
 from pbem.games.base import TurnByTurn
 from pbem.games.course import Course
 from pbem.mail.clean import base_address, clean

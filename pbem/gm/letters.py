@@ -13,10 +13,10 @@ from datetime import datetime, timedelta
 from typing import Iterator
 
 from pbem.clock import format_utc
-from pbem.schedule import clock_stopped, format_deadline, stated_deadline, time_left
+from pbem.gm.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbound import Letter, compose
-from pbem.html_part import html_part
+from pbem.render.html_part import html_part
 from pbem.render import render
 from pbem import calendars
 from pbem.store import Seat, Store

@@ -17,12 +17,12 @@ from typing import Any, Mapping
 import yaml
 
 from pbem.clock import format_duration, parse_duration, parse_time
-from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type, registry
 from pbem.gm import robot_seats
 from pbem.robots import ROBOTS
 from pbem.mail.clean import NAME_CHARS, base_address, clean, given_name
-from pbem.schedule import canonical_zone
+from pbem.gm.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 GAME_ID_LENGTH = 40          # what the GM accepts as a game id

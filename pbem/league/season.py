@@ -323,7 +323,7 @@ def bye_game_id(league_id: str, round_no: int) -> str:
 
 
 def _course(name: str):
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     return load_course(name)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from pbem.clock import format_utc, parse_duration, parse_time
-from pbem.courses import DEFAULT_COURSE, load_course
+from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type
 from pbem.games.rng import seed_from_int
 from pbem.gm.games import GAME_ID

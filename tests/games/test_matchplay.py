@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from pbem.courses import load_course
+from pbem.gm.courses import load_course
 from pbem.games.base import Resign
 from pbem.games.course import Course
 from pbem.games.errors import IllegalOrder

@@ -528,7 +528,7 @@ def test_the_same_message_id_from_another_sender_is_another_message(table):
 
 
 def test_html_parts_escape_what_they_print(table):
-    from pbem.html_part import html_part
+    from pbem.render.html_part import html_part
     table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "3", "--player", f'"Ann <i>" <{GEORGE}>',
                "--player", f"Bob <{BILL}>", now=START)
     html = [m.get_body(preferencelist=("html",)).get_content() for m in table.mails(BILL)

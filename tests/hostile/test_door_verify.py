@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import pbem
-from pbem import fairness
+from pbem.gm import fairness
 
 # Names as an attacker writes them: an OSC title, a CSI that wipes the line and goes back to its
 # start, a newline with a forged verdict, an 8-bit CSI, a bidi override, a line separator.

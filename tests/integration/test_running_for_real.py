@@ -266,7 +266,7 @@ def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_pa
     app = App.open(load(tmp_path / "pbem.yaml"))
 
     async def two_passes():
-        from pbem.courses import load_course
+        from pbem.gm.courses import load_course
         sessions = []
         for game in ("k1", "k2"):
             app.gm.new_game("matchplay", [("George", GEORGE), ("Bill", BILL)], load_course("examples"),

@@ -53,7 +53,7 @@ def into_gm_inbox(stack, sender: str, game: str, text: str) -> None:
 
 
 def matches_with_orders(app, stack) -> list[str]:
-    from pbem.courses import load_course
+    from pbem.gm.courses import load_course
     course = load_course("parkland")
     games = []
     for i in range(MATCHES):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pbem.courses import load_course
+from pbem.gm.courses import load_course
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, Play, Special, random_orders
 from pbem.robots import matchplay as robot

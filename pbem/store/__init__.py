@@ -14,10 +14,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Iterator
 
-from pbem.store_above import AboveRows
-from pbem.store_file import StoreError, check_path, schema_of, store_error
-from pbem.store_mail import MailRows
-from pbem.store_values import dicts, from_iso, iso
+from pbem.store.above import AboveRows
+from pbem.store.file import StoreError, check_path, schema_of, store_error
+from pbem.store.mail import MailRows
+from pbem.store.values import dicts, from_iso, iso
 
 SCHEMA_VERSION = 11
 # Columns added after the first release, each with its type: an older store gains them on open.
@@ -135,8 +135,8 @@ class GameRow:
 
 
 class Store(MailRows, AboveRows):
-    """The store (one SQLite file); its mail rows and the layers' rows are in `store_mail` and
-    `store_above`."""
+    """The store (one SQLite file); its mail rows and the layers' rows are in `pbem.store.mail` and
+    `pbem.store.above`."""
     def __init__(self, path: str | Path):
         path = Path(path)
         self.conn = None

@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from pbem.store_values import from_iso, iso
+from pbem.store.values import from_iso, iso
 
 if TYPE_CHECKING:
     from pbem.store import GameRow

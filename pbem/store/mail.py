@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from pbem.mail.clean import base_address
-from pbem.store_values import from_iso, iso
+from pbem.store.values import from_iso, iso
 
 
 class MailRows:

@@ -19,7 +19,7 @@ from pathlib import Path
 from datetime import datetime, timedelta
 from typing import Callable, Protocol
 
-from pbem.faults import checkpoint
+from pbem.store.faults import checkpoint
 from pbem.mail.clean import clean
 from pbem.mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from pbem.store import Store

@@ -30,9 +30,9 @@ def environment():
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["names"] = names
     env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
-    from pbem.pictures import course_picture
+    from pbem.render.pictures import course_picture
     env.filters["course_picture"] = course_picture
-    from pbem.hole_table import hole_lines
+    from pbem.render.hole_table import hole_lines
     env.filters["hole_lines"] = hole_lines
     return env
 

@@ -139,7 +139,7 @@ def game_text(data: dict) -> str:
     elif "sheets" in state:
         lines += _sheet_lines(state)
     elif "spans" in state:
-        from pbem.pictures import course_picture
+        from pbem.render.pictures import course_picture
         lines += [f"Hole {state['hole']} of {state['holes_total']}, par {state['par']}"]
         lines += course_picture(state).splitlines()
         lines += [f"  {name}: {' '.join(hand)}" for name, hand in zip(state["names"], state["hands"])]
