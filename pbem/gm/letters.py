@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Iterator
 
 from pbem.clock import format_utc
-from pbem.gm.schedule import clock_stopped, format_deadline, stated_deadline, time_left
+from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbound import Letter, compose
 from pbem.render.html_part import html_part

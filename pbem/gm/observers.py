@@ -28,7 +28,7 @@ from pbem.orders import grammar_for
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from pbem.orders.text import LongLine, subject_game_id
 from pbem.render import render
-from pbem.gm.schedule import format_deadline, stated_deadline
+from pbem.clock.schedule import format_deadline, stated_deadline
 from pbem.store import Store
 from pbem.gm.games import new_secret
 
