@@ -13,6 +13,7 @@ from conftest import BILL, GEORGE, body, kinds
 from pbem.games import game_type
 from pbem.games.cards import GOLF_DECK_TYPES, HIDDEN
 from pbem.games.course import Course
+from pbem.gm import spectators
 from pbem.store import Store
 
 FAN, CRITIC = "fan@example.test", "critic@example.test"
@@ -198,7 +199,7 @@ def test_observe_of_an_unknown_id_is_refused_and_changes_nothing(table):
     assert "OBSERVE needs the id of a game or a league" in " ".join(body(bare[0]).split())
     store = Store(table.root / "pbem.sqlite3")
     try:
-        assert store.observers(["m1", "nosuch", "M1"]) == []
+        assert spectators.observers(store, ["m1", "nosuch", "M1"]) == []
     finally:
         store.close()
 
@@ -299,7 +300,7 @@ def test_a_question_expires_after_seven_days(table):
     assert "the question has expired" in text and "send a mail with the line OBSERVE m1" in text
     store = Store(table.root / "pbem.sqlite3")
     try:
-        assert store.observers(["m1"]) == []
+        assert spectators.observers(store, ["m1"]) == []
     finally:
         store.close()
 
