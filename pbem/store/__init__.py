@@ -79,20 +79,21 @@ class Store:
     """The store (one SQLite file)."""
     def __init__(self, path: str | Path):
         path = Path(path)
-        self.conn = None
+        conn = None
         try:
+            check_path(path)
+            # Autocommit: every transaction is an explicit BEGIN IMMEDIATE (`transaction`), and a
+            # lone write outside one (a mail marked sent, a message kept) commits by itself, one
+            # statement where the module's own implicit BEGIN and COMMIT would make three.
+            conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+            self.conn = conn
             self._open(path)
         except (OSError, sqlite3.Error, StoreError) as e:
-            if self.conn is not None:
-                self.conn.close()
+            if conn is not None:
+                conn.close()
             raise store_error(path, e) from None
 
     def _open(self, path: Path) -> None:
-        check_path(path)
-        # Autocommit: every transaction is an explicit BEGIN IMMEDIATE (`transaction`), and a
-        # lone write outside one (a mail marked sent, a message kept) commits by itself, one
-        # statement where the module's own implicit BEGIN and COMMIT would make three.
-        self.conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
         self.conn.execute("PRAGMA busy_timeout = 30000")
         self._db = None
         # The layers' tables known to be in the store (None: not read yet). Forgotten when a

@@ -441,6 +441,19 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     assert table.new_mails(FAN) == []
 
 
+def test_a_league_named_in_the_wrong_case_is_named_rightly_in_the_refusal(table):
+    # The league's ids are the league layer's own: the GM asks it, as it asks the store of games.
+    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    refused = ask(table, FAN, "OBSERVE CUP", now=iso(START - timedelta(hours=1)))
+    assert kinds(refused) == ["error"]
+    text = " ".join(body(refused[0]).split())
+    assert "there is no game or league CUP here" in text and "What would be right: OBSERVE cup." in text
+
+
 def test_a_league_spectator_gets_the_final_standings_once_with_no_way_to_stop_left(table):
     lines = ["id: duo", "name: Two Up", "game: matchplay", "course: parkland", "players:"]
     lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
