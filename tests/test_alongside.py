@@ -43,7 +43,7 @@ class Kept:
 def queue(store: Store, n: int, start: int = 0, recipient: str = "george@example.test") -> None:
     for i in range(start, start + n):
         store.outbox.queue(now=NOW, game_id="g1", kind="ack", recipient=recipient, message_id=f"<m{i}@gm.test>",
-                    raw=f"Subject: {i}\r\n\r\nx\r\n".encode())
+                           raw=f"Subject: {i}\r\n\r\nx\r\n".encode())
 
 
 def outbox_with_one_odd(tmp_path, odd: str, before: int, after: int) -> Store:

@@ -107,7 +107,7 @@ class Postman:
             letter.html = html_part(letter.text)
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
         self.store.outbox.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
-                         message_id=mail.message_id, raw=mail.raw)
+                                message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:
         ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}

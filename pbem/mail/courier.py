@@ -118,7 +118,7 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
     def wait(reason: str, waiting: list[dict]) -> None:
         for row in waiting:
             store.outbox.mark_failed(row["id"], reason, permanent=False,
-                              next_try=clock() + retry_after(row["attempts"] or 0, first_retry))
+                                     next_try=clock() + retry_after(row["attempts"] or 0, first_retry))
         result.deferred += len(waiting)
 
     try:
