@@ -180,7 +180,7 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
     from pbem.gm import games
     for command in commands:
         league_rows.add_league_event(store, league_id, now, "absence", address=address,
-                               first=command.first.isoformat(), last=command.last.isoformat())
+                                     first=command.first.isoformat(), last=command.last.isoformat())
     spans = [_span(c.first, c.last) for c in commands]
     moved = []
     for row in league_rows.league_games(store, league_id):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass
+from functools import cached_property
 
 # 12: the layers' tables are no longer all made with the store, but each by its layer when it
 # first uses the store (a pbem of schema 11 would expect every one of them there).
@@ -48,7 +49,7 @@ class Tables:
     owner: str
     statements: tuple[str, ...]
 
-    @property
+    @cached_property  # asked at every use of a layer's rows
     def names(self) -> frozenset[str]:
         return frozenset(found.group(1) for sql in self.statements if (found := _NAMED.match(sql)))
 
