@@ -372,6 +372,15 @@ NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
 
 
+def create_league(table, league_id: str, name: str, players: int) -> None:
+    """A round-robin league of the first `players` of NAMES from START, made the day before."""
+    lines = [f"id: {league_id}", f"name: {name}", "game: matchplay", "course: parkland", "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:players], ADDRESSES[:players])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+
+
 def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(table):
     table.new_match()
     observe(table, FAN, "OBSERVE m1")
@@ -392,11 +401,7 @@ def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(ta
 
 
 def test_a_league_is_watched_game_by_game_until_unobserve(table):
-    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
-    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES, ADDRESSES)]
-    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
-    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
-    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    create_league(table, "cup", "Winter Cup", len(NAMES))
     answer = observe(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
     assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
     assert "and a league's standings after each round" in " ".join(body(answer[0]).split())
@@ -443,11 +448,7 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
 
 def test_a_league_named_in_the_wrong_case_is_named_rightly_in_the_refusal(table):
     # The league's ids are the league layer's own: the GM asks it, as it asks the store of games.
-    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
-    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
-    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
-    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
-    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    create_league(table, "cup", "Winter Cup", 2)
     refused = ask(table, FAN, "OBSERVE CUP", now=iso(START - timedelta(hours=1)))
     assert kinds(refused) == ["error"]
     text = " ".join(body(refused[0]).split())
@@ -455,11 +456,7 @@ def test_a_league_named_in_the_wrong_case_is_named_rightly_in_the_refusal(table)
 
 
 def test_a_league_spectator_gets_the_final_standings_once_with_no_way_to_stop_left(table):
-    lines = ["id: duo", "name: Two Up", "game: matchplay", "course: parkland", "players:"]
-    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
-    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
-    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
-    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    create_league(table, "duo", "Two Up", 2)
     assert kinds(observe(table, FAN, "OBSERVE duo", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # the one round opens
     table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))
