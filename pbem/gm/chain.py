@@ -47,7 +47,7 @@ class Found:
     reading: Reading | None = None   # the message's lines as commands (`read`)
     head: list[Line] = field(default_factory=list)  # its first lines, one more than are read at most
     token: str | None = None         # the secret in the address the message went to
-    heading: Heading | None = None   # GAME, PASSWORD and TURN taken out of `head`
+    heading: Heading = field(default_factory=Heading)  # GAME, PASSWORD and TURN taken out of `head`
     secret: str | None = None        # the seat's secret the message gives (`identify`)
     game_id: str | None = None       # the game it names, or whose secret it gives
     table: Table | None = None       # that game, if there is one

@@ -210,10 +210,10 @@ class Authenticate(Step):
         if seat is not None and _same(secret, seat.secret):
             return None
         owner = table.seat_with_secret(secret) if table else None
-        if owner is not None and owner.address != msg.sender:
+        if table is not None and owner is not None and owner.address != msg.sender:
             # Someone else holds this seat's secret: its owner hears of it, never the sender.
             door.postman.to_seat("error", table, owner, template="warning", intruder=msg.sender)
-        if seat is not None:
+        if table is not None and seat is not None:
             words = wording("password", given=bool(secret))
             return door.unproven(msg, table=table, seat=seat, problem=words.problem,
                                  note=f"{words.problem} ({table.id})", hint=words.hint)
@@ -229,7 +229,9 @@ class Commands(Step):
     reason = "a player's commands, from the seat's own address with its secret: all applied, or none"
 
     def check(self, door: Door, msg: Inbound, found: Found) -> Outcome | None:
-        return door.player(msg, found.table, found.seat, found.heading, found.reading)
+        table, seat, reading = found.table, found.seat, found.reading
+        assert table is not None and seat is not None and reading is not None  # `authenticate` passed it on
+        return door.player(msg, table, seat, found.heading, reading)
 
 
 # -- what the steps share --------------------------------------------------------------------

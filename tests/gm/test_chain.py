@@ -149,3 +149,9 @@ def test_commands_carry_out_a_proven_seat_orders(match):
     outcome = receive(match, BILL, "PLAY 4 4 5", subject="Re: [m1] welcome", to=match.reply_to(BILL))
     assert (outcome.step, outcome.status, outcome.auth) == ("commands", "handled", BILL)
     assert kinds(match.mails(BILL))[-1] == "ack"
+
+
+def test_the_log_names_the_step_that_ended_a_message(match):
+    match.send(ALICE, "HELP", headers={"Precedence": "bulk"})
+    _, _, err = match.pbem("-v", "process")
+    assert "screened (precedence: Precedence: bulk) by step screen" in err, err
