@@ -23,10 +23,22 @@ from pbem.gm.wording import wording
 
 
 def chain() -> list[Step]:
-    """Every step a message passes, top to bottom: the first that returns an outcome ends it."""
-    return [Screen(), Size(), Read(), SpectatorConfirmation(),
-            *(LayerMail(layer) for layer in layers.above()),
-            Echo(), GmCommands(), Spectators(), Identify(), Authenticate(), Commands()]
+    """Every step a message passes, top to bottom: the first that returns an outcome ends it.
+    The mail that needs no seat (a spectator's, a layer's, the GM's) is answered before a seat
+    is looked for, so that asking for a game or a seat never refuses it."""
+    return [
+        Screen(),
+        Size(),
+        Read(),
+        SpectatorConfirmation(),
+        *(LayerMail(layer) for layer in layers.above()),
+        Echo(),
+        GmCommands(),
+        Spectators(),
+        Identify(),
+        Authenticate(),
+        Commands(),
+    ]
 
 
 class Screen(Step):
