@@ -140,8 +140,8 @@ class GM:
         except Exception as e:  # the transaction took back the message's every effect
             return self._failed(msg, key, f"{type(e).__name__}: {clean(e, 300)}", answer=answer_failure,
                                 error=e)
-        log.info("message %s from %s: %s (%s)", msg.message_id, msg.sender or "-", outcome.status,
-                 clean(outcome.note, 300))
+        log.info("message %s from %s: %s (%s) by step %s", msg.message_id, msg.sender or "-",
+                 outcome.status, clean(outcome.note, 300), outcome.step)
         return outcome
 
     def _failed(self, msg: Inbound, key: str, reason: str, answer: bool = True,
