@@ -72,9 +72,11 @@ class App:
             from pbem.league.layer import LeagueLayer
             from pbem.tables.layer import TablesLayer
             from pbem.ratings.mail import RatingsLayer
+            from pbem.calendars.layer import CalendarLayer
             layers.register(LeagueLayer())  # the layers above the GM, registered from above
             layers.register(TablesLayer())
             layers.register(RatingsLayer())
+            layers.register(CalendarLayer())
             config = self.config
             self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
                           default_deadline=config.games.deadline, default_nmr=config.games.nmr,

@@ -14,6 +14,8 @@ layer (tests/gm/test_layers.py reads the imports).
     check_orders / take_orders   a player's lines the layer keeps (SET ABSENCE)
     tick            the clock: rounds to open, tables to start
     watchable / ids_but_for_case   the layer's own ids as a spectator may name them (a league)
+    attachment      a part the layer adds to a player's mail (the calendars: the deadline owed)
+    setting         a player's SET of the layer's own (SET CALENDAR): True when it was the layer's
 """
 from __future__ import annotations
 
@@ -74,6 +76,12 @@ class Layer:
     def ids_but_for_case(self, store, target_id: str) -> list[str]:
         return []
 
+    def attachment(self, postman, kind: str, template: str | None, table, seat) -> str | None:
+        return None
+
+    def setting(self, postman, address: str, what: str, value) -> bool:
+        return False
+
 
 _LAYERS: dict[str, Layer] = {}
 
@@ -105,4 +113,15 @@ def watchable(store, target_id: str) -> Watchable | None:
     return next((found for layer in above() if (found := layer.watchable(store, target_id)) is not None), None)
 
 
-__all__ = ["Layer", "Watchable", "above", "owner", "register", "tell", "watchable"]
+def attachment(postman, kind: str, template: str | None, table, seat) -> str | None:
+    """The part a layer adds to this mail for `seat` (a calendar), if any."""
+    return next((part for layer in above()
+                 if (part := layer.attachment(postman, kind, template, table, seat)) is not None), None)
+
+
+def setting(postman, address: str, what: str, value) -> bool:
+    """A player's SET of a layer's own (SET CALENDAR), kept by the layer whose it is."""
+    return any(layer.setting(postman, address, what, value) for layer in above())
+
+
+__all__ = ["Layer", "Watchable", "above", "attachment", "owner", "register", "setting", "tell", "watchable"]

@@ -18,16 +18,12 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.outbound import Letter, compose
 from pbem.render.html_part import html_part
 from pbem.render import render
-from pbem import calendars
-from pbem.calendars import rows as calendar_rows
 from pbem.store import Seat, Store
+from pbem.gm import layers
 from pbem.gm.answers import one_answer
 from pbem.gm.games import Table
 from pbem.gm.observers import SPECTATOR_KINDS, copy_to_spectators
 
-
-# The mail that states a deadline for its reader (CONTRACT section 13, calendars).
-CALENDAR_KINDS = ("welcome", "turn", "report", "reminder", "notice")
 
 
 @dataclass
@@ -46,8 +42,8 @@ class Postman:
     admins: frozenset = frozenset()  # the GM's admin addresses: their HELP lists the GM's commands
     # While a message is handled (`answering`), the mail it causes, in the order written.
     held: list | None = None
-    # The players who asked for a calendar part (SET CALENDAR ON), read once when first needed.
-    calendar_players: frozenset | None = None
+    # What a layer above keeps while this postman works (read once when first needed).
+    memo: dict = field(default_factory=dict)
 
     def hush(self, msg: Inbound) -> None:
         self.hushed.add(msg.message_id)
@@ -143,7 +139,7 @@ class Postman:
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
                          references=answer.references if answer else (),
-                         calendar=self.calendar_for(kind, template, table, seat)), topic=template or kind)
+                         calendar=layers.attachment(self, kind, template, table, seat)), topic=template or kind)
         if kind in SPECTATOR_KINDS:  # reports go seat by seat; their spectators get one copy
             copy_to_spectators(self, kind, table, template, extra)
 
@@ -152,23 +148,6 @@ class Postman:
         mail that must show the game as it stands (a rollback's notice)."""
         ctx = self.context(table, seat)
         return render("status", table.type, **ctx)[1]
-
-    def want_calendar(self, address: str, on: bool) -> None:
-        """SET CALENDAR ON|OFF: the player's wish kept, and read again for the next mail."""
-        calendar_rows.set_calendar(self.store, address, on, self.now)
-        self.calendar_players = None
-
-    def calendar_for(self, kind: str, template: str | None, table: Table, seat: Seat) -> str | None:
-        """The deadline this mail states for `seat`, as one calendar event, when the player asked
-        for calendar parts (SET CALENDAR ON) and owes a move with a deadline now."""
-        if kind not in CALENDAR_KINDS and template not in ("calendar", "absence"):
-            return None
-        if self.calendar_players is None:
-            self.calendar_players = calendar_rows.calendar_players(self.store)
-        if seat.address not in self.calendar_players:
-            return None
-        entries = calendars.owed(table, self.gm_address, seat.address)
-        return calendars.calendar(self.store, entries, self.now, publish=True) if entries else None
 
     def to_all(self, kind: str, table: Table, **extra) -> None:
         for seat in table.seats:

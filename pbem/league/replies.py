@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
 from pbem.orders.commands import SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand, read_body, read_heading
+from pbem.calendars import layer as calendar_layer
 from pbem.league import absence, notices
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
@@ -66,7 +67,7 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
         done.append(absence.said([c for c, _ in away], answered))
     calendar = [o.command for o in kept if isinstance(o.command, SetCalendar)]
     if calendar:  # the last one stands, as in a game's mail
-        postman.want_calendar(address, calendar[-1].on)
+        calendar_layer.want(postman, address, calendar[-1].on)
         notices.league_mail(postman, league_id, plan, "ack", address, name, template="calendar", answer=msg,
                             me={"name": name}, on=calendar[-1].on, owes=False)
         done.append(f"calendar {'on' if calendar[-1].on else 'off'}")
