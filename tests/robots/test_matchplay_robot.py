@@ -38,6 +38,7 @@ def positions(games: int, seed: int):
             g.resolve()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["strong", "easy"])
 def test_orders_are_legal_every_turn_of_many_random_games(level):
     rnd = random.Random(5)
@@ -75,6 +76,7 @@ def test_easy_plays_the_default_orders():
         assert robot.decide(g.view(seat), seat, "easy", {}, stream(9)) == text
 
 
+@pytest.mark.slow
 def test_a_decision_does_not_depend_on_the_opponents_pending_orders():
     rnd = random.Random(3)
     checked = 0
@@ -92,6 +94,7 @@ def test_a_decision_does_not_depend_on_the_opponents_pending_orders():
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_strong_is_not_a_fixed_strategy():
     g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
     for seat in (0, 1):
@@ -139,6 +142,7 @@ def test_required_special_is_played():
         g.check(0, play)
 
 
+@pytest.mark.slow
 def test_the_opponent_model_tells_random_orders_from_deliberate_ones():
     """Uniformly random orders raise the chance the robot gives the random model; the default
     orders (deliberate) and the robot's own orders lower it."""
@@ -197,6 +201,7 @@ def test_the_opponent_model_learns_fixed_habits(lowest):
     assert p_random > p_fitted
 
 
+@pytest.mark.slow
 def test_strong_beats_an_opponent_of_fixed_habits():
     points = 0.0
     for n in range(8):
