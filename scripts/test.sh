@@ -34,4 +34,5 @@ if [ -n "$missing" ]; then
   [ -z "$left" ] || { echo "test.sh: could not install $left" >&2; exit 1; }
 fi
 
-exec .venv/bin/python -m pytest "$@"
+# Two workers (pytest-xdist), for two cores; `-n 0` among the arguments runs one process.
+exec .venv/bin/python -m pytest -n 2 "$@"

@@ -23,6 +23,23 @@ GEORGE, BILL = "george@example.test", "bill@example.test"
 GM = "gm@example.test"
 EXAMPLE_COURSE = "445 345 434 543 434 454"
 TABLE_NOW = "2026-12-01T18:00:00Z"  # a LocalTable's clock until a test moves it: never the machine's
+CHROMIUM = "/usr/bin/chromium"  # Debian's, which scripts/test.sh installs
+
+# -- the tiers: `pytest -m "not slow"` is the fast loop ------------------------------------------
+# A test that talks to a real server or a real browser is marked here, in one place, by where it
+# stands or what it asks for, so a new one cannot forget it; such a test is slow too. Other slow
+# tests carry `@pytest.mark.slow` (or a module's `pytestmark`) where they stand.
+INTEGRATION_FOLDER = Path(__file__).with_name("integration")
+INTEGRATION_FIXTURES = {"mailstack", "fresh_stack", "chromium"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by the marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if (INTEGRATION_FOLDER in item.path.parents
+                or INTEGRATION_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.integration)
+            item.add_marker(pytest.mark.slow)
 
 
 class LocalTable:
@@ -155,6 +172,14 @@ def kinds(msgs) -> list[str]:
 def table(tmp_path, monkeypatch) -> LocalTable:
     monkeypatch.chdir(tmp_path)
     return LocalTable(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+def chromium() -> str:
+    """Headless Chromium's program, for tests of what a browser shows; missing is a failure."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
+    return CHROMIUM
 
 
 @pytest.fixture

@@ -93,6 +93,7 @@ def test_deadline_forfeit_loses_every_hole(table):
     assert "forfeit" in body([m for m in table.mails(BILL) if m["X-PBEM-Kind"] == "report"][-1])
 
 
+@pytest.mark.slow
 def test_demo_plays_a_whole_match(tmp_path):
     env = dict(os.environ, PBEM_NOW="2026-12-01T18:00:00Z")  # the demo's clock too is given
     env.pop("PBEM_CONFIG", None)
@@ -158,6 +159,7 @@ def test_show_names_what_each_game_counts(table, game_type, words):
     assert lines[1] == f"  George <{GEORGE}>  {words} {score}", lines[1]
 
 
+@pytest.mark.slow
 def test_run_with_the_local_transport_answers_mail_and_stops_cleanly(table):
     import signal
     import time

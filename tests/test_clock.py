@@ -70,6 +70,7 @@ def test_a_pinned_clock_stands_still_however_long_the_process_runs(monkeypatch):
     assert clock.now() == START
 
 
+@pytest.mark.slow
 def test_a_running_clock_in_its_own_process_starts_when_the_process_does():
     script = ("import time; from pbem import clock; a = clock.now(); time.sleep(1.2); "
               "print(a.isoformat()); print(clock.now().isoformat())")

@@ -43,6 +43,7 @@ def play(table, game_type, check_secret=None):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_type", sorted(GAMES))
 def test_a_finished_game_verifies_and_any_change_to_its_record_is_caught(table, game_type, tmp_path):
     t = play(table, game_type)
@@ -119,6 +120,7 @@ def _another_order(game_type, order):
             "onpar": "PASS" if order != "PASS" else "DISCARD D5"}[game_type]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_type", sorted(GAMES))
 def test_the_seed_shows_nowhere_before_the_end(table, game_type):
     """No mail, no show --json, no history entry and no log line carries the seed before the

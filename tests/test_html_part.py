@@ -5,6 +5,7 @@ import random
 import re
 import textwrap
 
+import pytest
 from conftest import BILL, GEORGE, body
 
 from pbem.render.html_part import has_table, html_part
@@ -40,6 +41,7 @@ def test_prose_alone_gets_no_html_part():
     assert not has_table("one line\nand another with a single space")
 
 
+@pytest.mark.slow
 def test_card_game_mails_carry_the_whole_text_in_their_html(table):
     """Item 2 of the issue: a turn mail's HTML once left out the greeting, the news, the notes,
     the orders to send and the deadline. Every mail with an HTML part of a whole game by mail,

@@ -110,6 +110,7 @@ def same(got: list[dict], want: list[dict]) -> None:
             assert a[key] == pytest.approx(b[key], abs=1e-9), (a, b, key)
 
 
+@pytest.mark.slow
 def test_ratings_equal_openskill_over_the_same_games_in_the_same_order(table):
     clock = Clock()
     rng = random.Random(4)

@@ -7,6 +7,7 @@ import random
 import unicodedata
 
 import jinja2.filters
+import pytest
 
 from pbem.render.hole_table import hole_lines
 from pbem.mail.clean import clean
@@ -72,6 +73,7 @@ Hole Par  {{ tags[0]|ljust(w[0]) }}  {{ tags[1]|ljust(w[1]) }}  {{ "Won by"|ljus
     return environment().from_string(source).render(rows=rows, tags=tags).rstrip("\n")
 
 
+@pytest.mark.slow
 def test_the_hole_table_in_python_draws_what_the_template_drew():
     rng = random.Random(5)
     specials = ["BLUE+1", "BLUE-1", "RED+1", "RED-1"]

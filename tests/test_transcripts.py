@@ -17,6 +17,10 @@ from transcript_scenarios import SCENARIOS, WIDTH, play
 HERE = Path(__file__).parent / "transcripts"
 EVERY_KIND = {"welcome", "ack", "error", "report", "reminder", "result", "status", "history", "help", "press"}
 
+# Whole games by mail, each played once per process (`played`; `--dist loadfile` keeps this
+# module on one worker): the gate runs them, the fast loop does not.
+pytestmark = pytest.mark.slow
+
 
 @lru_cache(maxsize=None)
 def played(name):

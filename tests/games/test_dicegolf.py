@@ -640,6 +640,7 @@ COMMANDS = st.one_of(st.builds(Enter, CHOICES), st.builds(Policy, st.text(max_si
                      st.sampled_from([Autoplay(), ForfeitHole(), Resign(), Play((3, 4, 5)), None, "ENTER 4"]))
 
 
+@pytest.mark.slow
 @settings(derandomize=True, database=None, deadline=None, max_examples=300)
 @given(seed=st.integers(0, 10_000), players=st.integers(1, 4), moves=st.integers(0, 30),
        seat=st.integers(-1, 4), command=COMMANDS)

@@ -597,6 +597,7 @@ def play_out(seed: int, n: int, holes: int) -> None:
         assert clone.to_dict() == g.to_dict()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_random_full_games(n):
     for seed in range(100):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pbem.games.course import Course
 from pbem.games.errors import OrderError, make_suggestions
 from pbem.games.matchplay import RULES, SPECIALS, Forfeit, MatchPlay, Play, Special, random_orders, rule
@@ -79,6 +81,7 @@ def wrong_mail(rng: random.Random) -> str:
     return "\n".join(rng.choice(makers)(rng) for _ in range(rng.randint(1, 4)))
 
 
+@pytest.mark.slow
 def test_every_suggestion_is_accepted_as_it_stands():
     rng = random.Random(20260109)
     refused = suggested = 0

@@ -189,6 +189,7 @@ def test_a_game_stored_before_the_fair_generator_is_refused_plainly():
         OnPar.from_dict(stored)
 
 
+@pytest.mark.slow
 def test_the_default_and_the_forfeit_orders_are_always_legal():
     for seed in range(30):
         state = OnPar.new(NAMES[:1 + seed % 4], {"holes": 2}, seed, COURSE)
@@ -259,6 +260,7 @@ def read(state: OnPar, seat: int, text: str):
     return orders, errors
 
 
+@pytest.mark.slow
 def test_every_suggestion_is_an_order_the_game_accepts():
     probed = 0
     for seed in range(60):

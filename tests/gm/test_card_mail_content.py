@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from conftest import body, kinds, too_wide
 
 from pbem.gm import games
@@ -151,6 +152,7 @@ LONG = ["Maximilian Alexander Featherstonehaugh", "Wilhelmina Cordelia Fothering
         "Bartholomew Ignatius Worthington III", "Persephone Anastasia Montgomery-Clarke"]
 
 
+@pytest.mark.slow
 def test_every_line_of_every_card_mail_fits_78_columns_with_four_long_names(table):
     addrs = [ANN, BOB, CY, DI]
     new_game(table, "golfdeck", list(zip(LONG, addrs)), "holes=2", seed=9, deadline="24h")

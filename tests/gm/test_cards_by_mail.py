@@ -37,6 +37,7 @@ def play_by_mail(table, type_name, n, *options, seed=3, holes=2):
     return engine(table)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_a_whole_golfdeck_game_by_mail(table, n):
     state = play_by_mail(table, "golfdeck", n)
@@ -83,6 +84,7 @@ GOLF_VARIANTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,variant", [(2, GOLF_VARIANTS[0]), (4, GOLF_VARIANTS[1]), (8, GOLF_VARIANTS[2]),
                                        (2, GOLF_VARIANTS[3]), (3, GOLF_VARIANTS[4]), (2, GOLF_VARIANTS[5])])
 def test_a_whole_golf_game_by_mail(table, n, variant):
@@ -121,6 +123,7 @@ def public_cards(state) -> set[str]:
     return up | ({everything["discard"]} if everything["discard"] else set())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("type_name,n,options,holes", [
     ("golfdeck", 3, (), 2), ("golf", 4, ("layout=4", "ending=knock"), 2),
     ("golf", 2, ("layout=6", "ending=faceup", "peek=any2"), 1)])

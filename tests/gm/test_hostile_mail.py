@@ -122,6 +122,7 @@ def test_an_unexpected_error_marks_the_message_failed_answers_once_and_retry_han
     assert code == 2 and "no kept message 999" in err
 
 
+@pytest.mark.slow
 def test_a_message_that_kills_the_process_is_set_aside_after_three_tries(cron_table):
     table = cron_table
     table.new_match()
@@ -475,6 +476,7 @@ def test_a_robot_answering_the_gms_mail_without_headers_gets_no_answer(table):
 
 # -- 8. exactly once ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_kill_between_writing_and_marking_sent_delivers_each_mail_once(cron_table):
     table = cron_table
     table.new_match()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from conftest import BILL, GEORGE, body, kinds, too_wide
 
 from pbem.games.matchplay import MatchPlay, random_orders
@@ -32,6 +33,7 @@ def test_seed_example_one_by_mail(table):
     assert st["players"][0]["score"] == 2 and st["players"][1]["score"] == 1
 
 
+@pytest.mark.slow
 def test_seed_example_two_by_mail_ends_four_and_three(cron_table):
     table = cron_table
     table.new_match()
@@ -60,6 +62,7 @@ def test_seed_example_two_by_mail_ends_four_and_three(cron_table):
     assert "What would be right" not in body(errs[0])  # no order would be
 
 
+@pytest.mark.slow
 def test_whole_random_match_by_mail_reaches_the_right_result_and_keeps_orders_secret(table):
     """Both players write every turn; the one who orders second also asks for STATUS, HISTORY and
     HELP and sends PRESS meanwhile. Every mail the match writes is read: none shows a player the

@@ -400,6 +400,7 @@ def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(ta
     assert kinds(refused) == ["error"] and "nothing more to watch" in " ".join(body(refused[0]).split())
 
 
+@pytest.mark.slow
 def test_a_league_is_watched_game_by_game_until_unobserve(table):
     create_league(table, "cup", "Winter Cup", len(NAMES))
     answer = observe(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
@@ -491,6 +492,7 @@ def hidden_and_shown(state, type_name: str) -> tuple[set[str], set[str]]:
     return hidden, shown
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("type_name, n, seed", [("golf", 3, 4), ("golf", 2, 9), ("golfdeck", 3, 5)])
 def test_no_spectator_mail_of_a_card_game_names_a_card_face_down(table, type_name, n, seed):
     players = [f"p{i}@example.test" for i in range(n)]
@@ -543,6 +545,7 @@ def test_a_card_game_played_by_the_gm_for_the_silent_gives_spectators_no_readers
     assert any("sent no orders" in t for t in told)  # the players had notes; the spectator none
 
 
+@pytest.mark.slow
 def test_no_spectator_mail_of_on_par_names_a_card_in_a_hand(table):
     from test_onpar_by_mail import CARD, EXAMPLES
     players = ["ann@example.test", "bob@example.test", "cy@example.test"]

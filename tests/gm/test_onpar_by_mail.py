@@ -73,6 +73,7 @@ def play_out(table, n, seed, watch_hands=False):
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, seed", [(1, 1), (2, 2), (4, 3)])
 def test_whole_games_end_as_the_loser_rule_scores_them(table, n, seed):
     new_game(table, n, "--seed", str(seed), "--option", "holes=2")
@@ -158,6 +159,7 @@ def test_a_handicap_by_address_reaches_the_seat(table):
     assert "Your handicap: 2" in welcome
 
 
+@pytest.mark.slow
 def test_every_mail_of_a_game_of_long_names_fits_78_columns(table):
     long_names = [f"{n} Bartholomew-Fitzwilliam de la Montagne-Saint-Exupery" for n in NAMES]
     args = ["new-game", "onpar", "--id", "op", "--seed", "11", "--option", "holes=1", "--deadline", "2d"]

@@ -66,6 +66,7 @@ def verified(table, game: str) -> str:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_type", ["matchplay", "golfdeck", "golf", "onpar", "dicegolf"])
 def test_a_human_plays_a_strong_robot_to_the_end(table, game_type):
     table.pbem("new-game", game_type, "--player", f"George <{GEORGE}>", "--player", "robot:strong",
@@ -99,6 +100,7 @@ def test_a_human_plays_a_strong_robot_to_the_end(table, game_type):
     assert f"{len(robot_events)} robot move" in out and "computed again and found the same" in out
 
 
+@pytest.mark.slow
 def test_a_card_game_of_two_robots_and_two_players(table):
     table.pbem("new-game", "golfdeck", "--player", f"George <{GEORGE}>", "--player", "Caddie <robot:strong>",
                "--player", f"Bill <{BILL}>", "--player", "robot:easy", "--id", "c4", "--option", "holes=2",
@@ -236,6 +238,7 @@ def test_the_gm_hands_a_robot_its_seats_view_and_nothing_else(table, monkeypatch
         assert "hands" not in view and isinstance(view["hand"], list) and len(view["hand_sizes"]) == 3
 
 
+@pytest.mark.slow
 def test_robots_only_on_par_with_four_robots_ends_in_the_pass_that_makes_it(table):
     table.pbem("new-game", "onpar", "--player", "robot", "--player", "robot:easy", "--player", "robot",
                "--player", "robot:easy", "--option", "robots_only=true", "--option", "holes=2", "--id", "q1",

@@ -78,6 +78,7 @@ def same_game(table, rolled: str, fresh: str) -> None:
         assert shown_a[key] == shown_b[key], key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_type", ["matchplay", "golfdeck", "golf", "onpar", "dicegolf"])
 def test_a_rolled_back_game_plays_on_as_a_fresh_game_fed_the_orders_that_stand(table, game_type):
     clock = Clock()
@@ -111,6 +112,7 @@ def test_a_rolled_back_game_plays_on_as_a_fresh_game_fed_the_orders_that_stand(t
     same_game(table, "g", "f")
 
 
+@pytest.mark.slow
 def test_a_finished_match_rolled_back_by_mail_reopens_and_ends_with_a_new_result(table):
     with_admin(table)
     clock = Clock()

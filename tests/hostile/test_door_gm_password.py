@@ -8,6 +8,7 @@ import json
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from conftest import GM, body, kinds
 
 from pbem.gm.gm_password import TRIES
@@ -50,6 +51,7 @@ def last_row(table) -> int:
     return max([0] + [row[0] for row in sqlite3.connect(table.root / "pbem.sqlite3").execute("SELECT id FROM outbox")])
 
 
+@pytest.mark.slow
 def test_four_hundred_guesses_then_the_right_one_take_nothing_and_cost_few_mails(table):
     gm_table(table)
     since = last_row(table)

@@ -9,6 +9,7 @@ import random
 import re
 from datetime import date, timedelta
 
+import pytest
 from conftest import body, too_wide
 from test_season_by_mail import ADDRESSES, NAMES, START, iso, league_file, league_json, play_season
 
@@ -104,6 +105,7 @@ def test_a_void_withdrawal_says_void(table):
     assert "they count for nobody (void)" in flat(got[ADDRESSES[1]][-1])
 
 
+@pytest.mark.slow
 def test_after_the_season_no_game_is_waiting_and_the_leaver_gets_no_standings(table):
     opened(table)
     table.pbem("gm", "WITHDRAW", "cup", ADDRESSES[1], now=iso(START + timedelta(hours=2)))

@@ -6,10 +6,12 @@ import json
 import random
 from datetime import timedelta
 
+import pytest
 from conftest import body, too_wide
 from test_season_by_mail import ADDRESSES, START, iso, league_file, league_json, play_season
 
 
+@pytest.mark.slow
 def test_the_standings_show_each_players_ordinal_as_the_ratings_have_it(table):
     path = league_file(table, players=4)
     table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))

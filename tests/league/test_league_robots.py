@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from conftest import GM, body
 from test_season_by_mail import ADDRESSES, NAMES, START, iso, league_file, league_json, play_season
 
@@ -48,6 +49,7 @@ def play_turns(table, game_id: str, turns: int, rng, now) -> None:
 
 # -- (a) robot players in the league file -----------------------------------------------------
 
+@pytest.mark.slow
 def test_robot_players_sit_under_their_league_handles_and_get_no_mail(table):
     path = robot_league(table, 2, ['"Caddie <robot:strong>"', "robot:easy"])
     create(table, path)
@@ -80,6 +82,7 @@ def test_robot_players_sit_under_their_league_handles_and_get_no_mail(table):
 
 # -- (b) withdrawn: robot ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_withdrawn_player_s_row_is_played_on_by_a_robot(table):
     create(table, league_file(table, players=4, extra="withdrawn: robot\n"))
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # round 1: Alice v Dmitri, Bruno v Chloe
@@ -150,6 +153,7 @@ def test_league_replace_with_a_robot_plays_on_at_once(table):
 
 # -- (c) bye: robot ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_bye_is_a_match_against_a_robot_that_counts_for_the_human_only(table):
     create(table, league_file(table, players=3, extra="bye: robot\n"))
     welcome = next(m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-League"] == "cup")

@@ -9,8 +9,6 @@ from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
 from pbem.league.grid import results_grid
 from pbem.league.page import standings_page
 from pbem.league.pairings import schedule
@@ -18,7 +16,6 @@ from pbem.league.plan import read_plan
 from pbem.league.records import GameRecord, Orders, Replacement
 from pbem.league.standings import MATCH_COLUMNS, TABLE_COLUMNS, standings
 
-CHROMIUM = "/usr/bin/chromium"
 BROWSER_SECONDS = 90
 AMPERSAND = "Tom & Jerry <b>Bold</b>"
 SCRIPT = '<script>document.title="owned"</script>'
@@ -107,14 +104,13 @@ class Dom(HTMLParser):
             parts.append(data)
 
 
-def rendered(page: str, tmp_path: Path) -> Dom:
-    """The DOM that headless Chromium builds from the page, read back."""
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
+def rendered(page: str, tmp_path: Path, chromium: str) -> Dom:
+    """The DOM that headless Chromium (the `chromium` fixture: it marks the test integration)
+    builds from the page, read back."""
     path = tmp_path / "standings.html"
     path.write_text(page, encoding="utf-8")
     profile = tmp_path / "profile"
-    command = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
                "--no-first-run", f"--user-data-dir={profile}", "--dump-dom", path.as_uri()]
     done = subprocess.run(command, capture_output=True, timeout=BROWSER_SECONDS,
@@ -224,7 +220,7 @@ def assert_self_contained(page: str) -> None:
         assert reference not in lowered, reference
 
 
-def test_the_browser_shows_the_match_standings_row_by_row_and_cell_by_cell(tmp_path):
+def test_the_browser_shows_the_match_standings_row_by_row_and_cell_by_cell(tmp_path, chromium):
     plan = plan_of(MATCH_NAMES)
     now = plan.opens(3) + timedelta(days=1)
     games = match_season(plan, now)
@@ -234,7 +230,7 @@ def test_the_browser_shows_the_match_standings_row_by_row_and_cell_by_cell(tmp_p
     assert any(r["holes_diff"] < 0 for r in rows) and any(r["halved"] for r in rows)
     league = league_json(plan, games, now, rows)
     page = standings_page(league, rows, grid, current, "2026-12-22T09:30:00Z")
-    dom = rendered(page, tmp_path)
+    dom = rendered(page, tmp_path, chromium)
 
     assert_standings(dom.tables["standings"], rows, list(MATCH_COLUMNS))
     assert [c.text for c in dom.tables["standings"].head[0]][:3] == ["#", "Player", "P"]
@@ -247,13 +243,13 @@ def test_the_browser_shows_the_match_standings_row_by_row_and_cell_by_cell(tmp_p
     assert f"Sitting out: {bye}." in dom.texts["p"]
 
 
-def test_the_results_grid_says_who_beat_whom_and_by_what(tmp_path):
+def test_the_results_grid_says_who_beat_whom_and_by_what(tmp_path, chromium):
     plan = plan_of(MATCH_NAMES)
     now = plan.opens(3) + timedelta(days=1)
     games = match_season(plan, now)
     rows, grid, current = page_of(plan, games, now)
     dom = rendered(standings_page(league_json(plan, games, now, rows), rows, grid, current,
-                                  "now"), tmp_path)
+                                  "now"), tmp_path, chromium)
     table = dom.tables["results"]
     order = [row["name"] for row in grid["rows"]]
     assert [c.text for c in table.head[0]] == ["Player"] + [str(n) for n in range(1, 6)]
@@ -276,14 +272,14 @@ def test_the_results_grid_says_who_beat_whom_and_by_what(tmp_path):
     assert all(cell(name, name) == "" for name in order)
 
 
-def test_names_come_out_as_text_and_the_page_fetches_nothing(tmp_path):
+def test_names_come_out_as_text_and_the_page_fetches_nothing(tmp_path, chromium):
     plan = plan_of(MATCH_NAMES)
     now = plan.opens(2)
     games = match_season(plan, now)
     rows, grid, current = page_of(plan, games, now)
     page = standings_page(league_json(plan, games, now, rows), rows, grid, current, "now")
     assert_self_contained(page)
-    dom = rendered(page, tmp_path)
+    dom = rendered(page, tmp_path, chromium)
     # The browser built no element from a name: the names are text, whole.
     assert dom.counts.get("script", 0) == 0 and dom.counts.get("b", 0) == 0
     names = [line[1].text for line in dom.tables["standings"].body]
@@ -292,7 +288,7 @@ def test_names_come_out_as_text_and_the_page_fetches_nothing(tmp_path):
     assert "Tom &amp; Jerry &lt;b&gt;Bold&lt;/b&gt;" in page
 
 
-def test_addresses_stay_off_the_page_unless_asked_for(tmp_path):
+def test_addresses_stay_off_the_page_unless_asked_for(tmp_path, chromium):
     plan = plan_of(MATCH_NAMES)
     now = plan.opens(3) + timedelta(days=1)
     games = match_season(plan, now)
@@ -301,7 +297,7 @@ def test_addresses_stay_off_the_page_unless_asked_for(tmp_path):
     page = standings_page(league, rows, grid, current, "now")
     assert "example.test" not in page
     shown_page = standings_page(league, rows, grid, current, "now", show_addresses=True)
-    dom = rendered(shown_page, tmp_path)
+    dom = rendered(shown_page, tmp_path, chromium)
     keys = ["rank", "name", "address", *MATCH_COLUMNS[2:]]
     assert_standings(dom.tables["standings"], rows, keys)
     assert [line[2].text for line in dom.tables["standings"].body] == [r["address"] for r in rows]
@@ -310,7 +306,7 @@ def test_addresses_stay_off_the_page_unless_asked_for(tmp_path):
         assert all("example.test" not in c.text for line in dom.tables[table].body for c in line)
 
 
-def test_a_note_column_says_who_took_a_row_over(tmp_path):
+def test_a_note_column_says_who_took_a_row_over(tmp_path, chromium):
     plan = plan_of(("Ann", "Bob"))
     newcomer = Replacement(old=address(1), new="cy@example.test", name="Cy & Co", at=plan.start)
     game = schedule(plan)[0].games[0]
@@ -322,14 +318,14 @@ def test_a_note_column_says_who_took_a_row_over(tmp_path):
     rows, grid, current = page_of(plan, games, now, replacements=[newcomer])
     assert rows[0]["note"] == "took over from Bob in round 1"
     dom = rendered(standings_page(league_json(plan, games, now, rows), rows, grid, current,
-                                  "now"), tmp_path)
+                                  "now"), tmp_path, chromium)
     assert_standings(dom.tables["standings"], rows, [*MATCH_COLUMNS, "note"])
     assert dom.tables["standings"].body[0][-1].text == "took over from Bob in round 1"
     assert "season over: all 1 rounds played" in dom.texts["p"][0]
     assert dom.tables["current"].body == [] and "No games are in play." in dom.texts["p"]
 
 
-def test_a_tables_league_shows_totals_and_each_round_of_each_player(tmp_path):
+def test_a_tables_league_shows_totals_and_each_round_of_each_player(tmp_path, chromium):
     plan = plan_of(TABLE_NAMES, game="dicegolf", table_size=3, rounds=2)
     scores = {"Ann": [10, 12], "Bob": [12, 10], "Cid": [11, 11], "Dee": [13, 9], "Eve": [9, 14]}
     games = []
@@ -344,7 +340,7 @@ def test_a_tables_league_shows_totals_and_each_round_of_each_player(tmp_path):
     rows, grid, current = page_of(plan, games, now)
     assert sorted(r["total"] for r in rows) == sorted(sum(s) for s in scores.values())
     dom = rendered(standings_page(league_json(plan, games, now, rows), rows, grid, current,
-                                  "now"), tmp_path)
+                                  "now"), tmp_path, chromium)
     assert_standings(dom.tables["standings"], rows, list(TABLE_COLUMNS))
     results = dom.tables["results"]
     assert [c.text for c in results.head[0]] == ["Player", "Round 1", "Round 2"]

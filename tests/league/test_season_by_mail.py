@@ -6,6 +6,7 @@ import random
 import re
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from conftest import body
 
 
@@ -86,6 +87,7 @@ def expected_standings(table, league):
     return rows
 
 
+@pytest.mark.slow
 def test_a_six_player_matchplay_season_runs_by_itself_and_tallies_right(table):
     path = league_file(table)
     code, out, _ = table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
@@ -119,7 +121,7 @@ def test_a_six_player_matchplay_season_runs_by_itself_and_tallies_right(table):
     assert all(len(line) <= 78 for line in body(last).splitlines())
 
 
-def test_the_standings_page_of_a_season_shows_what_json_says_in_a_browser(table, tmp_path):
+def test_the_standings_page_of_a_season_shows_what_json_says_in_a_browser(table, tmp_path, chromium):
     from test_page import assert_self_contained, assert_standings, rendered
     path = league_file(table, players=4)
     table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
@@ -129,13 +131,14 @@ def test_the_standings_page_of_a_season_shows_what_json_says_in_a_browser(table,
     code, out, err = table.pbem("league", "standings", "cup", "--html", str(page_path))
     page = page_path.read_text(encoding="utf-8")
     assert_self_contained(page)
-    dom = rendered(page, tmp_path)
+    dom = rendered(page, tmp_path, chromium)
     keys = [c.attrs.get("data-key") for c in dom.tables["standings"].head[0]]
     assert {"rank", "name", "points", "holes_diff", "on_time"} <= set(keys)
     assert_standings(dom.tables["standings"], rows, keys)
     assert "example.test" not in page  # names only: the page may be published
 
 
+@pytest.mark.slow
 def test_a_five_player_dice_golf_tables_league_seats_everyone_and_adds_up(table):
     path = league_file(table, game="dicegolf", fmt="tables", players=5, extra="table_size: 4\nrounds: 3\n")
     table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))
@@ -174,6 +177,7 @@ def test_a_five_player_dice_golf_tables_league_seats_everyone_and_adds_up(table)
     assert [row["total"] for row in rows] == sorted(row["total"] for row in rows)
 
 
+@pytest.mark.slow
 def test_a_replacement_takes_the_seat_and_the_row_and_a_withdrawal_forfeits_what_is_left(table):
     path = league_file(table, players=4)
     table.pbem("league", "create", str(path), now=iso(START - timedelta(days=1)))

@@ -63,6 +63,7 @@ def test_easy_robots_play_legal_orders(variant):
     assert total > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_strong_robot_plays_legal_orders(variant):
     module, engine, options = VARIANTS[variant]
@@ -73,6 +74,7 @@ def test_strong_robot_plays_legal_orders(variant):
     assert total > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", GOLF_RULES)
 def test_robots_under_golf_house_rules(rules):
     for seed in range(3):
@@ -223,6 +225,7 @@ def test_strong_is_the_same_move_from_the_same_stream(variant):
                 == cards.decide(view, seat, "strong", options, stream(n)))
 
 
+@pytest.mark.slow
 def test_strong_moves_can_differ_between_streams():
     """golfdeck's search samples from the robot's stream: on a close call another stream can
     choose another move (golf's card moves are exact; only its knocks sample)."""

@@ -25,6 +25,7 @@ def decide(state: OnPar, seat: int, level: str, move: int = 0, seed: int = 7) ->
                         robot_generator(seed_from_int(seed), seat, move))
 
 
+@pytest.mark.slow
 def test_robot_orders_are_legal_over_many_random_games_with_robots_beside_random_seats():
     rng = random.Random(3)
     decided = {"easy": 0, "strong": 0}
@@ -57,6 +58,7 @@ def test_robot_orders_are_legal_over_many_random_games_with_robots_beside_random
     assert {"Shot", "Trap"} <= kinds  # the strong robot does use traps
 
 
+@pytest.mark.slow
 def test_a_seat_that_resigned_beside_the_robot_is_never_its_victim():
     for seed in range(6):
         state = OnPar.new(NAMES[:3], {"holes": 1}, seed, COURSE)
@@ -124,6 +126,7 @@ def test_a_rebuilt_state_shows_the_seat_the_view_it_was_built_from():
     assert checked == 60
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "strong"])
 def test_a_decision_depends_only_on_what_the_seat_can_see(level):
     rng = random.Random(5)
@@ -142,6 +145,7 @@ def test_easy_plays_the_missed_deadline_whatever_the_hidden_cards_are_dealt_as()
         assert answers == {str(state.default_orders(seat))}
 
 
+@pytest.mark.slow
 def test_strong_searches_beyond_the_missed_deadline():
     """Over positions met in play the strong robot does not simply play the default."""
     same = differ = 0
@@ -160,6 +164,7 @@ def test_a_seat_not_to_move_is_told():
         decide(state, idle, "strong")
 
 
+@pytest.mark.slow
 def test_a_hand_of_five_may_be_discarded_from_by_the_robot_when_that_is_best():
     # Sanity of the search's reading: a DISCARD it returns is a card in the hand.
     for state, seat in positions(40):

@@ -7,6 +7,7 @@ import importlib
 import random
 from datetime import datetime, timedelta
 
+import pytest
 from conftest import body, kinds
 from tables_helpers import (ANN, BOB, CY, answer, assert_table_mail, open_table, row, sit, welcomed, write)
 
@@ -89,6 +90,7 @@ def test_cancel_closes_the_table_and_tells_everyone_who_joined(table):
         {"name": "Ann", "address": ANN}, {"name": "Bob", "address": BOB}]
 
 
+@pytest.mark.slow
 def test_robots_take_the_empty_seats_and_the_game_plays_to_its_end(table):
     table_id = open_table(table, "golfdeck", "--seats", "4", "--starts", STARTS, "--fill", "robots",
                           "--option", "holes=2")
