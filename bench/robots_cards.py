@@ -18,7 +18,7 @@ from multiprocessing import Pool
 
 from pbem.games import golf, golfdeck
 from pbem.games.rng import Generator, seed_from_int
-from pbem.robots import cards
+from pbem.games.cards import robot as cards
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 VARIANTS = [("golfdeck", golfdeck.GolfDeck, {}), ("golf", golf.Golf, {}),

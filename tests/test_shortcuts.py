@@ -8,7 +8,7 @@ import unicodedata
 
 import jinja2.filters
 
-from pbem.render.hole_table import hole_lines
+from pbem.games.matchplay.hole_table import hole_lines
 from pbem.mail.clean import clean
 from pbem.render import environment, wordwrap
 

@@ -1,22 +1,10 @@
-"""The engine protocol every game follows, and the registry of games."""
+"""The engine protocol every game follows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.games.errors import IllegalOrder
-
-_REGISTRY: dict[str, type["GameState"]] = {}
-
-
-def register(cls: type["GameState"]) -> type["GameState"]:
-    _REGISTRY[cls.TYPE] = cls
-    return cls
-
-
-def registry() -> dict[str, type["GameState"]]:
-    return dict(_REGISTRY)
-
 
 RULE_OVER = "no orders once the game is over"
 
@@ -249,7 +237,7 @@ class TurnByTurn(GameState):
 
     @classmethod
     def command_from_text(cls, text: str):
-        from pbem.games.card_orders import from_text
+        from pbem.games.cards.orders import from_text
         return Resign() if text == "RESIGN" else from_text(text)
 
     @property

@@ -1,14 +1,15 @@
 """Orders into a game, turns resolved, and the mail each step owes the players."""
 from __future__ import annotations
 
-from pbem.games.base import Resign, TurnByTurn
+from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
 from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off
 from pbem.store import Seat
 from pbem.gm.games import Table
 from pbem.gm import layers, robot_seats
 from pbem.gm.letters import Postman
-from pbem.gm.tosses import Tosses, plays_by_toss
+from pbem.gm.pacing import plays_by_toss, round_the_table
+from pbem.gm.tosses import Tosses
 
 
 # The most orders one move can take (two free looks, a draw, the drawn card's decision).
@@ -50,7 +51,7 @@ class Turns:
             self.postman.to_seat("status", self.table, seat, answer=msg)
             return "status"
         if isinstance(command, History):
-            extra = self._card_history() if isinstance(self.table.state, TurnByTurn) else {}
+            extra = self._card_history() if round_the_table(self.table.state) else {}
             self.postman.to_seat("history", self.table, seat, answer=msg, events=self._public_events(), **extra)
             return "history"
         if isinstance(command, Press):
@@ -83,7 +84,7 @@ class Turns:
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""
-        if isinstance(self.table.state, TurnByTurn):
+        if round_the_table(self.table.state):
             self._acknowledge_moves(seat, commands, msg)
             return
         if plays_by_toss(self.table.state):
@@ -94,7 +95,7 @@ class Turns:
 
     def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
         state = self.table.state
-        if isinstance(state, TurnByTurn):
+        if round_the_table(state):
             return self.play(seat, command, msg)
         if plays_by_toss(state):
             return self.tosses.play(seat, command, msg)
@@ -188,7 +189,7 @@ class Turns:
         """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
         welcome promised, with everything played since the seat's last move."""
         state = self.table.state
-        if isinstance(state, TurnByTurn) and seat.seat in state.to_move():
+        if round_the_table(state) and seat.seat in state.to_move():
             self.postman.to_seat("turn", self.table, seat, notes=[], news=self._news(seat.seat, self._hole_moves()))
 
     def _record(self, events: list[dict], nmr: list[dict], told: set[int]) -> bool:
@@ -274,11 +275,11 @@ class Turns:
         """The seat gives up. Whether the game ends is the engine's word: a card game of three
         or more goes on without the player, who still gets the reports and the result."""
         state = self.table.state
-        if isinstance(state, TurnByTurn):
+        if round_the_table(state):
             self._begin()
         state.apply(seat.seat, Resign())
         self.store.add_event(self.table.id, self.now, "resign", seat.seat, orders="RESIGN")
-        if isinstance(state, TurnByTurn):
+        if round_the_table(state):
             self._pending += self._drained()
             if state.result() is None and msg is not None:
                 self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
@@ -327,7 +328,7 @@ class Turns:
             if not forced:
                 return []
             policy = "autoplay"
-        if isinstance(state, TurnByTurn):
+        if round_the_table(state):
             return self._missed_moves(policy)
         if plays_by_toss(state):
             return self.tosses.missed(policy, self.when)

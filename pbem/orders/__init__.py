@@ -1,12 +1,10 @@
-"""Mail text to typed commands: the generic commands here, each game's grammar beside them."""
+"""Mail text to typed commands: the one reader of a player's text and the generic commands.
+
+Each game's grammar lives in its folder and its spec names it (`GameSpec.grammar`).
+"""
 from __future__ import annotations
 
-from pbem.orders import cards, dicegolf, matchplay, onpar
-from pbem.orders.commands import Grammar
-
-GRAMMARS: dict[str, Grammar] = {"matchplay": matchplay.grammar, "golfdeck": cards.grammar, "golf": cards.grammar,
-                               "dicegolf": dicegolf.grammar, "onpar": onpar.grammar}
-
-
-def grammar_for(game_type: str) -> Grammar:
-    return GRAMMARS[game_type]
+# The generic commands read time zones through the GM's schedule (`gm.schedule`), and the GM's
+# modules read the commands: the GM is loaded first, so that whichever is imported first (a
+# game's grammar, in a test) finds the commands whole.
+import pbem.gm  # noqa: F401

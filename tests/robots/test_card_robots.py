@@ -9,7 +9,8 @@ import pytest
 from pbem.games import golf, golfdeck
 from pbem.games.cards import HIDDEN
 from pbem.games.rng import Generator, seed_from_int
-from pbem.robots import card_search, cards
+from pbem.games.cards import search as card_search
+from pbem.games.cards import robot as cards
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 VARIANTS = [

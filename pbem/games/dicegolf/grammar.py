@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from pbem.games.dicegolf import Enter, Policy
-from pbem.games.dicegolf_best import POLICIES
+from pbem.games.dicegolf.engine import Enter, Policy
+from pbem.games.dicegolf.best import POLICIES
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
 from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 from pbem.orders.numbers import read_number

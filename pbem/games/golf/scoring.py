@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from pbem.games.cards import HIDDEN, JOKER, RANKS, SUITS, standard_pack
+from pbem.games.cards.deck import HIDDEN, JOKER, RANKS, SUITS, standard_pack
 
 ONE_EYED_JACKS = frozenset(("JS", "JH"))
 # A joker keeps its minus points rather than pairing away; an unknown card pairs with nothing.

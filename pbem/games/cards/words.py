@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from pbem.games.cards import GOLF_DECK_POINTS
+from pbem.games.cards.deck import GOLF_DECK_POINTS
 
 Saying = Callable[..., "tuple[str, str]"]
 BY_GM = ":by_gm"  # the name of a saying's variant for a move the GM played

@@ -54,12 +54,12 @@ from __future__ import annotations
 import copy
 from typing import AbstractSet, Sequence
 
-from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, register, written
-from pbem.games.card_orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
-from pbem.games import card_words
-from pbem.games.card_words import GOLFDECK_SAYINGS
-from pbem.games.cards import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
-from pbem.games.golfdeck_rules import GRID, GolfDeckRules
+from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
+from pbem.games.cards.orders import DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
+from pbem.games.cards import words as card_words
+from pbem.games.cards.words import GOLFDECK_SAYINGS
+from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
+from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
 
 POINTS = GOLF_DECK_POINTS
@@ -134,7 +134,6 @@ def _positive(key: str, value) -> int:
     return n
 
 
-@register
 class GolfDeck(GolfDeckRules, TurnByTurn):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"

@@ -22,9 +22,9 @@ the view and the stream alone (`pbem verify` recomputes it).
 """
 from __future__ import annotations
 
-from pbem.games import onpar_course as oc
-from pbem.games import onpar_play as play
-from pbem.games.onpar import OnPar
+from pbem.games.onpar import course as oc
+from pbem.games.onpar import play
+from pbem.games.onpar.engine import OnPar
 from pbem.games.rng import Generator
 
 __all__ = ["VERSION", "decide", "rebuild"]

@@ -51,13 +51,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import AbstractSet, Sequence
 
-from pbem.games.base import Resign, Result, TurnByTurn, register
-from pbem.games import card_words
-from pbem.games.card_orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
-from pbem.games.card_words import GOLF_SAYINGS
-from pbem.games.cards import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
-from pbem.games.golf_rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
-from pbem.games.golf_scoring import best_spot, game_tables, score_hole
+from pbem.games.base import Resign, Result, TurnByTurn
+from pbem.games.cards import words as card_words
+from pbem.games.cards.orders import Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
+from pbem.games.cards.words import GOLF_SAYINGS
+from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
+from pbem.games.golf.rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
+from pbem.games.golf.scoring import best_spot, game_tables, score_hole
 from pbem.games.rng import Generator, game_generator, stored_generator
 
 COLS = {4: 2, 6: 3}
@@ -71,7 +71,6 @@ AT_THE_DEAL = {(size, peek): (near, tuple(p in near for p in POSITIONS[size]))
                for near in [NEAREST[size] if peek in ("near2", "paid") else ()]}
 
 
-@register
 class Golf(GolfRules, TurnByTurn):
     TYPE = "golf"
     TITLE = "Golf"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from pbem.games import onpar_course as oc
+from pbem.games.onpar import course as oc
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 
 _ALIASES = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
+from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from pbem.games.errors import InvalidOrder, OrderError
 from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 

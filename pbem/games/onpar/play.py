@@ -10,9 +10,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Sequence
 
-from pbem.games import onpar_course as oc
+from pbem.games.onpar import course as oc
 from pbem.games.base import written
-from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 
 HANDICAP_MOST = 4  # so a ball that counts as holed is always on The Green
 # Which skill shot a tie spends first: keep the Power Shot for when it is needed.

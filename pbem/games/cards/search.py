@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pbem.games import golf as golf_engine
-from pbem.games import golfdeck as deck_engine
-from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, Keep, Knock, Reveal
-from pbem.games.cards import HIDDEN
-from pbem.games.golf_scoring import best_spot, game_tables, layout_score
+from pbem.games.golf import engine as golf_engine
+from pbem.games.golfdeck import engine as deck_engine
+from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, Keep, Knock, Reveal
+from pbem.games.cards.deck import HIDDEN
+from pbem.games.golf.scoring import best_spot, game_tables, layout_score
 from pbem.games.rng import Generator
 
 __all__ = ["game_of", "rebuild", "clone", "default_move", "candidates", "search", "rollout"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from pbem.games.base import NMR_OPTION, GameState, Resign, Result, register, written
+from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
 from pbem.games.errors import IllegalOrder
 
 if TYPE_CHECKING:
@@ -131,7 +131,6 @@ def match_line(names: Sequence[str], lead: int, after: int) -> str:
     return f"Match: {leader} {abs(lead)} up after {after}"
 
 
-@register
 class MatchPlay(GameState):
     TYPE = "matchplay"
     TITLE = "MatchPlay Golf"

@@ -26,7 +26,7 @@ play their turns so far as easy players would, since what they kept lies face do
 """
 from __future__ import annotations
 
-from pbem.robots import card_search as search
+from pbem.games.cards import search
 
 __all__ = ["VERSION", "decide"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.games import base
 from pbem.games.base import Resign
-from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
+from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from pbem.games.errors import IllegalOrder
 
 GRID = 6  # cards in a grid: two rows of three

@@ -7,7 +7,7 @@ break, each with a message that says why and, where one helps, a hint that is a 
 from __future__ import annotations
 
 from pbem.games.base import NMR_OPTION, Option, Resign, written
-from pbem.games.card_orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
+from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from pbem.games.errors import IllegalOrder
 
 _ON = (False, True)

@@ -7,7 +7,7 @@ missed deadline plays BEST too). The stream is not drawn from: there is nothing 
 """
 from __future__ import annotations
 
-from pbem.games import dicegolf_best as best
+from pbem.games.dicegolf import best
 
 __all__ = ["VERSION", "decide"]
 

@@ -49,12 +49,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from pbem.games import dicegolf_best as best
+from pbem.games.dicegolf import best
 from pbem.games import rng as fair
 from pbem.games import base
-from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, register, written
-from pbem.games.dicegolf_sheets import Sheets
-from pbem.games.cards import share_the_win
+from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, written
+from pbem.games.dicegolf.sheets import Sheets
+from pbem.games.cards.deck import share_the_win
 from pbem.games.errors import IllegalOrder
 
 HOLES = 7
@@ -137,7 +137,6 @@ def read_flags(value, course=None) -> list[int] | None:
     return flags
 
 
-@register
 class DiceGolf(Sheets, GameState):
     TYPE = "dicegolf"
     TITLE = "Dice Golf"

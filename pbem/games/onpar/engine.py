@@ -76,16 +76,16 @@ from __future__ import annotations
 import copy
 from typing import Sequence
 
-from pbem.games import onpar_course as oc
-from pbem.games import onpar_play as play
+from pbem.games.onpar import course as oc
+from pbem.games.onpar import play
 from pbem.games import rng as fair
 from pbem.games import base
-from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, register, written
-from pbem.games.cards import share_the_win
+from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
+from pbem.games.cards.deck import share_the_win
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder
-from pbem.games.onpar_orders import ORDERS, DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
-from pbem.games.onpar_play import handicap_option, read_handicaps
+from pbem.games.onpar.orders import ORDERS, DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
+from pbem.games.onpar.play import handicap_option, read_handicaps
 
 __all__ = ["OnPar", "handicap_option", "random_orders"]
 
@@ -110,7 +110,6 @@ RULE_PASS_FULL = "with 5 or more cards in hand, PASS is no choice: discard or pl
 RULE_PASS_SHOT = "PASS only when no shot is legal"
 
 
-@register
 class OnPar(TurnByTurn):
     TYPE = "onpar"
     TITLE = "On Par"

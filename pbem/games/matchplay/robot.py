@@ -47,7 +47,7 @@ import math
 from itertools import permutations
 from operator import mul
 
-from pbem.games.matchplay import HOLES, MatchPlay, Play, Special, turn_holes
+from pbem.games.matchplay.engine import HOLES, MatchPlay, Play, Special, turn_holes
 
 __all__ = ["VERSION", "decide", "rebuild"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pbem.games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, OrderError
-from pbem.games.matchplay import Play, Special, rule, special_part
+from pbem.games.matchplay.engine import Play, Special, rule, special_part
 from pbem.orders.commands import Line, Order, UnknownCommand
 from pbem.orders.numbers import is_digits, read_number
 
