@@ -8,9 +8,9 @@ import re
 
 import pytest
 from conftest import BILL, GEORGE, body, kinds
+from pingame.spec import SPEC
 
 from pbem.games import registry
-from pingame.spec import SPEC
 
 PIN = re.compile(r"the pin is (\d+) yards away")
 

@@ -8,10 +8,9 @@ import re
 
 from pbem.games.errors import InvalidOrder
 from pbem.orders.commands import Order, UnknownCommand, first_word
-
 from pingame.engine import Club
 
-_CLUB = re.compile(r"^CLUB\s+([1-9])$", re.I)
+_CLUB = re.compile(r"^CLUB\s+([1-9])$", re.IGNORECASE)
 
 
 def grammar(lines):

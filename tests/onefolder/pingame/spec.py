@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.games.spec import GameSpec, Pacing
-
 from pingame import robot
 from pingame.engine import PinGame
 from pingame.grammar import grammar
