@@ -1,9 +1,10 @@
-"""Golf (golf deck) as the rest of pbem knows it: a game of the `cards` family, played by the card robot."""
+"""Golf (golf deck) as the rest of pbem knows it: a game of the `cards` family."""
 from __future__ import annotations
 
 from pbem.games import cards
-from pbem.games.cards import robot, show
+from pbem.games.cards import show
 from pbem.games.cards.grammar import grammar
+from pbem.games.golfdeck import robot
 from pbem.games.golfdeck.engine import GolfDeck, random_orders
 from pbem.games.spec import GameSpec, Pacing
 
