@@ -1,6 +1,6 @@
 """How a game's turns go, as its spec says (`Pacing`): the GM picks its flow by this, never by
-the engine's class. Simultaneous turns are `turns.Turns`' own; round the table its card-game
-side (`Turns.play`, `announce`); tosses `tosses.Tosses`."""
+the engine's class. One flow each: simultaneous turns are `turns.Turns`' own (orders, then the
+turn resolved); round the table is `round_table.RoundTheTable`; tosses `tosses.Tosses`."""
 from __future__ import annotations
 
 from pbem.games import GameState
