@@ -41,7 +41,7 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
     for ev in store.events(game_id, undone=True)[1:]:
         step = None
         if ev["kind"] in _PLAYED:
-            # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
+            # A turn still open keeps its orders secret (round the table, a move is public at once).
             if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not round_the_table(state):
                 continue
             step = {"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]}
