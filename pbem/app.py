@@ -21,6 +21,8 @@ from pbem import clock
 from pbem.config import Config
 from pbem.store.faults import checkpoint
 from pbem.store import Store
+from pbem.league.rows import leagues
+from pbem.tables.book import has_open_tables
 
 if TYPE_CHECKING:
     from pbem.mail.courier import Delivery
@@ -141,7 +143,7 @@ class App:
         Over IMAP and SMTP the mail of the messages handled goes out while the later ones are
         read (`courier.Alongside`); what is left, and what the deadlines make, goes at the end."""
         with self.lock():
-            counts = {"handled": len(self.gm.recover()) if self.store.unhandled_inbound() else 0}
+            counts = {"handled": len(self.gm.recover()) if self.store.inbound.unhandled() else 0}
             inbound_problem: Exception | None = None
             from pbem.mail.courier import Delivery
             alongside = Delivery()  # what went out while the inbox was handled
@@ -195,7 +197,7 @@ class App:
         if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta) \
                 or self.store.robot_games():
             done += self.gm.tick()
-        if self.store.leagues("active") or self.store.has_open_tables():
+        if leagues(self.store, "active") or has_open_tables(self.store):
             from pbem.gm import layers
             gm = self.gm  # registers the layers
             for layer in layers.above():
@@ -271,7 +273,7 @@ class App:
     # -- the outbox -----------------------------------------------------------------------
     def send_outbox(self) -> "Delivery":
         from pbem.mail.courier import Delivery
-        if not self.store.queued(clock.now()):
+        if not self.store.outbox.queued(clock.now()):
             return Delivery()
         import asyncio
         return asyncio.run(self.send_outbox_async())

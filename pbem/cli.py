@@ -422,7 +422,7 @@ def cmd_check(args) -> int:
 def cmd_outbox(args) -> int:
     if args.action == "retry":
         with _app(args) as app:
-            count = app.store.requeue(args.id)
+            count = app.store.outbox.requeue(args.id)
             if args.id is not None and not count:
                 raise UsageError(f"no failed mail {args.id} (pbem outbox lists them)")
             print(f"queued {count} mail(s) again")
@@ -431,7 +431,7 @@ def cmd_outbox(args) -> int:
     if args.id is not None:
         raise UsageError(f"unexpected {args.id}: did you mean `pbem outbox retry {args.id}`?")
     with _app(args) as app:
-        rows = app.store.outbox_rows()
+        rows = app.store.outbox.rows()
     return _listing(args.json, rows, "nothing waits, failed or bounced", lambda r: (
         f"{r['id']:<6} {r['status']:<8} {r['kind']:<9} {r['recipient']:<28.28} tries {r['attempts'] or 0}"
         + (f"  {r['error']}" if r["error"] else "")))
@@ -492,15 +492,14 @@ def cmd_ratings(args) -> int:
 
 
 def cmd_calendar(args) -> int:
-    from pbem.calendars import for_target
+    from pbem.calendars.targets import for_target, known
     from pbem.clock import now
     with _app(args) as app:
         with app.store.transaction():
             text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
         if text is None:
-            known = [row.id for row in app.store.games()] + [lg["id"] for lg in app.store.leagues()]
             from pbem.gm.admin import no_such_game
-            raise UsageError(no_such_game(args.target, known, "games and leagues").replace("no game", "no game or league"))
+            raise UsageError(no_such_game(args.target, known(app.store), "games and leagues").replace("no game", "no game or league"))
     sys.stdout.write(text)
     return 0
 
@@ -539,7 +538,7 @@ def cmd_inbox(args) -> int:
     if args.id is not None:
         raise UsageError(f"unexpected {args.id}: did you mean `pbem inbox retry {args.id}`?")
     with _app(args) as app:
-        rows = app.store.inbound_rows("failed", "screened")
+        rows = app.store.inbound.rows("failed", "screened")
     # A screening note starts with its rule's name ("list: List-Id header").
     listing = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
                 "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],

@@ -96,7 +96,7 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
 async def _pass(app: App, inbox, stop: asyncio.Event, lookout) -> int:
     try:
         with app.lock(wait=5.0):
-            if app.store.unhandled_inbound():
+            if app.store.inbound.unhandled():
                 app.gm.recover()
             handled = await app.handle_inbox(inbox, stop)
             app.tick()
@@ -129,7 +129,7 @@ def _until_next(app: App, lookout=None) -> float:
     """Seconds until the next deadline, reminder or outbox retry falls due (or the next look at
     a server that mail waits for)."""
     now = clock.now()
-    moments = [m for m in (app.store.next_wakeup(app.config.games.reminder_delta), app.store.next_outbox_try()) if m]
+    moments = [m for m in (app.store.next_wakeup(app.config.games.reminder_delta), app.store.outbox.next_try()) if m]
     if not moments:
         return LONGEST_WAIT
     wait = (min(moments) - now) / timedelta(seconds=1)

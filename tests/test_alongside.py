@@ -42,8 +42,8 @@ class Kept:
 
 def queue(store: Store, n: int, start: int = 0, recipient: str = "george@example.test") -> None:
     for i in range(start, start + n):
-        store.queue(now=NOW, game_id="g1", kind="ack", recipient=recipient, message_id=f"<m{i}@gm.test>",
-                    raw=f"Subject: {i}\r\n\r\nx\r\n".encode())
+        store.outbox.queue(now=NOW, game_id="g1", kind="ack", recipient=recipient, message_id=f"<m{i}@gm.test>",
+                           raw=f"Subject: {i}\r\n\r\nx\r\n".encode())
 
 
 def outbox_with_one_odd(tmp_path, odd: str, before: int, after: int) -> Store:
@@ -116,7 +116,7 @@ def test_marks_of_many_mails_over_a_second_s_turn(tmp_path):
     queue(store, 1203)
     ids = [i for i, in store.conn.execute("SELECT id FROM outbox ORDER BY id")]
     later = NOW + timedelta(seconds=1)
-    store.mark_sent_many([(i, NOW if n < 700 else later) for n, i in enumerate(ids[:-1])])
+    store.outbox.mark_sent_many([(i, NOW if n < 700 else later) for n, i in enumerate(ids[:-1])])
     rows = store.conn.execute("SELECT status, sent FROM outbox ORDER BY id").fetchall()
     assert rows[:700] == [("sent", "2026-12-01T18:00:00Z")] * 700
     assert rows[700:1202] == [("sent", "2026-12-01T18:00:01Z")] * 502

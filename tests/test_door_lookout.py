@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 from pbem.mail.courier import PROBE_EVERY, Delivery, Lookout
 
@@ -12,13 +13,17 @@ NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
 
 
 class Outbox:
-    """What the lookout reads of the store: when the next try of waiting mail falls due."""
+    """What the lookout reads of the store's outbox: when the next try of waiting mail falls due."""
 
-    def __init__(self, next_try):
-        self.next_try = next_try
+    def __init__(self, due):
+        self.due = due
 
-    def next_outbox_try(self):
-        return self.next_try
+    def next_try(self):
+        return self.due
+
+
+def waiting_store(due) -> SimpleNamespace:
+    return SimpleNamespace(outbox=Outbox(due))
 
 
 class Server:
@@ -46,7 +51,7 @@ def back(lookout, store) -> bool:
 def test_the_lookout_asks_every_few_seconds_and_says_send_when_the_server_is_back():
     server, clock = Server(), Clock()
     lookout = Lookout(lambda: server, monotonic=clock)
-    store = Outbox(NOW + timedelta(seconds=30))  # put off by the backoff: 30 s to the next try
+    store = waiting_store(NOW + timedelta(seconds=30))  # put off by the backoff: 30 s to the next try
     assert back(lookout, store) is False and server.asked == 1
     clock.t += PROBE_EVERY / 2
     assert back(lookout, store) is False and server.asked == 1  # not asked again so soon
@@ -58,15 +63,15 @@ def test_the_lookout_asks_every_few_seconds_and_says_send_when_the_server_is_bac
 def test_nothing_waiting_or_mail_due_is_no_reason_to_ask():
     server = Server()
     lookout = Lookout(lambda: server, monotonic=Clock())
-    assert back(lookout, Outbox(None)) is False
-    assert back(lookout, Outbox(NOW - timedelta(seconds=1))) is False  # due: it goes the usual way
+    assert back(lookout, waiting_store(None)) is False
+    assert back(lookout, waiting_store(NOW - timedelta(seconds=1))) is False  # due: it goes the usual way
     assert server.asked == 0
 
 
 def test_a_server_that_greets_but_takes_no_mail_gets_one_early_try_until_it_is_seen_away_again():
     server, clock = Server(), Clock()
     lookout = Lookout(lambda: server, monotonic=clock)
-    store = Outbox(NOW + timedelta(seconds=60))
+    store = waiting_store(NOW + timedelta(seconds=60))
     server.up = True
     assert back(lookout, store) is True
     lookout.tried(Delivery(deferred=3))  # it greeted, but the mail was put off again

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbem import clock
-from pbem.gm import courses, schedule
+from pbem.clock import schedule
+from pbem.gm import courses
 from pbem.mail.clean import quoted
 
 

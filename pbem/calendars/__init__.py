@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from pbem.calendars.rows import restated
 from pbem.mail.clean import clean
 
 PRODID = "-//pbem//golf by mail//EN"
@@ -90,15 +91,7 @@ def calendar(store, entries: list[Entry], now: datetime, *, publish: bool = Fals
 
 def sequence(store, uid: str, start: datetime) -> int:
     """The event's SEQUENCE: 0 the first time, one more each time its time has moved since."""
-    at = _utc(start).strftime("%Y-%m-%dT%H:%M:%SZ")
-    row = store.conn.execute("SELECT at, sequence FROM calendar_events WHERE uid = ?", [uid]).fetchone()
-    if row is None:
-        store.conn.execute("INSERT INTO calendar_events (uid, at, sequence) VALUES (?, ?, 0)", [uid, at])
-        return 0
-    if row[0] == at:
-        return row[1]
-    store.conn.execute("UPDATE calendar_events SET at = ?, sequence = ? WHERE uid = ?", [at, row[1] + 1, uid])
-    return row[1] + 1
+    return restated(store, uid, _utc(start).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def _utc(moment: datetime) -> datetime:
@@ -106,23 +99,3 @@ def _utc(moment: datetime) -> datetime:
 
 
 __all__ = ["Entry", "calendar", "deadline_uid", "openings", "owed", "sequence"]
-
-
-def for_target(store, target: str, address: str | None, now: datetime, gm_address: str) -> str | None:
-    """`pbem calendar GAME|LEAGUE [--player ADDRESS]`: the calendar, or None when `target`
-    names neither."""
-    from pbem.gm import games
-    address = address.strip().lower() if address else None
-    table = games.load(store, target)
-    if table is not None:
-        return calendar(store, owed(table, gm_address, address), now)
-    league = store.league(target)
-    if league is None:
-        return None
-    from pbem.league.plan import read_plan
-    plan = read_plan(dict(league["plan"], id=target))
-    entries = [] if league["status"] != "active" else openings(target, plan, gm_address, now)
-    for row in store.league_games(target):
-        if row.status == "active":
-            entries += owed(games.load(store, row.id), gm_address, address)
-    return calendar(store, sorted(entries, key=lambda e: (e.start, e.uid)), now)

@@ -13,7 +13,7 @@ from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from pbem.mail.screen import screen
 from pbem.store import Store
-from pbem.gm import admin, games, observers, robot_seats
+from pbem.gm import admin, games, observers, robot_seats, spectators
 from pbem.gm.inbox import Inbox, Outcome, Policy
 from pbem.gm.letters import Postman
 from pbem.gm.pacing import plays_by_toss, round_the_table
@@ -41,7 +41,7 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
     table = games.create(postman.store, type_name=type_name, players=players, course=course,
                          options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline)
     if closed:
-        postman.store.close_to_spectators(table.id, postman.now)
+        spectators.close_to_spectators(postman.store, table.id, postman.now)
     postman.to_all("welcome", table, course=course)
     if round_the_table(table.state):  # turn by turn: tell who moves first
         Turns(postman, table).announce(set())
@@ -94,8 +94,8 @@ class GM:
         """Keep the raw message, then handle it once. Safe to call again for the same message."""
         msg = self.parse(raw)
         key = inbound_key(msg)
-        if not self.store.keep_inbound(key, raw, self.clock(), msg.sender, msg.subject, msg.message_id):
-            if self.store.inbound_status(key) != "new":
+        if not self.store.inbound.keep(key, raw, self.clock(), msg.sender, msg.subject, msg.message_id):
+            if self.store.inbound.status(key) != "new":
                 log.info("message %s from %s: seen before, not handled again", msg.message_id, msg.sender or "-")
                 return Outcome("duplicate", "seen before")
         checkpoint("stored")
@@ -108,9 +108,9 @@ class GM:
         """Handle messages that were kept but not handled (a crash between the two). One that
         has been tried this often without an end (it kills the process) is set aside as failed."""
         outcomes = []
-        for key, raw in self.store.unhandled_inbound():
+        for key, raw in self.store.inbound.unhandled():
             msg = self.parse(raw)
-            if self.store.attempt_inbound(key) > RECOVERY_ATTEMPTS:
+            if self.store.inbound.attempt(key) > RECOVERY_ATTEMPTS:
                 outcomes.append(self._failed(msg, key, f"no end after {RECOVERY_ATTEMPTS} tries"))
             else:
                 outcomes.append(self._handle(msg, key))
@@ -118,13 +118,13 @@ class GM:
 
     def retry(self, row_id: int) -> Outcome:
         """Handle a kept message again (`pbem inbox retry ID`), whatever became of it before."""
-        row = self.store.inbound_by_id(row_id)
+        row = self.store.inbound.by_id(row_id)
         if row is None:
             raise KeyError(f"no kept message {row_id}")
         if row["raw"] is None:
             raise KeyError(f"message {row_id} was handled long ago and its text is no longer kept")
         with self.store.transaction():
-            self.store.mark_inbound(row["key"], "new", self.clock(), "retried by the GM")
+            self.store.inbound.mark(row["key"], "new", self.clock(), "retried by the GM")
         return self._handle(self.parse(row["raw"]), row["key"], answer_failure=False)
 
     def _handle(self, msg: Inbound, key: str, answer_failure: bool = True) -> Outcome:
@@ -134,7 +134,7 @@ class GM:
             with self.store.transaction():
                 checkpoint("handling")
                 outcome = Inbox(postman, self.policy).handle(msg)
-                self.store.mark_inbound(key, outcome.status, postman.now, clean(outcome.note, 500),
+                self.store.inbound.mark(key, outcome.status, postman.now, clean(outcome.note, 500),
                                         outcome.game_id, outcome.auth)
         except Exception as e:  # the transaction took back the message's every effect
             return self._failed(msg, key, f"{type(e).__name__}: {clean(e, 300)}", answer=answer_failure,
@@ -156,14 +156,14 @@ class GM:
         try:
             with self.store.transaction():
                 if answer and msg.sender and not screen(msg, {self.gm_address}) \
-                        and self.store.strangers_answered(postman.now - timedelta(hours=1)) \
+                        and self.store.inbound.strangers_answered(postman.now - timedelta(hours=1)) \
                         < self.policy.strangers_per_hour:
                     postman.to_sender("error", msg, template="unreadable")
-                self.store.mark_inbound(key, "failed", postman.now, reason)
+                self.store.inbound.mark(key, "failed", postman.now, reason)
         except Exception as e:  # even the answer failed: the row still says failed
             log.error("message %s: could not answer the failure: %s", msg.message_id, clean(e, 200))
             with self.store.transaction():
-                self.store.mark_inbound(key, "failed", postman.now, reason)
+                self.store.inbound.mark(key, "failed", postman.now, reason)
         return Outcome("failed", reason)
 
     def tick(self) -> list[str]:

@@ -12,12 +12,17 @@ import hmac
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.store import Store
+from pbem.store import Store, Tables, from_iso, iso
 
 TRIES = 5
 WINDOW = timedelta(hours=1)
+TABLES = Tables("gm password", (
+    # Wrong GM passwords by mail (from an admin's address), and whether one raised the alarm.
+    "CREATE TABLE IF NOT EXISTS gm_password_misses (id INTEGER PRIMARY KEY, at TEXT, sender TEXT, alarm INTEGER)",
+    "CREATE INDEX IF NOT EXISTS gm_password_misses_at ON gm_password_misses (at)",
+))
 
-__all__ = ["TRIES", "WINDOW", "Lock", "same_password"]
+__all__ = ["TABLES", "TRIES", "WINDOW", "Lock", "add_miss", "misses_since", "same_password"]
 
 
 def same_password(given: str | None, secret: str | None) -> bool:
@@ -35,15 +40,15 @@ class Lock:
 
     def locked_until(self) -> datetime | None:
         """When GM commands by mail are taken again, or None when they are taken now."""
-        return self._until(self.store.gm_password_misses(self.now - WINDOW))
+        return self._until(misses_since(self.store, self.now - WINDOW))
 
     def miss(self, sender: str) -> tuple[datetime | None, bool]:
         """Keep one wrong password: (when the lock it leaves ends, or None; whether it began a
         lockout that the admins are to hear of now)."""
-        misses = self.store.gm_password_misses(self.now - WINDOW)
+        misses = misses_since(self.store, self.now - WINDOW)
         began = len(misses) + 1 == self.tries
         alarm = began and not any(m["alarm"] for m in misses)
-        self.store.add_gm_password_miss(sender, self.now, alarm)
+        add_miss(self.store, sender, self.now, alarm)
         return self._until([*misses, {"at": self.now}]), alarm
 
     def _until(self, misses: list[dict]) -> datetime | None:
@@ -51,3 +56,15 @@ class Lock:
             return None
         # Locked while `tries` of them are under an hour old: until the one that keeps it so ages.
         return misses[len(misses) - self.tries]["at"] + WINDOW
+
+
+def add_miss(store: Store, sender: str, now: datetime, alarm: bool = False) -> None:
+    store.with_tables(TABLES).execute("INSERT INTO gm_password_misses (at, sender, alarm) VALUES (?, ?, ?)",
+                                      [iso(now), sender, int(alarm)])
+
+
+def misses_since(store: Store, since: datetime) -> list[dict]:
+    """The wrong GM passwords since then, oldest first: {at, sender, alarm}."""
+    rows = store.with_tables(TABLES).execute("SELECT at, sender, alarm FROM gm_password_misses WHERE at >= ? "
+                                             "ORDER BY at, id", [iso(since)])
+    return [{"at": from_iso(at), "sender": sender, "alarm": bool(alarm)} for at, sender, alarm in rows]

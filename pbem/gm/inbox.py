@@ -22,6 +22,7 @@ from pbem.gm import admin, games, gm_password, layers, observers, originals, rob
 from pbem.gm.admin import is_gm_command
 from pbem.gm.letters import Postman
 from pbem.gm.turns import Turns
+from pbem.gm import spectators
 
 HOUR = timedelta(hours=1)
 
@@ -73,7 +74,7 @@ class Inbox:
             reading = self._read(msg)
         lines = reading.lines
         token = self._secret_in_address(msg)
-        pending = self.store.observe_request(token)
+        pending = spectators.observe_request(self.store, token)
         if pending is not None:  # an answer to the question an OBSERVE got, whatever it says
             return self._confirm(msg, pending, lines[: self.policy.max_command_lines + 1])
         for layer in layers.above():  # mail a layer above answers itself (JOIN, a table's confirmation)
@@ -118,8 +119,8 @@ class Inbox:
         for bounce in read_bounce(msg):
             if not bounce.permanent:
                 continue
-            mail, new = self.store.mark_bounced(bounce.message_id, bounce.recipient, bounce.diagnostic,
-                                                self.postman.now)
+            mail, new = self.store.outbox.mark_bounced(bounce.message_id, bounce.recipient, bounce.diagnostic,
+                                                       self.postman.now)
             if mail is None:
                 continue
             noted.append(mail["recipient"])
@@ -188,7 +189,7 @@ class Inbox:
         """Why mail that proved no seat gets no answer now (the hour's answers to such mail are
         used up, or its sender's), or None when it may have one."""
         since = self.postman.now - HOUR
-        if self.store.strangers_answered(since) >= self.policy.strangers_per_hour:
+        if self.store.inbound.strangers_answered(since) >= self.policy.strangers_per_hour:
             return Outcome("ignored", f"{note}; not answered: {self.policy.strangers_per_hour} answers to "
                                       "unproven mail in the last hour")
         return self._sender_flood(msg, since)
@@ -199,7 +200,7 @@ class Inbox:
         answered as unproven mail is, and one that gets no answer changes nothing. An OBSERVE
         only asks the address to confirm; UNOBSERVE is done at once, for the sender, or for
         the spectator whose token the address it was sent to carries (from any address)."""
-        owner = self.store.spectator_by_token(self._secret_in_address(msg))
+        owner = spectators.spectator_by_token(self.store, self._secret_in_address(msg))
         spectator = observers.Spectator(self.store, owner or msg.sender, self.postman.now)
         steps, errors = spectator.check(request)
         asked = ", ".join(str(o.command) for o in request.orders)
@@ -218,8 +219,8 @@ class Inbox:
             return silenced
         applied = spectator.apply(steps)
         now = self.postman.now
-        if applied.wanted and self.store.observe_asked(spectator.address, [t.id for t in applied.wanted],
-                                                        now - observers.ASKED_AGAIN, now):
+        if applied.wanted and spectators.observe_asked(self.store, spectator.address, [t.id for t in applied.wanted],
+                                                       now - observers.ASKED_AGAIN, now):
             applied.wanted = []  # asked already within the hour: the question is in that mailbox
             if not applied.done:
                 return Outcome("ignored", f"spectator request: {asked}; its confirmation was asked already")
@@ -241,7 +242,7 @@ class Inbox:
             return self._unproven(msg, note=f"spectator confirmation from another address ({ids})",
                                   problem="This confirmation must come from the address that was asked.",
                                   hint="Reply from the address the question was sent to; the reply needs no text.")
-        self.store.drop_observe_request(pending["token"])
+        spectators.drop_observe_request(self.store, pending["token"])
         if pending["expires"] <= self.postman.now:
             again = "; ".join(f"OBSERVE {i}" for i in pending["targets"])
             return self._unproven(msg, note=f"spectator confirmation expired ({ids})",
@@ -259,15 +260,15 @@ class Inbox:
     def _sender_flood(self, msg: Inbound, since) -> Outcome | None:
         """Past the hourly limit of unproven mail from one address: one warning, then silence
         until an hour has fewer. (Mail that proves a seat never counts here.)"""
-        (recent, warned), limit = self.store.flood(msg.sender, since, authenticated=False), \
+        (recent, warned), limit = self.store.inbound.flood(msg.sender, since, authenticated=False), \
             self.policy.messages_per_hour
         if recent <= limit:
             if warned:
-                self.store.set_warned(msg.sender, None)
+                self.store.inbound.set_warned(msg.sender, None)
             return None
         if warned:
             return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
-        self.store.set_warned(msg.sender, self.postman.now)
+        self.store.inbound.set_warned(msg.sender, self.postman.now)
         self.postman.to_sender("error", msg, errors=[], problem="Too many messages this hour.", hint=(
             f"You have sent {recent} messages in the last hour, more than the {limit} I answer. I keep "
             "them all but answer none until an hour has passed with fewer."))
@@ -284,7 +285,7 @@ class Inbox:
         """A reply to the GM's own mail with not one command in it: an auto-responder that sets
         no header saying so. Answering it could start a loop, so it gets no answer."""
         ids = tuple(i for i in (msg.in_reply_to, *msg.references) if i)
-        if not ids or not self.store.is_own_mail(ids):
+        if not ids or not self.store.outbox.is_own_mail(ids):
             return False
         return not _has_commands(lines[: self.policy.max_command_lines + 1])
 
@@ -384,13 +385,13 @@ class Inbox:
         warning, then silence until an hour has fewer. Only mail that proved the seat counts,
         so mail forged in a player's name can never silence them."""
         now, limit = self.postman.now, self.policy.messages_per_hour
-        recent, warned = self.store.flood(seat.address, now - HOUR, authenticated=True)
+        recent, warned = self.store.inbound.flood(seat.address, now - HOUR, authenticated=True)
         if recent < limit:
             if warned:
-                self.store.set_warned(seat.address, None)
+                self.store.inbound.set_warned(seat.address, None)
             return None
         if not warned:
-            self.store.set_warned(seat.address, now)
+            self.store.inbound.set_warned(seat.address, now)
             self.postman.to_sender("error", msg, table=table, seat=seat, errors=[],
                                    problem="Too many messages this hour.", hint=(
                 f"You have sent {recent + 1} messages in the last hour, more than the {limit} I answer. "

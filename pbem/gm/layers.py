@@ -13,10 +13,21 @@ layer (tests/gm/test_layers.py reads the imports).
     mail            mail the layer answers itself (JOIN, LEAVE, LIST, a confirmation)
     check_orders / take_orders   a player's lines the layer keeps (SET ABSENCE)
     tick            the clock: rounds to open, tables to start
+    watchable / ids_but_for_case   the layer's own ids as a spectator may name them (a league)
 """
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
+
+
+class Watchable(NamedTuple):
+    """A layer's own id as spectators see it: what it is (`league`), its name, whether it is in
+    play (`active`) and whether its GM made it private (no spectators)."""
+    kind: str
+    name: str
+    status: str
+    closed: bool
 
 
 class Layer:
@@ -57,6 +68,12 @@ class Layer:
     def tick(self, gm, now: datetime) -> list[str]:
         return []
 
+    def watchable(self, store, target_id: str) -> Watchable | None:
+        return None
+
+    def ids_but_for_case(self, store, target_id: str) -> list[str]:
+        return []
+
 
 _LAYERS: dict[str, Layer] = {}
 
@@ -83,4 +100,9 @@ def owner(store, target_id: str, verb: str) -> Layer | None:
     return next((layer for layer in above() if layer.owns(store, target_id, verb)), None)
 
 
-__all__ = ["Layer", "above", "owner", "register", "tell"]
+def watchable(store, target_id: str) -> Watchable | None:
+    """What a layer's own id is to spectators, if any layer owns `target_id`."""
+    return next((found for layer in above() if (found := layer.watchable(store, target_id)) is not None), None)
+
+
+__all__ = ["Layer", "Watchable", "above", "owner", "register", "tell", "watchable"]

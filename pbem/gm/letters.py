@@ -13,12 +13,13 @@ from datetime import datetime, timedelta
 from typing import Iterator
 
 from pbem.clock import format_utc
-from pbem.gm.schedule import clock_stopped, format_deadline, stated_deadline, time_left
+from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbound import Letter, compose
 from pbem.render.html_part import html_part
 from pbem.render import render
 from pbem import calendars
+from pbem.calendars import rows as calendar_rows
 from pbem.store import Seat, Store
 from pbem.gm.answers import one_answer
 from pbem.gm.games import Table
@@ -100,13 +101,13 @@ class Postman:
     def _send(self, letter: Letter) -> None:
         # Each of a player's mails carries a later Date than the one before, so that mail clients
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
-        last = self.store.last_mail_at(letter.to_addr, self.now)
+        last = self.store.outbox.last_mail_at(letter.to_addr, self.now)
         dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
         if letter.html is None:
             letter.html = html_part(letter.text)
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
-        self.store.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
-                         message_id=mail.message_id, raw=mail.raw)
+        self.store.outbox.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
+                                message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:
         ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
@@ -152,13 +153,18 @@ class Postman:
         ctx = self.context(table, seat)
         return render("status", table.type, **ctx)[1]
 
+    def want_calendar(self, address: str, on: bool) -> None:
+        """SET CALENDAR ON|OFF: the player's wish kept, and read again for the next mail."""
+        calendar_rows.set_calendar(self.store, address, on, self.now)
+        self.calendar_players = None
+
     def calendar_for(self, kind: str, template: str | None, table: Table, seat: Seat) -> str | None:
         """The deadline this mail states for `seat`, as one calendar event, when the player asked
         for calendar parts (SET CALENDAR ON) and owes a move with a deadline now."""
         if kind not in CALENDAR_KINDS and template not in ("calendar", "absence"):
             return None
         if self.calendar_players is None:
-            self.calendar_players = self.store.calendar_players()
+            self.calendar_players = calendar_rows.calendar_players(self.store)
         if seat.address not in self.calendar_players:
             return None
         entries = calendars.owed(table, self.gm_address, seat.address)

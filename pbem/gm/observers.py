@@ -26,8 +26,9 @@ from pbem.mail.outbound import Letter
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from pbem.orders.text import LongLine, subject_game_id
 from pbem.render import render
-from pbem.gm.schedule import format_deadline, stated_deadline
+from pbem.clock.schedule import format_deadline, stated_deadline
 from pbem.store import Store
+from pbem.gm import layers, spectators
 from pbem.gm.games import new_secret
 from pbem.gm.pacing import round_the_table
 
@@ -98,7 +99,7 @@ def closed_option(options: dict) -> bool:
 
 def spectator_token(store: Store, address: str, now) -> str:
     """The token in the Reply-To of every mail a spectator gets (made with the first one)."""
-    return store.spectator_token(address, new_secret(), now)
+    return spectators.spectator_token(store, address, new_secret(), now)
 
 
 def unchanged(store: Store, verb: str, target_id: str) -> dict:
@@ -109,14 +110,17 @@ def unchanged(store: Store, verb: str, target_id: str) -> dict:
             "what": " and ".join(t.what for t in found) or target_id, "changed": False, "through": None}
 
 
-def _league_closed(league: dict | None) -> bool:
-    return league is not None and league["plan"].get("spectators", True) is False
-
-
 def league_of(store: Store, game_id: str) -> str | None:
-    """The league a game belongs to, by its id, or None."""
+    """The league a game belongs to, by its id, or None (the league layer knows its own ids)."""
     found = LEAGUE_GAME.fullmatch(game_id)
-    return found.group(1) if found and store.league(found.group(1)) else None
+    return found.group(1) if found and layers.watchable(store, found.group(1)) is not None else None
+
+
+def _league_closed(store: Store, game_id: str) -> bool:
+    """Whether the game's league, by its id, takes no spectators."""
+    found = LEAGUE_GAME.fullmatch(game_id)
+    league = layers.watchable(store, found.group(1)) if found else None
+    return league is not None and league.closed
 
 
 def watched(store: Store, target_id: str) -> list[Watched]:
@@ -127,16 +131,22 @@ def watched(store: Store, target_id: str) -> list[Watched]:
         names = [seat.name for seat in store.seats(target_id)]
         cast = " v ".join(names) if len(names) == 2 else ", ".join(names)
         over = f"game {target_id} is {row.status}" + (f" ({row.result})" if row.result else "")
-        found = LEAGUE_GAME.fullmatch(target_id)
-        closed = store.closed_to_spectators(target_id) or bool(found and _league_closed(store.league(found.group(1))))
+        closed = spectators.closed_to_spectators(store, target_id) or _league_closed(store, target_id)
         out.append(Watched("game", target_id, f"game {target_id} ({game_type(row.type).TITLE}: {cast})",
                            over if row.status in ENDED else None, closed))
-    league = store.league(target_id)
-    if league is not None:
-        over = f"league {target_id} is {league['status']}" if league["status"] != "active" else None
-        out.append(Watched("league", target_id, f"league {target_id} ({league['name']})", over,
-                           _league_closed(league)))
+    above = layers.watchable(store, target_id)
+    if above is not None:
+        over = f"{above.kind} {target_id} is {above.status}" if above.status != "active" else None
+        out.append(Watched(above.kind, target_id, f"{above.kind} {target_id} ({above.name})", over, above.closed))
     return out
+
+
+def _ids_but_for_case(store: Store, target_id: str) -> list[str]:
+    """The ids of games and leagues (the layers' own) that are `target_id` but for its case."""
+    ids = set(store.games_but_for_case(target_id))
+    for layer in layers.above():
+        ids.update(layer.ids_but_for_case(store, target_id))
+    return sorted(ids)
 
 
 def read_request(store: Store, heading, subject: str) -> Request | None:
@@ -185,7 +195,7 @@ class Spectator:
                                rule=RULE_KNOWN)
         targets = watched(self.store, target_id)
         observing = isinstance(command, Observe)
-        if not targets and (observing or target_id not in self.store.observed_by(self.address)):
+        if not targets and (observing or target_id not in spectators.observed_by(self.store, self.address)):
             raise IllegalOrder(f"there is no game or league {target_id} here", line=line, lineno=lineno,
                                rule=RULE_KNOWN, hint=self._same_but_case(word, target_id))
         if observing and targets and all(t.closed or t.ended for t in targets):
@@ -199,7 +209,7 @@ class Spectator:
 
     def _same_but_case(self, word: str, target_id: str) -> str | None:
         """`OBSERVE Cup` for a league `cup`: the id as it is, when only its case was wrong."""
-        found = self.store.ids_but_for_case(target_id)
+        found = _ids_but_for_case(self.store, target_id)
         return f"{word} {found[0]}" if found else None
 
     def apply(self, steps: list[Step]) -> Applied:
@@ -210,7 +220,7 @@ class Spectator:
             if not isinstance(step.order.command, Observe):
                 applied.done.append(self._stop(step))
                 continue
-            watching = self.store.observed_by(self.address)  # as the lines before left it
+            watching = spectators.observed_by(self.store, self.address)  # as the lines before left it
             for target in step.targets:
                 if target.id in watching:
                     applied.done.append(self._watching(target, new=False))
@@ -225,7 +235,8 @@ class Spectator:
         for target_id in target_ids:
             targets = [t for t in watched(self.store, target_id) if not (t.ended or t.closed)]
             for target in targets:
-                done.append(self._watching(target, new=self.store.add_observer(target.id, self.address, self.now)))
+                new = spectators.add_observer(self.store, target.id, self.address, self.now)
+                done.append(self._watching(target, new=new))
             if not targets:
                 done.append(unchanged(self.store, "gone", target_id))
         return done
@@ -235,10 +246,10 @@ class Spectator:
                 "through": self._through(target)}
 
     def _stop(self, step: Step) -> dict:
-        stopped = self.store.remove_observer(step.target_id, self.address)
+        stopped = spectators.remove_observer(self.store, step.target_id, self.address)
         what = " and ".join(t.what for t in step.targets) or step.target_id
         league = league_of(self.store, step.target_id)
-        through = league if not stopped and league in self.store.observed_by(self.address) else None
+        through = league if not stopped and league in spectators.observed_by(self.store, self.address) else None
         kind = " and ".join(t.kind for t in step.targets) or None  # None: an id that names nothing now
         return {"verb": "unobserve", "id": step.target_id, "kind": kind, "what": what, "changed": stopped,
                 "through": through}
@@ -246,7 +257,7 @@ class Spectator:
     def _through(self, target: Watched) -> str | None:
         """The league through which the address gets a game's mail already, if any."""
         league = league_of(self.store, target.id) if target.kind == "game" else None
-        return league if league and league in self.store.observed_by(self.address) else None
+        return league if league and league in spectators.observed_by(self.store, self.address) else None
 
 
 # -- the answers -----------------------------------------------------------------------------
@@ -254,8 +265,8 @@ def ask_to_confirm(postman, msg, address: str, applied: Applied) -> None:
     """The one mail an OBSERVE gets: what it asks, and a Reply-To whose one-time token makes
     the subscription when the address answers it (what UNOBSERVE stopped is told beside)."""
     token, until = new_secret(), postman.now + CONFIRM_FOR
-    postman.store.add_observe_request(token, address, [t.id for t in applied.wanted], postman.now, until,
-                                      KEPT_EXPIRED)
+    spectators.add_observe_request(postman.store, token, address, [t.id for t in applied.wanted], postman.now,
+                                   until, KEPT_EXPIRED)
     _answer(postman, msg, address, token, done=applied.done,
             confirm={"wanted": applied.wanted, "until": format_utc(until)})
 
@@ -263,7 +274,7 @@ def ask_to_confirm(postman, msg, address: str, applied: Applied) -> None:
 def tell(postman, msg, address: str, done: list[dict]) -> None:
     """What a request did, to the spectator it was for; while the address watches anything,
     the Reply-To carries its spectator token (a reply with UNOBSERVE just works)."""
-    watching = postman.store.observed_by(address)
+    watching = spectators.observed_by(postman.store, address)
     _answer(postman, msg, address, spectator_token(postman.store, address, postman.now) if watching else None,
             done=done, confirm=None)
 
@@ -310,7 +321,7 @@ def _watchers(store: Store, table) -> dict[str, list[dict]]:
     """Address -> what it watches that covers this game ([{id, kind}]), players left out (they
     have their own mail)."""
     league = league_of(store, table.id)
-    rows = store.observers([table.id] + ([league] if league else []))
+    rows = spectators.observers(store, [table.id] + ([league] if league else []))
     players = {seat.address for seat in table.seats}
     watchers: dict[str, list[dict]] = {}
     for row in rows:

@@ -21,7 +21,7 @@ def originals_of(store: Store, msg: Inbound) -> list[Original]:
     if not ids or not msg.text or not msg.sender:
         return []
     found = []
-    for raw, kept, created in store.originals(ids, MOST_ORIGINALS, msg.sender):
+    for raw, kept, created in store.outbox.originals(ids, MOST_ORIGINALS, msg.sender):
         sent = from_iso(created)
         if raw is not None:
             text, subject = _own_text(raw)

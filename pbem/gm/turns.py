@@ -60,8 +60,7 @@ class Turns:
         if isinstance(command, SetAbsence):
             return self.absent(seat, [command], msg)
         if isinstance(command, SetCalendar):
-            self.store.set_calendar(seat.address, command.on, self.now)
-            self.postman.calendar_players = None  # read again: this player's wish has just changed
+            self.postman.want_calendar(seat.address, command.on)
             owes = command.on and seat.seat in self.table.state.to_move() and self.table.row.deadline is not None
             self.postman.to_seat("ack", self.table, seat, answer=msg, template="calendar", on=command.on,
                                  owes=owes)

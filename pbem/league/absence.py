@@ -11,6 +11,7 @@ import re
 from datetime import date, datetime, time, timedelta, timezone
 
 from pbem.games.errors import IllegalOrder
+from pbem.league import rows as league_rows
 
 _LEAGUE_GAME = re.compile(r"^(.+)-r[0-9]+-[0-9]+$")
 # As for a GM's deadline: an absence that starts further off is a typing mistake, and the bound
@@ -29,7 +30,7 @@ def rule(allowance: int | None) -> str:
 
 def league_of(store, game_id: str) -> str | None:
     found = _LEAGUE_GAME.match(game_id)
-    if found and store.league(found.group(1)):
+    if found and league_rows.league(store, found.group(1)):
         return found.group(1)
     return None
 
@@ -41,7 +42,7 @@ def _span(first: date, last: date) -> tuple[datetime, datetime]:
 
 def _taken(store, league_id: str, address: str | None = None) -> list[tuple[str, date, date]]:
     return [(ev["address"], date.fromisoformat(ev["first"]), date.fromisoformat(ev["last"]))
-            for ev in store.league_events(league_id)
+            for ev in league_rows.league_events(store, league_id)
             if ev["kind"] == "absence" and (address is None or ev["address"] == address)]
 
 
@@ -65,7 +66,7 @@ def days_of(spans: list[Span]) -> int:
 
 def _allowance(store, league_id: str) -> int:
     from pbem.league.plan import read_plan
-    return read_plan(dict(store.league(league_id)["plan"], id=league_id)).absence_days
+    return read_plan(dict(league_rows.league(store, league_id)["plan"], id=league_id)).absence_days
 
 
 def days_left(store, league_id: str, address: str) -> int:
@@ -99,7 +100,7 @@ def _others(lines: list) -> str:
 def check_league(store, league_id: str, address: str, lines: list, now: datetime) -> list[IllegalOrder]:
     """`check_all` for a league named by its own mail (a reply to its welcome): the same count."""
     others = _others(lines)
-    league, allowance = store.league(league_id), _allowance(store, league_id)
+    league, allowance = league_rows.league(store, league_id), _allowance(store, league_id)
     if league["status"] != "active":
         return [_refused(lines[0], f"league {league_id} is {league['status']}: there is no deadline of it "
                                    f"left to move{others}", rule(allowance), None)]
@@ -178,11 +179,11 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
     acknowledgement says."""
     from pbem.gm import games
     for command in commands:
-        store.add_league_event(league_id, now, "absence", address=address,
-                               first=command.first.isoformat(), last=command.last.isoformat())
+        league_rows.add_league_event(store, league_id, now, "absence", address=address,
+                                     first=command.first.isoformat(), last=command.last.isoformat())
     spans = [_span(c.first, c.last) for c in commands]
     moved = []
-    for row in store.league_games(league_id):
+    for row in league_rows.league_games(store, league_id):
         if row.status != "active" or row.deadline is None:
             continue
         until = later(row.deadline, spans)

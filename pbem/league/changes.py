@@ -16,6 +16,7 @@ from pbem.gm import games, robot_seats
 from pbem.gm.turns import Turns
 from pbem.robots import robot_types
 from pbem.league import notices
+from pbem.league import rows as league_rows
 from pbem.league.plan import is_robot, read_plan
 from pbem.league.records import is_match
 from pbem.mail.clean import given_name, quoted
@@ -24,7 +25,7 @@ from pbem.mail.clean import given_name, quoted
 def _player_games(store, league_id: str, address: str) -> list:
     """The league's games in play that `address` (a player, or a robot row's handle) has a seat in."""
     out = []
-    for row in store.league_games(league_id):
+    for row in league_rows.league_games(store, league_id):
         if row.status != "active":
             continue
         table = games.load(store, row.id)
@@ -49,7 +50,7 @@ def _in_league(store, league_id: str, address: str) -> bool:
 
 
 def _plan(store, league_id: str):
-    return read_plan(dict(store.league(league_id)["plan"], id=league_id))
+    return read_plan(dict(league_rows.league(store, league_id)["plan"], id=league_id))
 
 
 def replace(admin, league_id: str, old: str, new_spec: str) -> str:
@@ -80,7 +81,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
         moved.append(admin._replace(table, _key(_seat(table, old)), new_spec))
         games.save(store, table)
     name = given_name(name, address)
-    store.add_league_event(league_id, admin.now, "replace", old=old, new=address, name=name)
+    league_rows.add_league_event(store, league_id, admin.now, "replace", old=old, new=address, name=name)
     rows[row] = (name, address)
     gone = withdrawn(store, league_id)
     notices.welcome(admin.postman, league_id, _plan(store, league_id), row, address, name,
@@ -96,7 +97,7 @@ def withdraw(admin, league_id: str, address: str) -> str:
     line = f"WITHDRAW {league_id} {address}"
     if not _in_league(store, league_id, address):
         raise InvalidOrder(f"{address} plays in no row of league {league_id}", line=line)
-    plan, opened = _plan(store, league_id), store.league(league_id)["opened"]
+    plan, opened = _plan(store, league_id), league_rows.league(store, league_id)["opened"]
     if plan.withdrawn == "robot":
         if is_robot(address):
             raise InvalidOrder(f"{address} is a robot already: with withdrawn: robot a robot's row plays on",
@@ -106,7 +107,7 @@ def withdraw(admin, league_id: str, address: str) -> str:
     rows = holders(store, league_id)
     row, (name, _) = next((r, held) for r, held in rows.items() if held[1] == address)
     # A second before the games are left: every game of theirs still in play is one they left.
-    store.add_league_event(league_id, admin.now - timedelta(seconds=1), "withdraw", address=address)
+    league_rows.add_league_event(store, league_id, admin.now - timedelta(seconds=1), "withdraw", address=address)
     left = []
     for table in _player_games(store, league_id, address):
         seat = _seat(table, address)
@@ -140,9 +141,9 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
         robot_seats.move(Turns(admin.postman, table))
         games.save(store, table)
         moved.append(table.id)
-    store.add_league_event(league_id, admin.now, "replace", old=old, new=handle, name=name, robot=level)
+    league_rows.add_league_event(store, league_id, admin.now, "replace", old=old, new=handle, name=name, robot=level)
     notices.to_robot(admin.postman, league_id, plan, row, old, old_name, robot=name, moved=moved,
-                     opened=store.league(league_id)["opened"])
+                     opened=league_rows.league(store, league_id)["opened"])
     return (f"{old}'s row of league {league_id} handed to a robot ({level}, {handle})"
             + (f"; it plays {', '.join(moved)} now" if moved else ""))
 

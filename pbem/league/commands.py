@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem.clock import now
+from pbem.league import rows as league_rows
 from pbem.league.plan import LeagueError
 from pbem.league.season import Season
 from pbem.mail.clean import quoted
@@ -24,13 +25,13 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
             raise ValueError(problems_text(target, e.problems)) from None
     if action == "list":
         rows = [{"id": lg["id"], "name": lg["name"], "status": lg["status"], "opened": lg["opened"],
-                 "reported": lg["reported"]} for lg in app.store.leagues()]
+                 "reported": lg["reported"]} for lg in league_rows.leagues(app.store)]
         if as_json:
             return json.dumps(rows, indent=2, ensure_ascii=False)
         return "\n".join(f"{r['id']:<20} {r['status']:<9} rounds open {r['opened']}, reported {r['reported']}  "
                          f"{r['name']}" for r in rows)
-    if app.store.league(target) is None:
-        known = ", ".join(lg["id"] for lg in app.store.leagues()) or "none yet"
+    if league_rows.league(app.store, target) is None:
+        known = ", ".join(lg["id"] for lg in league_rows.leagues(app.store)) or "none yet"
         raise ValueError(f"there is no league {quoted(target)} (leagues: {known})")
     moment = now()
     data = season.show(target, moment)

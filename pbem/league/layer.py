@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.gm.layers import Layer
+from pbem.gm.layers import Layer, Watchable
 from pbem.orders.commands import SetAbsence
 from pbem.league import absence
+from pbem.league import rows as league_rows
 from pbem.league.tokens import is_league_token
 
 
@@ -18,7 +19,7 @@ class LeagueLayer(Layer):
         return absence.keep_away(store, game_id, addresses, moment)
 
     def owns(self, store, target_id: str, verb: str) -> bool:
-        return verb in ("REPLACE", "WITHDRAW") and store.league(target_id) is not None
+        return verb in ("REPLACE", "WITHDRAW") and league_rows.league(store, target_id) is not None
 
     def gm_command(self, admin, command) -> str:
         from pbem.league import changes
@@ -49,7 +50,7 @@ class LeagueLayer(Layer):
         league_id = absence.league_of(store, table.id)
         if league_id is None:
             return
-        league = store.league(league_id)
+        league = league_rows.league(store, league_id)
         number = round_of(league_id, table.id)
         changes = {}
         if league["reported"] >= number:
@@ -57,12 +58,21 @@ class LeagueLayer(Layer):
         if league["status"] == "finished":
             changes["status"] = "active"
         if changes:
-            store.update_league(league_id, **changes)
-            store.add_league_event(league_id, postman.now, "rollback", game=table.id, turn=to_turn)
+            league_rows.update_league(store, league_id, **changes)
+            league_rows.add_league_event(store, league_id, postman.now, "rollback", game=table.id, turn=to_turn)
 
     def tick(self, gm, now: datetime) -> list[str]:
-        if not gm.store.leagues("active"):
+        if not league_rows.leagues(gm.store, "active"):
             return []
         from pbem.league.season import Season
         season = Season(gm)
         return season.tick(now) if season.due(now) else []
+
+    def watchable(self, store, target_id: str) -> Watchable | None:
+        league = league_rows.league(store, target_id)
+        if league is None:
+            return None
+        return Watchable("league", league["name"], league["status"], league["plan"].get("spectators", True) is False)
+
+    def ids_but_for_case(self, store, target_id: str) -> list[str]:
+        return league_rows.ids_but_for_case(store, target_id)

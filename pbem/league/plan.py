@@ -23,7 +23,7 @@ from pbem.games.registry import types
 from pbem.gm import robot_seats
 from pbem.robots import robot_types
 from pbem.mail.clean import NAME_CHARS, base_address, clean, given_name
-from pbem.gm.schedule import canonical_zone
+from pbem.clock.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 GAME_ID_LENGTH = 40          # what the GM accepts as a game id

@@ -13,6 +13,7 @@ from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
 from pbem.orders.commands import SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand, read_body, read_heading
 from pbem.league import absence, notices
+from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
 
 __all__ = ["answer"]
@@ -29,8 +30,8 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
     orders, errors = read_body(heading.body, None)
     if orders and all(isinstance(o.command, SPECTATOR_COMMANDS) for o in orders):
         return None
-    holder = store.league_token_holder(token)
-    if holder is None or store.league(holder[0]) is None:
+    holder = league_rows.league_token_holder(store, token)
+    if holder is None or league_rows.league(store, holder[0]) is None:
         return door.unproven(msg, note="league token unknown", problem=(
             "This mail went to a reply address that is not in use here (an old one, or mistyped)."),
             hint="Nothing was changed. Reply to a mail from the GM about your league or your game.")
@@ -39,7 +40,7 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
         return door.unproven(msg, note=f"league {league_id}: token from another address", problem=(
             "Mail to this reply address is taken only from the address the league's mail went to."),
             hint="Nothing was changed. Reply from the address that got the league's mail.")
-    league = store.league(league_id)
+    league = league_rows.league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     name = _name(store, league_id, plan, address)
     errors = heading.errors + [_league_only(e) for e in errors]
@@ -65,8 +66,7 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
         done.append(absence.said([c for c, _ in away], answered))
     calendar = [o.command for o in kept if isinstance(o.command, SetCalendar)]
     if calendar:  # the last one stands, as in a game's mail
-        store.set_calendar(address, calendar[-1].on, postman.now)
-        postman.calendar_players = None  # read again: this reader's wish has just changed
+        postman.want_calendar(address, calendar[-1].on)
         notices.league_mail(postman, league_id, plan, "ack", address, name, template="calendar", answer=msg,
                             me={"name": name}, on=calendar[-1].on, owes=False)
         done.append(f"calendar {'on' if calendar[-1].on else 'off'}")
@@ -84,7 +84,7 @@ def _name(store, league_id: str, plan, address: str) -> str:
     """The name the league knows the address by: its row's, or the one the GM gave a newcomer."""
     player = plan.player(address)
     name = player.name if player else address.split("@")[0]
-    for event in store.league_events(league_id):
+    for event in league_rows.league_events(store, league_id):
         if event["kind"] == "replace" and event.get("new") == address:
             name = event.get("name") or name
     return name

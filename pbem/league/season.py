@@ -13,11 +13,12 @@ import logging
 from datetime import datetime
 
 from pbem.games.rng import new_seed
-from pbem.gm import robot_seats
+from pbem.gm import robot_seats, spectators
 from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
 from pbem.store import from_iso
 from pbem.league import notices
+from pbem.league import rows as league_rows
 from pbem.league.pairings import schedule
 from pbem.league.plan import LeaguePlan, read_plan
 from pbem.league.records import GameRecord, Orders, Replacement, Withdrawal
@@ -38,15 +39,15 @@ class Season:
         """Check the league file, keep the league, and mail every player the schedule."""
         plan = read_plan(text, gm_address=self.gm.gm_address)
         league_id = plan.id or self._next_id()
-        if self.store.league(league_id):
+        if league_rows.league(self.store, league_id):
             raise ValueError(f"a league with id {quoted(league_id)} exists already")
-        taken = [g.id for g in self.store.league_games(league_id)]
+        taken = [g.id for g in league_rows.league_games(self.store, league_id)]
         if taken:
             raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")
         postman = self.gm.postman()
         names = {p.address: p.name for p in plan.players}
         with self.store.transaction():
-            self.store.add_league(league_id, plan.name, plan.to_dict(), postman.now)
+            league_rows.add_league(self.store, league_id, plan.name, plan.to_dict(), postman.now)
             for player in plan.players:
                 notices.welcome(postman, league_id, plan, player.address, player.address, player.name,
                                 row_names=names, gone=set())
@@ -56,13 +57,14 @@ class Season:
 
     def _next_id(self) -> str:
         n = 1
-        while self.store.league(f"league-{n}"):
+        while league_rows.league(self.store, f"league-{n}"):
             n += 1
         return f"league-{n}"
 
     # -- the clock --------------------------------------------------------------------------
     def due(self, now: datetime) -> bool:
-        return any(self._work(league, now) or self._away(league["id"], now) for league in self.store.leagues("active"))
+        return any(self._work(league, now) or self._away(league["id"], now)
+                   for league in league_rows.leagues(self.store, "active"))
 
     def _away(self, league_id: str, now: datetime) -> bool:
         from pbem.league.absence import absences
@@ -75,7 +77,7 @@ class Season:
     def tick(self, now: datetime) -> list[str]:
         """Open the rounds whose time has come; mail the standings of every round that has ended."""
         done = []
-        for league in self.store.leagues("active"):
+        for league in league_rows.leagues(self.store, "active"):
             try:
                 done += self._open_rounds(league, now)
                 done += self._keep_absences(league["id"], now)
@@ -110,7 +112,7 @@ class Season:
                 for address in rounds[number - 1].byes:
                     done += self._bye_game(league["id"], plan, number, address, course, gone | set(robots))
             with self.store.transaction():
-                self.store.update_league(league["id"], opened=number)
+                league_rows.update_league(self.store, league["id"], opened=number)
             log.info("league %s: round %d opened (%d games)", league["id"], number, len(rounds[number - 1].games))
         return done
 
@@ -139,7 +141,7 @@ class Season:
             return []
         done = []
         with self.store.transaction():
-            for row in self.store.league_games(league_id):
+            for row in league_rows.league_games(self.store, league_id):
                 if row.status != "active" or row.deadline is None:
                     continue
                 seated = {s.address for s in self.store.seats(row.id)}
@@ -153,9 +155,9 @@ class Season:
 
     def _report(self, league_id: str, now: datetime) -> list[str]:
         """The standings of each round whose games have all ended, once, to every player."""
-        league = self.store.league(league_id)
+        league = league_rows.league(self.store, league_id)
         plan = self.plan(league_id)
-        games = self.store.league_games(league_id)
+        games = league_rows.league_games(self.store, league_id)
         done = []
         for number in range(league["reported"] + 1, league["opened"] + 1):
             of_round = [g for g in games if round_of(league_id, g.id) == number]
@@ -174,7 +176,8 @@ class Season:
                         self._mail(postman, league_id, plan, "standings", address,
                                    self._name(league_id, plan, player.address), **table)
                 self._to_spectators(postman, league_id, plan, players, table)
-                self.store.update_league(league_id, reported=number, **({"status": "finished"} if finished else {}))
+                league_rows.update_league(self.store, league_id, reported=number,
+                                          **({"status": "finished"} if finished else {}))
             done.append(f"league {league_id}: standings after round {number}")
         return done
 
@@ -182,7 +185,7 @@ class Season:
         """The standings, once, to each address that watches the league (OBSERVE), its players
         left out (they have their own). A spectator's copy never stops the players' mail."""
         spectator = {"targets": [{"id": league_id, "kind": "league"}]}
-        for row in self.store.observers([league_id]):
+        for row in spectators.observers(self.store, [league_id]):
             if row["address"] in players:
                 continue
             try:
@@ -194,7 +197,7 @@ class Season:
 
     # -- reading -----------------------------------------------------------------------------
     def plan(self, league_id: str) -> LeaguePlan:
-        league = self.store.league(league_id)
+        league = league_rows.league(self.store, league_id)
         if league is None:
             raise KeyError(league_id)
         return read_plan(dict(league["plan"], id=league_id))
@@ -202,7 +205,7 @@ class Season:
     def records(self, league_id: str) -> list[GameRecord]:
         from pbem.gm import games as table_games
         out = []
-        for row in self.store.league_games(league_id):
+        for row in league_rows.league_games(self.store, league_id):
             table = table_games.load(self.store, row.id)
             result = table.state.result()
             events = self.store.events(row.id)
@@ -216,7 +219,7 @@ class Season:
 
     def changes(self, league_id: str) -> tuple[list[Replacement], list[Withdrawal]]:
         replaced, withdrawn = [], []
-        for ev in self.store.league_events(league_id):
+        for ev in league_rows.league_events(self.store, league_id):
             if ev["kind"] == "replace":
                 replaced.append(Replacement(ev["old"], ev["new"], ev["name"], from_iso(ev["at"])))
             elif ev["kind"] == "withdraw":
@@ -247,9 +250,9 @@ class Season:
 
     def show(self, league_id: str, now: datetime) -> dict:
         """`pbem league show --json` (CONTRACT section 10)."""
-        league = self.store.league(league_id)
+        league = league_rows.league(self.store, league_id)
         plan = self.plan(league_id)
-        games = {g.id: g for g in self.store.league_games(league_id)}
+        games = {g.id: g for g in league_rows.league_games(self.store, league_id)}
         seats = {gid: [s.address for s in self.store.seats(gid)] for gid in games}
 
         def games_shown(gid: str, players: list[str]) -> dict:
@@ -293,14 +296,14 @@ class Season:
 
     # -- who plays a league row now ------------------------------------------------------------
     def _address(self, league_id: str, address: str) -> str:
-        for ev in self.store.league_events(league_id):
+        for ev in league_rows.league_events(self.store, league_id):
             if ev["kind"] == "replace" and ev["old"] == address:
                 address = ev["new"]
         return address
 
     def _name(self, league_id: str, plan: LeaguePlan, address: str) -> str:
         name = plan.player(address).name if plan.player(address) else address.split("@")[0]
-        for ev in self.store.league_events(league_id):
+        for ev in league_rows.league_events(self.store, league_id):
             if ev["kind"] == "replace" and ev["old"] in (address, self._address(league_id, address)):
                 name = ev["name"]
         return name
@@ -347,10 +350,10 @@ def _orders(seats, events: list[dict]) -> dict[str, Orders]:
 
 def current_addresses(store, league_id: str) -> set[str]:
     """The addresses that play a row of the league now (after replacements and withdrawals)."""
-    league = store.league(league_id)
+    league = league_rows.league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     current = set(plan.addresses)
-    for ev in store.league_events(league_id):
+    for ev in league_rows.league_events(store, league_id):
         if ev["kind"] == "replace" and ev["old"] in current:
             current = (current - {ev["old"]}) | {ev["new"]}
         elif ev["kind"] == "withdraw":
@@ -360,10 +363,10 @@ def current_addresses(store, league_id: str) -> set[str]:
 
 def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
     """Each league row, by its address in the league file: (name, address) of who holds it now."""
-    league = store.league(league_id)
+    league = league_rows.league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     out = {p.address: (p.name, p.address) for p in plan.players}
-    for ev in store.league_events(league_id):
+    for ev in league_rows.league_events(store, league_id):
         if ev["kind"] == "replace":
             out = {row: ((ev["name"], ev["new"]) if held[1] == ev["old"] else held) for row, held in out.items()}
     return out
@@ -372,9 +375,9 @@ def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
 def robot_levels(store, league_id: str) -> dict[str, str]:
     """Every robot that holds or held a league row, by its handle: its level. The file's robot
     players, and those that took over a row (`withdrawn: robot`, `REPLACE ... robot`)."""
-    league = store.league(league_id)
+    league = league_rows.league(store, league_id)
     out = dict(read_plan(dict(league["plan"], id=league_id)).robots)
-    for ev in store.league_events(league_id):
+    for ev in league_rows.league_events(store, league_id):
         if ev["kind"] == "replace" and ev.get("robot"):
             out[ev["new"]] = ev["robot"]
     return out
@@ -383,10 +386,10 @@ def robot_levels(store, league_id: str) -> dict[str, str]:
 def free_handle(store, league_id: str) -> str:
     """A robot handle that no row and no seat of the league has ever had: `robot-<k>`, the
     lowest such k. A robot that takes a row, or plays a bye's match, is told apart by it."""
-    league = store.league(league_id)
+    league = league_rows.league(store, league_id)
     used = set(read_plan(dict(league["plan"], id=league_id)).addresses)
-    used |= {ev["new"] for ev in store.league_events(league_id) if ev["kind"] == "replace"}
-    used |= {s.address for row in store.league_games(league_id) for s in store.seats(row.id)}
+    used |= {ev["new"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == "replace"}
+    used |= {s.address for row in league_rows.league_games(store, league_id) for s in store.seats(row.id)}
     k = 1
     while f"robot-{k}" in used:
         k += 1
@@ -394,4 +397,4 @@ def free_handle(store, league_id: str) -> str:
 
 
 def withdrawn(store, league_id: str) -> set[str]:
-    return {ev["address"] for ev in store.league_events(league_id) if ev["kind"] == "withdraw"}
+    return {ev["address"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == "withdraw"}

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import secrets
 
+from pbem.league import rows as league_rows
+
 __all__ = ["TOKEN_PREFIX", "is_league_token", "token_for"]
 
 TOKEN_PREFIX = "l"
@@ -22,4 +24,4 @@ def is_league_token(token: str | None) -> bool:
 
 def token_for(store, league_id: str, address: str) -> str:
     """The address's token in the league, made when first needed."""
-    return store.league_token(league_id, address, TOKEN_PREFIX + secrets.token_hex(8))
+    return league_rows.league_token(store, league_id, address, TOKEN_PREFIX + secrets.token_hex(8))

@@ -69,7 +69,7 @@ class Lookout:
 
     def waiting(self, store: Store, now: datetime) -> bool:
         """Whether mail waits for a retry and none is due (what is due goes the usual way)."""
-        nxt = store.next_outbox_try()
+        nxt = store.outbox.next_try()
         return nxt is not None and nxt > now
 
     async def back(self, store: Store, now: datetime) -> bool:
@@ -107,18 +107,18 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
     otherwise it is closed at the end. `mark_sent` records a mail the server took (by default
     in `store` at once); rows whose ids are in `gone` were sent already, their marks on the way."""
     result = Delivery()
-    if not waiting_too and not [row for row in store.queued(clock()) if row["id"] not in gone]:
+    if not waiting_too and not [row for row in store.outbox.queued(clock()) if row["id"] not in gone]:
         return result
     # once connected, everything waiting goes, oldest first
-    rows = [row for row in store.queued() if row["id"] not in gone]
+    rows = [row for row in store.outbox.queued() if row["id"] not in gone]
     if not rows:
         return result
     checkpoint("sending")
 
     def wait(reason: str, waiting: list[dict]) -> None:
         for row in waiting:
-            store.mark_failed(row["id"], reason, permanent=False,
-                              next_try=clock() + retry_after(row["attempts"] or 0, first_retry))
+            store.outbox.mark_failed(row["id"], reason, permanent=False,
+                                     next_try=clock() + retry_after(row["attempts"] or 0, first_retry))
         result.deferred += len(waiting)
 
     try:
@@ -142,20 +142,20 @@ async def deliver(store: Store, sender: Sender, clock: Callable[[], datetime], f
                 _held(store, rows[i:], str(e), result)
                 break
             except PermanentFailure as e:
-                store.mark_failed(row["id"], str(e), permanent=True)
+                store.outbox.mark_failed(row["id"], str(e), permanent=True)
                 log.error("outbox: %s mail %s to %s refused for good: %s", row["kind"], row["message_id"],
                           row["recipient"], e)
                 result.failed.append({**row, "error": str(e)})
                 continue
             except Exception as e:  # a barrier per mail: one that cannot be sent holds up no other
                 error = f"could not be sent: {type(e).__name__}: {clean(e, 200)}"
-                store.mark_failed(row["id"], error, permanent=True)
+                store.outbox.mark_failed(row["id"], error, permanent=True)
                 log.error("outbox: %s mail %s to %s %s", row["kind"], row["message_id"],
                           clean(row["recipient"], 100), error)
                 result.failed.append({**row, "error": error})
                 continue
             checkpoint("written")
-            (mark_sent or store.mark_sent)(row["id"], clock())
+            (mark_sent or store.outbox.mark_sent)(row["id"], clock())
             log.info("sent %s mail %s to %s", row["kind"], row["message_id"], row["recipient"])
             result.sent += 1
     finally:
@@ -206,7 +206,7 @@ class Alongside:
         while self._taken and len(taken) < 10_000:
             taken.append(self._taken.popleft())
         if taken:
-            store.mark_sent_many(taken)
+            store.outbox.mark_sent_many(taken)
 
     def finish(self, store: Store) -> Delivery:
         """One last round for what is queued now, every mail sent marked, the thread ended."""
@@ -256,7 +256,7 @@ class Alongside:
 def _held(store: Store, rows: list[dict], reason: str, result: Delivery) -> None:
     """The settings are wrong: every mail stays queued, due at once once they are mended."""
     for row in rows:
-        store.note_error(row["id"], reason)
+        store.outbox.note_error(row["id"], reason)
     result.settings = reason
     result.deferred += len(rows)
     log.error("outbox: %s; %d mail(s) wait until the settings are mended", reason, len(rows))

@@ -13,7 +13,7 @@ from typing import Callable
 
 from pbem.games.base import Resign
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from pbem.gm.schedule import ZONE_EXAMPLES, canonical_zone
+from pbem.clock.schedule import ZONE_EXAMPLES, canonical_zone
 from pbem.orders.numbers import MAX_DIGITS, read_number
 from pbem.orders.text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
 from pbem.mail.clean import quoted

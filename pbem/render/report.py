@@ -13,7 +13,7 @@ def game_json(store: Store, game_id: str) -> dict | None:
     state = table.state
     row = table.row
     scores = state.scores()
-    bounced = store.bounces([s.address for s in table.seats if not s.robot])
+    bounced = store.outbox.bounces([s.address for s in table.seats if not s.robot])
     return {
         "id": row.id, "type": row.type, "status": row.status, "turn": row.turn,
         "players": [_player(s, scores[s.seat], bounced) for s in table.seats],

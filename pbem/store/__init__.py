@@ -3,6 +3,11 @@
 Every inbound message's raw bytes are written (and committed) before it is handled, and each is
 handled at most once, keyed by its Message-ID. A handled message, the game's new state, its
 events and the mail it causes are written in one transaction.
+
+`Store` owns the connection, its transactions and the core's tables; it keeps the games, seats
+and events itself, and hands the mail to its keepers, `store.inbound` (`pbem.store.inbound`) and
+`store.outbox` (`pbem.store.outbox`). The rows of a layer above (leagues, open tables, calendars,
+spectators) are kept by that layer, in tables it declares (`Tables`) and makes on first use.
 """
 from __future__ import annotations
 
@@ -12,78 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
-from pbem.store.above import AboveRows
+from pbem.store import schema
 from pbem.store.file import StoreError, check_path, schema_of, store_error
-from pbem.store.mail import MailRows
+from pbem.store.inbound import InboundMail
+from pbem.store.outbox import Outbox
+from pbem.store.schema import SCHEMA_VERSION, Tables
 from pbem.store.values import dicts, from_iso, iso
-
-SCHEMA_VERSION = 11
-# Columns added after the first release, each with its type: an older store gains them on open.
-_ADDED_COLUMNS = {
-    "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
-    # The secret seed's bytes (hex: an INTEGER column would turn "0001" into 1) and its SHA-256.
-    "games": {"seed_hex": "TEXT", "commitment": "TEXT"},
-    # What is kept of a sent mail's words once its text is forgotten (orders.original).
-    "outbox": {"fingerprint": "BLOB"},
-    # A seat pbem plays itself: the robot's level (CONTRACT section 12), NULL for a player.
-    "seats": {"robot": "TEXT"},
-    # A game event a rollback undid: the id of the rollback's own event (NULL: it stands).
-    "events": {"undone": "INTEGER"},
-}
-_INDEXES = (
-    # An address whose mail bounced for good, and why (the admins are told once per address).
-    "CREATE TABLE IF NOT EXISTS bounces (address TEXT PRIMARY KEY, at TEXT, diagnostic TEXT, game_id TEXT)",
-    "CREATE INDEX IF NOT EXISTS inbound_sender ON inbound (sender, received)",
-    "CREATE INDEX IF NOT EXISTS inbound_auth ON inbound (auth, received)",
-    "CREATE INDEX IF NOT EXISTS inbound_handled ON inbound (handled)",
-    "CREATE INDEX IF NOT EXISTS outbox_message_id ON outbox (message_id)",
-    "CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox (recipient, id)",
-    # Leagues: the plan as its file gave it (checked), how many rounds are open and how many
-    # have had their standings mailed; and what happens in a season besides its games
-    # (absences, replacements, withdrawals, observers), in order.
-    "CREATE TABLE IF NOT EXISTS leagues (id TEXT PRIMARY KEY, name TEXT, plan TEXT, created TEXT, "
-    "status TEXT, opened INTEGER, reported INTEGER)",
-    "CREATE TABLE IF NOT EXISTS league_events (id INTEGER PRIMARY KEY, league_id TEXT, at TEXT, kind TEXT, "
-    "data TEXT)",
-    "CREATE INDEX IF NOT EXISTS league_events_league ON league_events (league_id, id)",
-    # A league player's own token, in the Reply-To of the league's mail to them (its welcome
-    # before any game has a secret): league mail in reply to it is taken from that address.
-    "CREATE TABLE IF NOT EXISTS league_tokens (token TEXT PRIMARY KEY, league_id TEXT, address TEXT, "
-    "UNIQUE (league_id, address))",
-    # Spectators: who watches a game or a whole league (`target` is its id), since when.
-    "CREATE TABLE IF NOT EXISTS observers (target TEXT, address TEXT, since TEXT, PRIMARY KEY (target, address))",
-    "CREATE INDEX IF NOT EXISTS observers_address ON observers (address)",
-    # An OBSERVE waits for its confirmation: the one-time token its answer's Reply-To carries,
-    # who asked and for what (the ids, JSON), until when it may be answered.
-    "CREATE TABLE IF NOT EXISTS observe_requests (token TEXT PRIMARY KEY, address TEXT, targets TEXT, "
-    "asked TEXT, expires TEXT)",
-    "CREATE INDEX IF NOT EXISTS observe_requests_address ON observe_requests (address, asked)",
-    # A spectator's own token, in the Reply-To of every mail it gets: UNOBSERVE with it is taken
-    # from any address.
-    "CREATE TABLE IF NOT EXISTS spectators (address TEXT PRIMARY KEY, token TEXT UNIQUE, since TEXT)",
-    # Games and leagues the GM made private (spectators=false).
-    "CREATE TABLE IF NOT EXISTS closed_to_spectators (target TEXT PRIMARY KEY, since TEXT)",
-    # Wrong GM passwords by mail (from an admin's address), and whether one raised the alarm.
-    "CREATE TABLE IF NOT EXISTS gm_password_misses (id INTEGER PRIMARY KEY, at TEXT, sender TEXT, alarm INTEGER)",
-    "CREATE INDEX IF NOT EXISTS gm_password_misses_at ON gm_password_misses (at)",
-    # Open tables (CONTRACT section 13): what the GM opened, who sat down, and the JOINs that
-    # wait for their confirmation (a one-time token, until it expires).
-    "CREATE TABLE IF NOT EXISTS open_tables (id TEXT PRIMARY KEY, type TEXT, seats INTEGER, min INTEGER, "
-    "course TEXT, options TEXT, deadline TEXT, starts TEXT, fill TEXT, status TEXT, game TEXT, created TEXT, "
-    "closed TEXT)",
-    "CREATE INDEX IF NOT EXISTS open_tables_status ON open_tables (status, starts)",
-    "CREATE TABLE IF NOT EXISTS table_seats (table_id TEXT, address TEXT, name TEXT, token TEXT UNIQUE, "
-    "joined TEXT, PRIMARY KEY (table_id, address))",
-    "CREATE TABLE IF NOT EXISTS table_requests (token TEXT PRIMARY KEY, table_id TEXT, address TEXT, name TEXT, "
-    "asked TEXT, expires TEXT, used TEXT)",
-    "CREATE INDEX IF NOT EXISTS table_requests_address ON table_requests (address, asked)",
-    # Calendars: each deadline event's time as last stated and its SEQUENCE (by UID), and the
-    # players who asked for a calendar part in their mail (SET CALENDAR ON).
-    "CREATE TABLE IF NOT EXISTS calendar_events (uid TEXT PRIMARY KEY, at TEXT, sequence INTEGER)",
-    "CREATE TABLE IF NOT EXISTS calendar_players (address TEXT PRIMARY KEY, since TEXT)",
-)
 
 
 _GAME_COLUMNS = ("id", "type", "status", "turn", "state", "options", "course", "seed", "created", "deadline",
@@ -134,39 +75,42 @@ class GameRow:
         return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
 
-class Store(MailRows, AboveRows):
-    """The store (one SQLite file); its mail rows and the layers' rows are in `pbem.store.mail` and
-    `pbem.store.above`."""
+class Store:
+    """The store (one SQLite file)."""
     def __init__(self, path: str | Path):
         path = Path(path)
-        self.conn = None
+        conn = None
         try:
+            check_path(path)
+            # Autocommit: every transaction is an explicit BEGIN IMMEDIATE (`transaction`), and a
+            # lone write outside one (a mail marked sent, a message kept) commits by itself, one
+            # statement where the module's own implicit BEGIN and COMMIT would make three.
+            conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+            self.conn = conn
             self._open(path)
         except (OSError, sqlite3.Error, StoreError) as e:
-            if self.conn is not None:
-                self.conn.close()
+            if conn is not None:
+                conn.close()
             raise store_error(path, e) from None
 
     def _open(self, path: Path) -> None:
-        check_path(path)
-        # Autocommit: every transaction is an explicit BEGIN IMMEDIATE (`transaction`), and a
-        # lone write outside one (a mail marked sent, a message kept) commits by itself, one
-        # statement where the module's own implicit BEGIN and COMMIT would make three.
-        self.conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
-        self._dated: dict[str, datetime] = {}  # the dates of the mail this store queued, by recipient
-        self._latest: datetime | None = None  # the latest date of any mail in the outbox, once read
         self.conn.execute("PRAGMA busy_timeout = 30000")
         self._db = None
-        schema = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
+        # The layers' tables known to be in the store (None: not read yet). Forgotten when a
+        # transaction rolls back: the tables it made went with it.
+        self._names: set[str] | None = None
+        version = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
         if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
         # WAL with NORMAL sync survives a killed process intact (a power cut may lose the last
         # commits, never consistency), and spares an fsync per message.
         self.conn.execute("PRAGMA synchronous = NORMAL")
-        if schema is None:
+        if version is None:
             self._migrate()
-        elif schema != SCHEMA_VERSION:
+        elif version != SCHEMA_VERSION:
             self._upgrade()
+        self.inbound = InboundMail(self)
+        self.outbox = Outbox(self)
 
     @property
     def db(self):
@@ -185,64 +129,64 @@ class Store(MailRows, AboveRows):
             # Checked again under the write lock: a daemon and a command may start together.
             if self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
                 return
-            self.db["games"].create({
-                "id": str, "type": str, "status": str, "turn": int, "state": str, "options": str,
-                "course": str, "seed": int, "created": str, "deadline": str, "deadline_every": str,
-                "result": str, "paused": int, "paused_left": int, "reminded_turn": int, "seed_hex": str,
-                "commitment": str},
-                pk="id", not_null={"type", "status", "state"})
-            self.db["seats"].create({
-                "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str,
-                "robot": str},
-                pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
-            self.db["seats"].create_index(["address"])
-            self.db["seats"].create_index(["secret"])
-            self.db["events"].create({
-                "id": int, "game_id": str, "at": str, "kind": str, "seat": int, "data": str, "undone": int},
-                pk="id", foreign_keys=[("game_id", "games", "id")])
-            self.db["events"].create_index(["game_id", "id"])
-            self.db["inbound"].create({
-                "key": str, "received": str, "raw": bytes, "sender": str, "subject": str,
-                "status": str, "note": str, "game_id": str, "handled": str, "message_id": str, "auth": str,
-                "size": int, "attempts": int}, pk="key")
-            self.db["inbound"].create_index(["status"])
-            self.db["outbox"].create({
-                "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,
-                "message_id": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
-                "sent": str, "error": str, "fingerprint": bytes}, pk="id")
-            self.db["outbox"].create_index(["status", "id"])
-            self.db["senders"].create({"address": str, "warned": str}, pk="address")
-            self.db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
-            for sql in _INDEXES:
-                self.conn.execute(sql)
+            schema.create(self.db, self.conn)
 
     def _upgrade(self) -> None:
-        """An older store: the columns and indexes it lacks (rows are left as they are)."""
+        """An older store: the core's columns and indexes it lacks (rows are left as they are)."""
         with self.transaction():
-            for table, columns in _ADDED_COLUMNS.items():
-                have = {row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")}
-                for name, kind in columns.items():
-                    if name not in have:
-                        self.conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-            for sql in _INDEXES:
-                self.conn.execute(sql)
-            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", [str(SCHEMA_VERSION)])
+            schema.upgrade(self.conn)
+
+    def with_tables(self, tables: Tables) -> sqlite3.Connection:
+        """The connection, once the layer's `tables` are in the store: made (inside the caller's
+        transaction, if any) the first time a store lacks any of them."""
+        if self._names is None:
+            self._names = schema.names_in(self.conn)
+        if not tables.names <= self._names:
+            with self.transaction():
+                for sql in tables.statements:
+                    self.conn.execute(sql)
+            self._names |= tables.names
+        return self.conn
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One atomic unit; nested uses join the outer one (sqlite-utils savepoints)."""
         conn = self.conn
-        if conn.in_transaction:
-            with self.db.atomic():
-                yield
-            return
-        conn.execute("BEGIN IMMEDIATE")
         try:
-            yield
+            if conn.in_transaction:
+                with self.db.atomic():
+                    yield
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            self._names = None
             raise
-        conn.execute("COMMIT")
+
+    # -- meta -----------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
+
+    def prune(self, now: datetime, days: int,
+              fingerprint: Callable[[bytes], bytes] | None = None) -> tuple[int, int]:
+        """Forget the raw bytes of mail handled or sent more than `days` ago: (inbound, outbox) rows.
+
+        The rows stay (a retried copy is still known by its key) and so do the events every game
+        is rebuilt from; mail not handled yet and failed mail keep their bytes. A sent mail keeps
+        `fingerprint(raw)` in their place."""
+        cutoff = iso(now - timedelta(days=days))
+        with self.transaction():
+            return self.inbound.forget_text(cutoff), self.outbox.forget_text(cutoff, fingerprint)
 
     # -- games and seats ------------------------------------------------------------------
     def game_exists(self, game_id: str) -> bool:
@@ -266,6 +210,16 @@ class Store(MailRows, AboveRows):
 
     def games(self) -> list[GameRow]:
         return [self._game_row(r) for r in _dicts(self.conn.execute("SELECT * FROM games ORDER BY created, id"))]
+
+    def games_like(self, pattern: str) -> list[GameRow]:
+        """The games whose id matches a LIKE `pattern` (`\\` escapes), by creation."""
+        return [self._game_row(r) for r in _dicts(self.conn.execute(
+            "SELECT * FROM games WHERE id LIKE ? ESCAPE '\\' ORDER BY created, id", [pattern]))]
+
+    def games_but_for_case(self, game_id: str) -> list[str]:
+        """The ids of the games that are `game_id` but for its case."""
+        return [row[0] for row in self.conn.execute("SELECT id FROM games WHERE lower(id) = lower(?) ORDER BY id",
+                                                    [game_id])]
 
     def seats(self, game_id: str) -> list[Seat]:
         return [Seat(**r) for r in _dicts(self.conn.execute(

@@ -1,16 +1,18 @@
 """The open tables as the store keeps them: the tables the GM opened, who sat down at each, and
 the JOINs that wait for their confirmation (CONTRACT section 13).
 
-Plain SQL on the store's connection, inside the caller's transaction; times as ISO text.
+Plain SQL on the store's connection, inside the caller's transaction; times as ISO text. The
+tables' own tables, made on first use.
 """
 from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.store import Store, from_iso, iso
+from pbem.store import Store, Tables, from_iso, iso
 
 # A table's token is `t` and 16 hex digits: a game's secret or a spectator's token is hex alone,
 # so the first letter tells a table's mail from a player's without asking the store.
@@ -20,6 +22,17 @@ _HEX = frozenset("0123456789abcdef")
 # An expired question is kept this long after it expired, to say so to a late answer.
 KEPT_EXPIRED = timedelta(days=30)
 STATUSES = ("open", "started", "closed")
+TABLES = Tables("tables", (
+    "CREATE TABLE IF NOT EXISTS open_tables (id TEXT PRIMARY KEY, type TEXT, seats INTEGER, min INTEGER, "
+    "course TEXT, options TEXT, deadline TEXT, starts TEXT, fill TEXT, status TEXT, game TEXT, created TEXT, "
+    "closed TEXT)",
+    "CREATE INDEX IF NOT EXISTS open_tables_status ON open_tables (status, starts)",
+    "CREATE TABLE IF NOT EXISTS table_seats (table_id TEXT, address TEXT, name TEXT, token TEXT UNIQUE, "
+    "joined TEXT, PRIMARY KEY (table_id, address))",
+    "CREATE TABLE IF NOT EXISTS table_requests (token TEXT PRIMARY KEY, table_id TEXT, address TEXT, name TEXT, "
+    "asked TEXT, expires TEXT, used TEXT)",
+    "CREATE INDEX IF NOT EXISTS table_requests_address ON table_requests (address, asked)",
+))
 
 
 def new_token() -> str:
@@ -81,29 +94,37 @@ def _table(row) -> OpenTable:
                      fill, status, game, from_iso(created), from_iso(closed))
 
 
+def _conn(store: Store) -> sqlite3.Connection:
+    return store.with_tables(TABLES)
+
+
 # -- tables -------------------------------------------------------------------------------------
+def has_open_tables(store: Store) -> bool:
+    return _conn(store).execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None
+
+
 def add_table(store: Store, t: OpenTable) -> None:
-    store.conn.execute(
+    _conn(store).execute(
         f"INSERT INTO open_tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [t.id, t.type, t.seats, t.min, json.dumps(t.course, default=str), json.dumps(t.options), t.deadline,
          iso(t.starts), t.fill, t.status, t.game, iso(t.created), iso(t.closed)])
 
 
 def table(store: Store, table_id: str) -> OpenTable | None:
-    row = store.conn.execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE id = ?", [table_id]).fetchone()
+    row = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE id = ?", [table_id]).fetchone()
     return _table(row) if row else None
 
 
 def table_but_for_case(store: Store, table_id: str) -> OpenTable | None:
     """The one table whose id is `table_id` in another case (`JOIN Table-1`), or None."""
-    rows = store.conn.execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE lower(id) = lower(?)",
+    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE lower(id) = lower(?)",
                               [table_id]).fetchall()
     return _table(rows[0]) if len(rows) == 1 else None
 
 
 def tables(store: Store) -> list[OpenTable]:
     """Every table: the open ones first, then those started, then the closed; oldest first."""
-    rows = store.conn.execute(
+    rows = _conn(store).execute(
         f"SELECT {_TABLE_COLUMNS} FROM open_tables ORDER BY CASE status WHEN 'open' THEN 0 "
         "WHEN 'started' THEN 1 ELSE 2 END, created, rowid").fetchall()
     return [_table(row) for row in rows]
@@ -116,19 +137,19 @@ def open_tables(store: Store, type_name: str | None = None) -> list[OpenTable]:
     if type_name is not None:
         sql += " AND type = ?"
         args.append(type_name)
-    return [_table(row) for row in store.conn.execute(sql + " ORDER BY created, rowid", args).fetchall()]
+    return [_table(row) for row in _conn(store).execute(sql + " ORDER BY created, rowid", args).fetchall()]
 
 
 def due_tables(store: Store, now: datetime) -> list[OpenTable]:
     """The open tables whose start time has come."""
-    rows = store.conn.execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open' "
+    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open' "
                               "AND starts IS NOT NULL AND starts <= ? ORDER BY starts, rowid", [iso(now)])
     return [_table(row) for row in rows.fetchall()]
 
 
 def set_status(store: Store, table_id: str, status: str, now: datetime, game: str | None = None) -> None:
     assert status in STATUSES
-    store.conn.execute("UPDATE open_tables SET status = ?, game = ?, closed = ? WHERE id = ?",
+    _conn(store).execute("UPDATE open_tables SET status = ?, game = ?, closed = ? WHERE id = ?",
                        [status, game, iso(now) if status == "closed" else None, table_id])
 
 
@@ -154,31 +175,31 @@ def _seat(row) -> TableSeat:
 
 def seats(store: Store, table_id: str) -> list[TableSeat]:
     """Who sat down, in the order they did."""
-    rows = store.conn.execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE table_id = ? ORDER BY joined, rowid",
+    rows = _conn(store).execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE table_id = ? ORDER BY joined, rowid",
                               [table_id]).fetchall()
     return [_seat(row) for row in rows]
 
 
 def seat_of(store: Store, table_id: str, address: str) -> TableSeat | None:
-    row = store.conn.execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE table_id = ? AND address = ?",
+    row = _conn(store).execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE table_id = ? AND address = ?",
                              [table_id, address.lower()]).fetchone()
     return _seat(row) if row else None
 
 
 def seat_by_token(store: Store, token: str) -> TableSeat | None:
-    row = store.conn.execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE token = ?", [token.lower()]).fetchone()
+    row = _conn(store).execute(f"SELECT {_SEAT_COLUMNS} FROM table_seats WHERE token = ?", [token.lower()]).fetchone()
     return _seat(row) if row else None
 
 
 def add_seat(store: Store, table_id: str, address: str, name: str, now: datetime) -> TableSeat:
     seat = TableSeat(table_id, address.lower(), name, new_token(), now)
-    store.conn.execute(f"INSERT INTO table_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
+    _conn(store).execute(f"INSERT INTO table_seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?)",
                        [seat.table_id, seat.address, seat.name, seat.token, iso(now)])
     return seat
 
 
 def drop_seat(store: Store, table_id: str, address: str) -> None:
-    store.conn.execute("DELETE FROM table_seats WHERE table_id = ? AND address = ?", [table_id, address.lower()])
+    _conn(store).execute("DELETE FROM table_seats WHERE table_id = ? AND address = ?", [table_id, address.lower()])
 
 
 # -- the JOINs that wait for their answer -------------------------------------------------------
@@ -187,15 +208,15 @@ _REQUEST_COLUMNS = "token, table_id, address, name, asked, expires, used"
 
 def add_request(store: Store, table_id: str, address: str, name: str, now: datetime, expires: datetime) -> Request:
     """A JOIN that waits for its confirmation. Questions that expired long ago go."""
-    store.conn.execute("DELETE FROM table_requests WHERE expires < ?", [iso(now - KEPT_EXPIRED)])
+    _conn(store).execute("DELETE FROM table_requests WHERE expires < ?", [iso(now - KEPT_EXPIRED)])
     request = Request(new_token(), table_id, address.lower(), name, now, expires, None)
-    store.conn.execute(f"INSERT INTO table_requests ({_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+    _conn(store).execute(f"INSERT INTO table_requests ({_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
                        [request.token, table_id, request.address, name, iso(now), iso(expires)])
     return request
 
 
 def request(store: Store, token: str) -> Request | None:
-    row = store.conn.execute(f"SELECT {_REQUEST_COLUMNS} FROM table_requests WHERE token = ?",
+    row = _conn(store).execute(f"SELECT {_REQUEST_COLUMNS} FROM table_requests WHERE token = ?",
                              [token.lower()]).fetchone()
     if row is None:
         return None
@@ -203,23 +224,24 @@ def request(store: Store, token: str) -> Request | None:
 
 
 def use_request(store: Store, token: str, now: datetime) -> None:
-    store.conn.execute("UPDATE table_requests SET used = ? WHERE token = ?", [iso(now), token.lower()])
+    _conn(store).execute("UPDATE table_requests SET used = ? WHERE token = ?", [iso(now), token.lower()])
 
 
 def asked_lately(store: Store, table_id: str, address: str, since: datetime, now: datetime) -> bool:
     """Whether `address` was asked to confirm a seat at this table since then (and may still answer)."""
-    return store.conn.execute(
+    return _conn(store).execute(
         "SELECT 1 FROM table_requests WHERE address = ? AND table_id = ? AND asked >= ? AND expires > ? "
         "AND used IS NULL LIMIT 1", [address.lower(), table_id, iso(since), iso(now)]).fetchone() is not None
 
 
 def pending(store: Store, table_id: str, now: datetime) -> int:
     """The JOINs of this table not yet confirmed that still may be."""
-    return store.conn.execute("SELECT count(*) FROM table_requests WHERE table_id = ? AND used IS NULL "
+    return _conn(store).execute("SELECT count(*) FROM table_requests WHERE table_id = ? AND used IS NULL "
                               "AND expires > ?", [table_id, iso(now)]).fetchone()[0]
 
 
-__all__ = ["KEPT_EXPIRED", "OpenTable", "Request", "TableSeat", "add_request", "add_seat", "add_table",
-           "asked_lately", "drop_seat", "due_tables", "id_taken", "is_table_token", "new_token", "next_id",
+__all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "add_request", "add_seat", "add_table",
+           "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token", "new_token",
+           "next_id",
            "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats", "set_status", "table",
            "table_but_for_case", "tables", "use_request"]

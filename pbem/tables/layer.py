@@ -6,6 +6,7 @@ from datetime import datetime
 
 from pbem.gm.layers import Layer
 from pbem.tables import words
+from pbem.tables.book import has_open_tables
 
 
 class TablesLayer(Layer):
@@ -22,7 +23,7 @@ class TablesLayer(Layer):
         return answer(door, msg, lines, table_token)
 
     def tick(self, gm, now: datetime) -> list[str]:
-        if not gm.store.has_open_tables():
+        if not has_open_tables(gm.store):
             return []
         from pbem.tables.start import tick
         return tick(gm, now)

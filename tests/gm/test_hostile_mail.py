@@ -153,10 +153,10 @@ def test_one_outbox_row_that_cannot_be_sent_holds_up_no_other(table):
     store = Store(table.root / "pbem.sqlite3")
     try:
         with store.transaction():
-            store.queue(now=store_now(), game_id=None, kind="error", recipient="../../evil@x.test",
-                        message_id="<bad@x>", raw=b"Subject: x\r\n\r\nx\r\n")
-            store.queue(now=store_now(), game_id=None, kind="error", recipient=BILL, message_id="<good@x>",
-                        raw=b"Subject: fine\r\n\r\nfine\r\n")
+            store.outbox.queue(now=store_now(), game_id=None, kind="error", recipient="../../evil@x.test",
+                               message_id="<bad@x>", raw=b"Subject: x\r\n\r\nx\r\n")
+            store.outbox.queue(now=store_now(), game_id=None, kind="error", recipient=BILL, message_id="<good@x>",
+                               raw=b"Subject: fine\r\n\r\nfine\r\n")
     finally:
         store.close()
     code, out, err = table.pbem("process")

@@ -13,6 +13,7 @@ from conftest import BILL, GEORGE, body, kinds
 from pbem.games import game_type
 from pbem.games.cards import GOLF_DECK_TYPES, HIDDEN
 from pbem.games.course import Course
+from pbem.gm import spectators
 from pbem.store import Store
 
 FAN, CRITIC = "fan@example.test", "critic@example.test"
@@ -198,7 +199,7 @@ def test_observe_of_an_unknown_id_is_refused_and_changes_nothing(table):
     assert "OBSERVE needs the id of a game or a league" in " ".join(body(bare[0]).split())
     store = Store(table.root / "pbem.sqlite3")
     try:
-        assert store.observers(["m1", "nosuch", "M1"]) == []
+        assert spectators.observers(store, ["m1", "nosuch", "M1"]) == []
     finally:
         store.close()
 
@@ -299,7 +300,7 @@ def test_a_question_expires_after_seven_days(table):
     assert "the question has expired" in text and "send a mail with the line OBSERVE m1" in text
     store = Store(table.root / "pbem.sqlite3")
     try:
-        assert store.observers(["m1"]) == []
+        assert spectators.observers(store, ["m1"]) == []
     finally:
         store.close()
 
@@ -371,6 +372,15 @@ NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
 
 
+def create_league(table, league_id: str, name: str, players: int) -> None:
+    """A round-robin league of the first `players` of NAMES from START, made the day before."""
+    lines = [f"id: {league_id}", f"name: {name}", "game: matchplay", "course: parkland", "players:"]
+    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:players], ADDRESSES[:players])]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
+    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+
+
 def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(table):
     table.new_match()
     observe(table, FAN, "OBSERVE m1")
@@ -391,11 +401,7 @@ def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(ta
 
 
 def test_a_league_is_watched_game_by_game_until_unobserve(table):
-    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:"]
-    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES, ADDRESSES)]
-    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
-    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
-    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    create_league(table, "cup", "Winter Cup", len(NAMES))
     answer = observe(table, FAN, "OBSERVE cup", now=iso(START - timedelta(hours=1)))
     assert kinds(answer) == ["ack"] and "league cup (Winter Cup)" in body(answer[0])
     assert "and a league's standings after each round" in " ".join(body(answer[0]).split())
@@ -440,12 +446,17 @@ def test_a_league_is_watched_game_by_game_until_unobserve(table):
     assert table.new_mails(FAN) == []
 
 
+def test_a_league_named_in_the_wrong_case_is_named_rightly_in_the_refusal(table):
+    # The league's ids are the league layer's own: the GM asks it, as it asks the store of games.
+    create_league(table, "cup", "Winter Cup", 2)
+    refused = ask(table, FAN, "OBSERVE CUP", now=iso(START - timedelta(hours=1)))
+    assert kinds(refused) == ["error"]
+    text = " ".join(body(refused[0]).split())
+    assert "there is no game or league CUP here" in text and "What would be right: OBSERVE cup." in text
+
+
 def test_a_league_spectator_gets_the_final_standings_once_with_no_way_to_stop_left(table):
-    lines = ["id: duo", "name: Two Up", "game: matchplay", "course: parkland", "players:"]
-    lines += [f"  - {n} <{a}>" for n, a in zip(NAMES[:2], ADDRESSES[:2])]
-    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin"]
-    (table.root / "league.yaml").write_text("\n".join(lines) + "\n")
-    table.pbem("league", "create", str(table.root / "league.yaml"), now=iso(START - timedelta(days=1)))
+    create_league(table, "duo", "Two Up", 2)
     assert kinds(observe(table, FAN, "OBSERVE duo", now=iso(START - timedelta(hours=1)))) == ["ack"]
     table.pbem("process", now=iso(START + timedelta(seconds=1)))  # the one round opens
     table.monkeypatch.setenv("PBEM_NOW", iso(START + timedelta(hours=1)))

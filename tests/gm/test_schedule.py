@@ -5,7 +5,7 @@ from datetime import datetime, timedelta, timezone
 
 from conftest import BILL, GEORGE, body, kinds
 
-from pbem.gm.schedule import format_deadline
+from pbem.clock.schedule import format_deadline
 
 START = "2026-12-01T18:00:00Z"
 

@@ -114,9 +114,10 @@ def test_a_refusal_met_while_sending_alongside_is_reported_once(fresh_stack, tmp
     app = gm_app(fresh_stack, tmp_path)
     matches_with_orders(app, fresh_stack)
     with app.store.transaction():  # a mail to a mailbox the server does not have: 550
-        app.store.queue(now=clock.now(), game_id="m0", kind="notice", recipient="ghost@example.test",
-                        message_id="<ghost.1@example.test>", raw=b"From: gm@example.test\r\n"
-                        b"To: ghost@example.test\r\nSubject: x\r\nMessage-ID: <ghost.1@example.test>\r\n\r\nx\r\n")
+        app.store.outbox.queue(now=clock.now(), game_id="m0", kind="notice", recipient="ghost@example.test",
+                               message_id="<ghost.1@example.test>",
+                               raw=b"From: gm@example.test\r\nTo: ghost@example.test\r\nSubject: x\r\n"
+                               b"Message-ID: <ghost.1@example.test>\r\n\r\nx\r\n")
     counts = app.process()
     assert counts["handled"] == 2 * MATCHES and counts["deferred"] == 0
     failed = app.store.conn.execute("SELECT status, error FROM outbox WHERE recipient = 'ghost@example.test'").fetchall()

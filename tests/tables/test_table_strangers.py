@@ -9,6 +9,7 @@ from conftest import body, kinds
 from tables_helpers import (ANN, BOB, CY, NOW, answer, assert_asks, configure, open_table, outbox_count,
                             outbox_since, reply_address, row, sit, write)
 
+from pbem.store import Store
 from pbem.tables.layer import TablesLayer
 
 VICTIM = "victim@example.test"
@@ -103,11 +104,15 @@ class _NoStore:
         raise AssertionError(f"the store was asked ({name}) about ordinary mail")
 
 
-def test_ordinary_mail_is_no_tables_and_costs_no_look_at_the_store():
+def test_ordinary_mail_is_no_tables_and_costs_no_look_at_the_store(tmp_path):
     door = SimpleNamespace(postman=SimpleNamespace(store=_NoStore()), store=_NoStore())
     layer = TablesLayer()
     msg = SimpleNamespace(sender=ANN, subject="Re: [m1] your turn")
     for lines, token in (([(1, "PLAY 3 5 4")], "0123456789abcdef"), ([(1, "DRAW STOCK"), (2, "JOIN")], None),
                          ([], None), ([(1, "joinery 4")], "t0123"), ([(1, "STATUS")], "t0123456789abcdeg")):
         assert layer.mail(door, msg, lines, token) is None
-    assert layer.tick(SimpleNamespace(store=SimpleNamespace(has_open_tables=lambda: False)), None) == []
+    store = Store(tmp_path / "pbem.sqlite3")  # no table opened: the clock has none to start
+    try:
+        assert layer.tick(SimpleNamespace(store=store), None) == []
+    finally:
+        store.close()
