@@ -9,7 +9,9 @@ import statistics
 import sys
 import time
 
-from pbem.games import dicegolf, dicegolf_best, golf, golfdeck, onpar
+from pbem.games import dicegolf, golf, golfdeck, onpar
+
+from pbem.games.dicegolf import best as dicegolf_best
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, random_orders
 

@@ -324,9 +324,9 @@ def one_pass() -> tuple[float, int, int]:
     import os
     import tempfile
     from pbem import cli
-    from pbem.robots import ROBOTS
+    from pbem.robots import robot_types
     # Dice golf's robot moves only when a hole closes, so the pass would not always move it.
-    kinds = [t for t in ("matchplay", "onpar", "golfdeck", "golf") if t in ROBOTS]
+    kinds = [t for t in ("matchplay", "onpar", "golfdeck", "golf") if t in robot_types()]
     with tempfile.TemporaryDirectory() as root:
         config = Path(root) / "pbem.yaml"
         config.write_text("gm: {address: gm@example.test, name: Golf GM}\nstore: ./pbem.sqlite3\n"

@@ -18,7 +18,7 @@ from multiprocessing import Pool
 
 from pbem.games import golf, golfdeck
 from pbem.games.rng import Generator, seed_from_int
-from pbem.robots import cards
+from pbem.games import spec_for
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 VARIANTS = [("golfdeck", golfdeck.GolfDeck, {}), ("golf", golf.Golf, {}),
@@ -37,7 +37,7 @@ def one_game(args):
             rng = Generator(seed_from_int(deal * 1_000_003 + 7919 * strong + move))
             move += 1
             start = time.perf_counter()
-            text = cards.decide(game.view(seat), seat, "strong", options, rng)
+            text = spec_for(game.TYPE).robot.decide(game.view(seat), seat, "strong", options, rng)
             times.append(time.perf_counter() - start)
             command = engine.command_from_text(text)
         else:

@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pbem.gm.courses import load_course
 from pbem.games.course import Course
 from pbem.games.matchplay import HELPFUL_FIRST, MatchPlay, Play, Special, random_orders, turn_holes
-from pbem.robots import matchplay as robot
+from pbem.games.matchplay import robot
 from pbem.robots import robot_generator
 
 

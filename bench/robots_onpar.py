@@ -16,7 +16,7 @@ import time
 from pbem.games.course import Course
 from pbem.games.onpar import OnPar
 from pbem.games.rng import seed_from_int
-from pbem.robots import onpar as robot
+from pbem.games.onpar import robot
 from pbem.robots import robot_generator
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]

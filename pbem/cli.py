@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 
+from pbem.games.registry import GAMES, types as game_types
 from pbem.mail.clean import quoted
 
 EXIT_USAGE = 2
@@ -83,7 +84,7 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
         return sub.add_parser(name, parents=[common], **kwargs)
 
     if types is None:  # only `new-game --help` loads the engines to name them (a cron pass does not)
-        types = "matchplay, golfdeck, golf ... (pbem new-game --help lists them all)"
+        types = ", ".join(GAMES[:3]) + " ... (pbem new-game --help lists them all)"
     ng = add("new-game", help="create a game and mail each player a welcome",
                         description=f"Creates a game and mails each player a welcome. Game types: {types}.")
     ng.add_argument("type", metavar="TYPE", help=f"the game: {types}")
@@ -201,8 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     types = None
     if "new-game" in words and ("-h" in words or "--help" in words):
-        from pbem.games import registry
-        types = ", ".join(sorted(registry()))
+        types = ", ".join(game_types())
     parser = build_parser(types)
     args, extra = parser.parse_known_args(words)
     if extra and args.command == "gm" and not any(w.startswith("--") for w in extra):

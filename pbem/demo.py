@@ -19,7 +19,10 @@ from pathlib import Path
 from pbem.app import App
 from pbem.config import local_defaults
 from pbem.gm.courses import DEFAULT_COURSE, load_course
-from pbem.games.matchplay import MatchPlay, random_orders
+from pbem.games import GameState
+from pbem.games.registry import spec_for
+
+GAME = "matchplay"  # the game the demo plays (any game whose spec can play random orders would do)
 
 
 class ScriptedPlayer:
@@ -70,7 +73,7 @@ def _play(folder: Path, say, seed: int) -> int:
     players = [ScriptedPlayer("George", "george@example.test", config.local.maildir, config.gm.address),
                ScriptedPlayer("Bill", "bill@example.test", config.local.maildir, config.gm.address)]
     say(f"Demo folder: {folder} (removed at the end; pbem demo --keep keeps it)")
-    game_id = app.gm.new_game("matchplay", [(p.name, p.address) for p in players], load_course(DEFAULT_COURSE),
+    game_id = app.gm.new_game(GAME, [(p.name, p.address) for p in players], load_course(DEFAULT_COURSE),
                               seed=seed, game_id="demo")
     app.send_outbox()
     result_line = None
@@ -86,7 +89,7 @@ def _play(folder: Path, say, seed: int) -> int:
                 result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
             if kind in ("welcome", "report") and "Result:" not in body:
                 state = _state(app, game_id)
-                orders = str(random_orders(state, seat, rng))
+                orders = str(spec_for(GAME).random_orders(state, seat, rng))
                 say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
                 player.reply(mail, orders)
         if result_line:
@@ -98,7 +101,7 @@ def _play(folder: Path, say, seed: int) -> int:
     return 0 if result_line else 1
 
 
-def _state(app: App, game_id: str) -> MatchPlay:
+def _state(app: App, game_id: str) -> GameState:
     """The scripted players' brain picks a legal order; it uses only what its own seat may know."""
     from pbem.gm import games
     return games.load(app.store, game_id).state

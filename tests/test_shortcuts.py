@@ -9,7 +9,7 @@ import unicodedata
 import jinja2.filters
 import pytest
 
-from pbem.render.hole_table import hole_lines
+from pbem.games.matchplay.hole_table import hole_lines
 from pbem.mail.clean import clean
 from pbem.render import environment, wordwrap
 

@@ -1,22 +1,10 @@
-"""The engine protocol every game follows, and the registry of games."""
+"""The engine protocol every game follows."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.games.errors import IllegalOrder
-
-_REGISTRY: dict[str, type["GameState"]] = {}
-
-
-def register(cls: type["GameState"]) -> type["GameState"]:
-    _REGISTRY[cls.TYPE] = cls
-    return cls
-
-
-def registry() -> dict[str, type["GameState"]]:
-    return dict(_REGISTRY)
-
 
 RULE_OVER = "no orders once the game is over"
 
@@ -238,19 +226,13 @@ class GameState:
 class TurnByTurn(GameState):
     """A game whose turns go round the table (the card games): each action takes effect inside
     `apply`, nothing waits to be resolved, and the GM learns what happened from `drain_events`.
-    Subclasses keep `events`, `totals`, `_result`, `_turn` and `hole_no`, and play the card orders
-    of `card_orders`."""
+    Subclasses keep `events`, `totals`, `_result`, `_turn` and `hole_no`."""
 
     events: list
     totals: list
     _result: "Result | None"
     _turn: int
     hole_no: int
-
-    @classmethod
-    def command_from_text(cls, text: str):
-        from pbem.games.card_orders import from_text
-        return Resign() if text == "RESIGN" else from_text(text)
 
     @property
     def turn(self) -> int:

@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from pbem.store.faults import checkpoint
-from pbem.games.base import TurnByTurn
 from pbem.games.course import Course
 from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
@@ -17,7 +16,7 @@ from pbem.store import Store
 from pbem.gm import admin, games, observers, robot_seats, spectators
 from pbem.gm.inbox import Inbox, Outcome, Policy
 from pbem.gm.letters import Postman
-from pbem.gm.tosses import plays_by_toss
+from pbem.gm.pacing import plays_by_toss, round_the_table
 from pbem.gm.turns import Turns
 
 log = logging.getLogger("pbem")
@@ -44,7 +43,7 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
     if closed:
         spectators.close_to_spectators(postman.store, table.id, postman.now)
     postman.to_all("welcome", table, course=course)
-    if isinstance(table.state, TurnByTurn):  # turn by turn: tell who moves first
+    if round_the_table(table.state):  # turn by turn: tell who moves first
         Turns(postman, table).announce(set())
     elif plays_by_toss(table.state):  # each welcome told its player their first tosses
         table.state.drain_events()

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from pbem.clock import format_duration, parse_duration, parse_time
-from pbem.games.base import TurnByTurn
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import base_address, given_name, quoted
 from pbem.store import iso
@@ -28,6 +27,7 @@ from pbem.gm.games import Table, new_secret
 from pbem.gm.letters import Postman
 from pbem.gm.observers import notice_to_spectators
 from pbem.gm.turns import Turns
+from pbem.gm.pacing import round_the_table
 
 FURTHEST = timedelta(days=366)  # as for durations: a deadline further off is a typing mistake
 YEAR_RULE = "a deadline may be a year away at most, however many EXTEND lines move it"
@@ -260,7 +260,7 @@ class Admin:
             how = "the game waits for orders (nmr=wait), so the GM played default orders (autoplay) for"
         else:
             how = f"missing orders were played as at a missed deadline (nmr={row.options.get('nmr')}) for"
-        if isinstance(state, TurnByTurn):
+        if round_the_table(state):
             return f"{table.id}: the move owed by {_together(owing)} (turn {turn}) played now; {how} {what}"
         return f"{table.id} turn {turn} resolved now; {how} {what or 'nobody'}"
 
@@ -272,7 +272,7 @@ class Admin:
 
     def _process_notice(self, table: Table, owing: list[str]) -> str:
         who = _together(owing)
-        if isinstance(table.state, TurnByTurn):
+        if round_the_table(table.state):
             done = f"The GM has played {who}'s move now, without waiting for it."
         else:
             done = f"The GM has resolved turn {table.state.turn} now, without waiting for orders from {who}."

@@ -15,8 +15,8 @@ import hashlib
 import json
 from typing import Any
 
-from pbem.games.base import TurnByTurn
 from pbem.games.rng import commitment
+from pbem.gm.pacing import round_the_table
 from pbem.mail.clean import clean
 
 RECORD_VERSION = 1
@@ -41,8 +41,8 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
     for ev in store.events(game_id, undone=True)[1:]:
         step = None
         if ev["kind"] in _PLAYED:
-            # A turn still open keeps its orders secret (MatchPlay's are simultaneous).
-            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not isinstance(state, TurnByTurn):
+            # A turn still open keeps its orders secret (round the table, a move is public at once).
+            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not round_the_table(state):
                 continue
             step = {"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]}
             if ev.get("robot"):  # a robot's order: which robot, and the index of its stream

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pbem.games.base import Resign
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from pbem.mail.inbound import Inbound
-from pbem.orders import GRAMMARS, grammar_for
+from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading
 from pbem.orders.text import Reading, read_lines
 from pbem.store import Seat
@@ -156,7 +156,7 @@ class Inbox:
         state = table.state
         # The reading tells what the lines alone do not: where a bare PRESS's paragraphs and its
         # end are, and why a message has no commands.
-        orders, errors = read_body(heading.body, grammar_for(table.type), reading.breaks)
+        orders, errors = read_body(heading.body, spec_for(table.type).grammar, reading.breaks)
         orders = _collapse(orders)
         for order in orders:  # a player named by address, as the engine reads players
             order.command = table.by_name(order.command)
@@ -241,7 +241,7 @@ def _has_commands(lines: list) -> bool:
     heading = read_heading(lines)
     if heading.game_id or heading.password or heading.turn is not None:
         return True
-    for grammar in (None, *GRAMMARS.values()):
+    for grammar in (None, *(spec.grammar for spec in specs())):
         orders, errors = read_body(heading.body, grammar)
         if orders or any(not isinstance(e, UnknownCommand) for e in errors):
             return True

@@ -19,12 +19,10 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 from pbem.clock import format_utc
-from pbem.games import game_type
-from pbem.games.base import TurnByTurn
+from pbem.games import game_type, spec_for
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import clean, quoted
 from pbem.mail.outbound import Letter
-from pbem.orders import grammar_for
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from pbem.orders.text import LongLine, subject_game_id
 from pbem.render import render
@@ -32,6 +30,7 @@ from pbem.clock.schedule import format_deadline, stated_deadline
 from pbem.store import Store
 from pbem.gm import layers, spectators
 from pbem.gm.games import new_secret
+from pbem.gm.pacing import round_the_table
 
 log = logging.getLogger("pbem")
 
@@ -158,7 +157,7 @@ def read_request(store: Store, heading, subject: str) -> Request | None:
         return None  # the common case, every player's mail: no second reading
     named = heading.game_id or subject_game_id(subject)
     row = store.game(named) if named else None
-    orders, errors = read_body(heading.body, grammar_for(row.type) if row else None)
+    orders, errors = read_body(heading.body, spec_for(row.type).grammar if row else None)
     if not orders or not all(isinstance(o.command, SPECTATOR_COMMANDS) for o in orders):
         return None
     for error in errors:
@@ -302,7 +301,7 @@ def copy_to_spectators(postman, kind: str, table, template: str | None, extra: d
     must never stop a game's mail: whatever goes wrong in it is logged and the pass goes on."""
     state = table.state
     # Notes of a turn-by-turn game are written to one reader ("You drew ..."): not for spectators.
-    notes = [] if isinstance(state, TurnByTurn) else list(extra.get("notes") or [])
+    notes = [] if round_the_table(state) else list(extra.get("notes") or [])
     public = {key: extra[key] for key in PUBLIC_EXTRAS if key in extra}
     key = (table.id, kind, template, state.turn, repr(sorted(public.items())), tuple(notes))
     if key in postman.spectated:

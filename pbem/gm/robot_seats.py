@@ -18,12 +18,11 @@ from __future__ import annotations
 import logging
 import re
 
-from pbem.games.base import TurnByTurn
 from pbem.mail.clean import clean
-from pbem.robots import LEVELS, ROBOTS, version
+from pbem.robots import LEVELS, robot_types, version
 from pbem.robots.door import order_for
 from pbem.store import Seat
-from pbem.gm.tosses import plays_by_toss
+from pbem.gm.pacing import plays_by_toss, round_the_table
 
 log = logging.getLogger("pbem")
 
@@ -94,7 +93,7 @@ def handle_of(address: str, seat: int) -> str:
 
 
 def check_game_type(type_name: str) -> None:
-    if type_name not in ROBOTS:
+    if type_name not in robot_types():
         raise RobotSpecError(f"no robot plays {type_name} yet")
 
 
@@ -126,7 +125,7 @@ def move(turns) -> list[str]:
         if not owing:
             break
         seat = robots[owing[0]]
-        if acted is not None and acted != seat.seat and isinstance(state, TurnByTurn):
+        if acted is not None and acted != seat.seat and round_the_table(state):
             turns.announce(actor=acted)
         command, mark = _command(state, table, seat, played[seat.seat])
         turns.marks = mark
@@ -141,7 +140,7 @@ def move(turns) -> list[str]:
     else:
         log.warning("game %s: robots made %d moves in one go; the rest wait for the next pass",
                     table.id, MOVES_A_CALL)
-    if acted is not None and isinstance(state, TurnByTurn):
+    if acted is not None and round_the_table(state):
         turns.announce(actor=acted)
     return done
 

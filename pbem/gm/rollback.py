@@ -10,17 +10,15 @@ are things that happened, not moves of the game).
 """
 from __future__ import annotations
 
-from pbem.games import game_type
-from pbem.games.base import TurnByTurn
+from pbem.games import game_type, spec_for
 from pbem.games.errors import IllegalOrder, InvalidOrder
 from pbem.gm import games, layers
 from pbem.gm.observers import notice_to_spectators
-from pbem.gm.tosses import plays_by_toss
+from pbem.gm.pacing import plays_by_toss, round_the_table
 
 # The events that move a game, and those that only tell what a move did (they go with it).
 MOVING = ("orders", "nmr", "resign", "resolved")
 TOLD = ("move", "finished")
-CHANCE = {"matchplay": None, "dicegolf": "dice"}  # what of chance a player sees come back (cards: deals)
 RULE = "a rollback goes back to the start of a turn that has been played"
 
 
@@ -107,7 +105,7 @@ def _tell(postman, table, to_turn: int, last: int, result: str | None) -> None:
             f"{_turns(to_turn, last)} is undone. It stays in the game's history, marked as rolled back."]
     if result:
         said.append(f"The result ({result.removeprefix('Result: ')}) is withdrawn: the game is in play again.")
-    chance = CHANCE.get(table.type, "deals")
+    chance = spec_for(table.type).chance  # what of chance a player sees come back
     if chance:
         said.append(f"Nothing is drawn again: the same {chance} come back in the same order, whatever "
                     "is played now.")
@@ -123,7 +121,7 @@ def _go_on(postman, table) -> None:
     """A turn that needs nobody's orders is played at once, as when the game began."""
     from pbem.gm.turns import Turns
     state = table.state
-    if isinstance(state, TurnByTurn):
+    if round_the_table(state):
         return
     turns = Turns(postman, table)
     if plays_by_toss(state):

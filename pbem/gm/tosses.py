@@ -9,15 +9,11 @@ tosses the reader answered by hand, and the reader's first toss of the next hole
 """
 from __future__ import annotations
 
-from pbem.games.dicegolf import DiceGolf
+from pbem.games import GameState
 from pbem.mail.inbound import Inbound
 from pbem.store import Seat
 
-__all__ = ["Tosses", "plays_by_toss"]
-
-
-def plays_by_toss(state) -> bool:
-    return isinstance(state, DiceGolf)
+__all__ = ["Tosses"]
 
 
 def dice_text(dice) -> str:
@@ -67,7 +63,7 @@ class Tosses:
         self.pending: list[dict] = []
 
     @property
-    def state(self) -> DiceGolf:
+    def state(self) -> GameState:
         return self.table.state
 
     def play(self, seat: Seat, command, msg: Inbound | None) -> str:

@@ -14,11 +14,11 @@ from datetime import timedelta
 from pbem.games.errors import InvalidOrder
 from pbem.gm import games, robot_seats
 from pbem.gm.turns import Turns
-from pbem.robots import ROBOTS
+from pbem.robots import robot_types
 from pbem.league import notices
 from pbem.league import rows as league_rows
 from pbem.league.plan import is_robot, read_plan
-from pbem.league.records import MATCH_GAMES
+from pbem.league.records import is_match
 from pbem.mail.clean import given_name, quoted
 
 
@@ -129,7 +129,7 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
     from pbem.league.season import free_handle, holders
     store = admin.store
     plan = _plan(store, league_id)
-    if plan.game not in ROBOTS:
+    if plan.game not in robot_types():
         raise InvalidOrder(f"no robot plays {plan.game} yet", line=line)
     rows = holders(store, league_id)
     row, (old_name, _) = next((r, held) for r, held in rows.items() if held[1] == old)
@@ -151,7 +151,7 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
 def _tell_table(postman, table, leaver, league_id: str, plan) -> None:
     """Each other player of a game the leaver leaves: why, and what it counts as for them."""
     head = f"The GM has withdrawn {leaver.name} from league {league_id}, so {leaver.name} plays no more in game {table.id}."
-    if plan.game in MATCH_GAMES and len(table.seats) == 2:
+    if is_match(plan.game) and len(table.seats) == 2:
         counts = (" In the league standings this match counts as a win for you by forfeit, by the widest "
                   "margin a match can have." if plan.withdrawn == "forfeit" else
                   " In the league standings this match is void: it counts for neither of you.")

@@ -11,8 +11,8 @@ from datetime import datetime
 from typing import Iterable
 
 from pbem.league.pairings import schedule
-from pbem.league.records import (MATCH_GAMES, GameOutcome, GameRecord, Replacement, Roster,
-                                 SeatOutcome, Withdrawal, outcomes)
+from pbem.league.records import (GameOutcome, GameRecord, Replacement, Roster,
+                                 SeatOutcome, Withdrawal, outcomes, is_match)
 from pbem.league.standings import standings
 
 
@@ -66,7 +66,7 @@ def results_grid(plan, games: Iterable[GameRecord], *, now: datetime,
     table = standings(plan, games, now=now, replacements=replacements, withdrawals=withdrawals)
     order = [roster.slot(row.address) for row in table]
     played = outcomes(plan, games, now=now, replacements=replacements, withdrawals=withdrawals)
-    if plan.game in MATCH_GAMES and plan.format == "round-robin":
+    if is_match(plan.game) and plan.format == "round-robin":
         return _matches(order, roster, played)
     return _rounds(plan, order, roster, played)
 

@@ -18,9 +18,10 @@ import yaml
 
 from pbem.clock import format_duration, parse_duration, parse_time
 from pbem.gm.courses import DEFAULT_COURSE, load_course
-from pbem.games import game_type, registry
+from pbem.games import game_type
+from pbem.games.registry import types
 from pbem.gm import robot_seats
-from pbem.robots import ROBOTS
+from pbem.robots import robot_types
 from pbem.mail.clean import NAME_CHARS, base_address, clean, given_name
 from pbem.clock.schedule import canonical_zone
 
@@ -296,7 +297,7 @@ class _Reader:
         try:
             return game_type(value)
         except KeyError:
-            known = ", ".join(sorted(registry()))
+            known = ", ".join(types())
             self.problem("game", f"unknown game type {_show(value)}; expected one of {known}")
             return None
 
@@ -440,8 +441,8 @@ class _Reader:
     def robots(self, engine, players: tuple[LeaguePlayer, ...], withdrawn: str | None, bye: str | None,
                fmt: str | None) -> None:
         """Robots only where the game has one, and never a league of robots alone."""
-        playable = engine.TYPE in ROBOTS
-        known = ", ".join(sorted(ROBOTS))
+        playable = engine.TYPE in robot_types()
+        known = ", ".join(robot_types())
         for i, player in enumerate(players):
             if player.robot and not playable:
                 self.problem(f"players[{i}]", f"no robot plays {engine.TYPE} yet (robots play {known}); "

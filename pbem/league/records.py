@@ -15,14 +15,20 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from pbem.games.matchplay import HOLES
+from pbem.games.registry import spec_for
 from pbem.league.pairings import Pairing, schedule
 from pbem.league.plan import is_robot
 
-MATCH_GAMES = ("matchplay",)
-# The widest win an 18-hole match can have: 10 up with 8 to play. A resignation and a forfeit
-# count this much, so that giving up never costs less than playing on and losing.
-LARGEST_MARGIN = HOLES // 2 + 1
+
+def is_match(game: str) -> bool:
+    """Whether a league scores `game` as a match (a win, a half, the margin), as its spec says."""
+    return spec_for(game).match_holes is not None
+
+
+def largest_margin(game: str) -> int:
+    """The widest win a match can have (an 18-hole match: 10 up with 8 to play). A resignation
+    and a forfeit count this much, so that giving up never costs less than playing on and losing."""
+    return (spec_for(game).match_holes or 0) // 2 + 1
 
 _GAME_NUMBER = re.compile(r"-r(\d+)-(\d+)$")
 _WINS_AND = re.compile(r" wins (\d+) and (\d+)$")
@@ -167,7 +173,8 @@ class _Reader:
     def __init__(self, plan, roster: Roster, games: list[GameRecord],
                  withdrawals: Iterable[Withdrawal]):
         self.plan, self.roster, self.games = plan, roster, games
-        self.match = plan.game in MATCH_GAMES
+        self.match = is_match(plan.game)
+        self.largest = largest_margin(plan.game) if self.match else 0
         self.gone: dict[int, datetime] = {}
         for leaving in withdrawals:
             slot = roster.slot(leaving.address)
@@ -227,15 +234,15 @@ class _Reader:
         if left:
             if self.plan.withdrawn == "void":
                 return tuple(SeatOutcome(s, "void") for s in slots)
-            return tuple(SeatOutcome(s, "lost", -LARGEST_MARGIN, how="forfeit", detail="by forfeit")
+            return tuple(SeatOutcome(s, "lost", -self.largest, how="forfeit", detail="by forfeit")
                          if s in left else
-                         SeatOutcome(s, "won", LARGEST_MARGIN, how="forfeit", detail="by forfeit")
+                         SeatOutcome(s, "won", self.largest, how="forfeit", detail="by forfeit")
                          for s in slots)
         if record.status == "abandoned":
             return tuple(SeatOutcome(s, "void") for s in slots)
         if record.status != "finished" or record.line is None:
             return tuple(SeatOutcome(s, "pending") for s in slots)
-        winner, margin, how = read_match_result(record.line, record.winners)
+        winner, margin, how = read_match_result(record.line, record.winners, self.largest)
         if winner is None:
             return tuple(SeatOutcome(s, "halved", detail="halved") for s in slots)
         detail = _by_what(record.line, margin, how)
@@ -277,7 +284,7 @@ class _Reader:
         return SeatOutcome(slot, "won" if won else "lost", score=score, detail=str(score))
 
 
-def read_match_result(line: str, winners: tuple[int, ...] = ()) -> tuple[int | None, int, str]:
+def read_match_result(line: str, winners: tuple[int, ...], largest: int) -> tuple[int | None, int, str]:
     """The winning seat (None when halved), the margin in holes, and ``resignation`` or "".
 
     ``George wins 4 and 3`` counts 4, ``George wins 2 up`` counts 2, ``Match halved`` 0, and a
@@ -294,7 +301,7 @@ def read_match_result(line: str, winners: tuple[int, ...] = ()) -> tuple[int | N
         if found:
             return winners[0], int(found.group(1)), ""
     if _WINS_RESIGNED.search(text):
-        return winners[0], LARGEST_MARGIN, "resignation"
+        return winners[0], largest, "resignation"
     raise ValueError(f"match result {text!r}: expected '<Name> wins 4 and 3', "
                      f"'<Name> wins 2 up', '{HALVED}' or a resignation")
 

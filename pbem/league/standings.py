@@ -1,6 +1,6 @@
 """The league table, worked out afresh from the games' stored results each time it is shown.
 
-Match play (``matchplay``, whatever the format): a win 1 point, a halved match 0.5;
+Match play (a game whose spec gives ``match_holes``, whatever the format): a win 1 point, a halved match 0.5;
 ``holes_diff`` adds the winner's lead and takes it from the loser; rank by points, then
 holes_diff, then the points of the games between the players still level, then name.
 Other games: ``total`` adds the game scores (lower is better), ``won`` counts games won or
@@ -13,8 +13,8 @@ from datetime import datetime
 from itertools import groupby
 from typing import Any, Iterable
 
-from pbem.league.records import (MATCH_GAMES, GameOutcome, GameRecord, Replacement, Roster,
-                                 Withdrawal, outcomes)
+from pbem.league.records import (GameOutcome, GameRecord, Replacement, Roster,
+                                 Withdrawal, outcomes, is_match)
 
 ROW_KEYS = ("rank", "name", "address", "played", "won", "halved", "lost", "points",
             "holes_diff", "total", "on_time", "note")
@@ -48,7 +48,7 @@ class Row:
 
 def columns(plan) -> tuple[str, ...]:
     """The keys worth showing for the league's game (all of them are in every row)."""
-    return MATCH_COLUMNS if plan.game in MATCH_GAMES else TABLE_COLUMNS
+    return MATCH_COLUMNS if is_match(plan.game) else TABLE_COLUMNS
 
 
 def standings(plan, games: Iterable[GameRecord], *, now: datetime,
@@ -69,7 +69,7 @@ def standings(plan, games: Iterable[GameRecord], *, now: datetime,
                 tallies[slot].owed += orders.owed
                 tallies[slot].in_time += orders.on_time
     notes = _notes(plan, roster, replacements, withdrawals)
-    if plan.game in MATCH_GAMES:
+    if is_match(plan.game):
         ranked = _rank_matches(tallies, played, roster)
     else:
         ranked = _rank_tables(tallies, roster)

@@ -1,20 +1,24 @@
 """Mail text from Jinja2 templates: one template per kind of mail, per game where the game differs.
 
 A template's first line is `Subject: ...`, then a blank line, then the body. `<game type>/<kind>.txt`
-wins over the generic `<kind>.txt`.
+(from the game's own folder, `pbem/games/<type>/templates/`) wins over its family's
+`<family>/<kind>.txt`, which wins over the generic `<kind>.txt` of `pbem/templates/`.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+from pbem.games.registry import spec_for, specs, types
+
 
 @lru_cache(maxsize=1)
 def environment():
     import jinja2  # only a pass that writes mail pays for loading Jinja2
+    from pbem.render.game_templates import GameTemplates  # a Jinja2 loader: loaded with it
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("pbem", "templates"),
+        loader=jinja2.ChoiceLoader([jinja2.PackageLoader("pbem", "templates"), GameTemplates()]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -30,10 +34,8 @@ def environment():
     env.filters["rjust"] = lambda value, width: str(value).rjust(width)
     env.filters["names"] = names
     env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
-    from pbem.render.pictures import course_picture
-    env.filters["course_picture"] = course_picture
-    from pbem.render.hole_table import hole_lines
-    env.filters["hole_lines"] = hole_lines
+    for spec in specs():  # the filters a game's own templates use
+        env.filters.update(spec.filters)
     return env
 
 
@@ -59,17 +61,20 @@ def names(items) -> str:
     return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-# Games whose mail looks alike share a folder of templates (a game's own folder still wins).
-FAMILIES = {"golfdeck": "cards", "golf": "cards"}
-
-
 @lru_cache(maxsize=None)
 def template_name(kind: str, game_type: str | None) -> str | None:
     known = set(environment().list_templates())
-    for folder in (game_type, FAMILIES.get(game_type or "")):
+    for folder in (game_type, _family(game_type)):
         if folder and f"{folder}/{kind}.txt" in known:
             return f"{folder}/{kind}.txt"
     return f"{kind}.txt" if f"{kind}.txt" in known else None
+
+
+def _family(folder: str | None) -> str | None:
+    """Games whose mail looks alike share a family's folder (a game's own folder still wins).
+    A folder that is no game's (`league`, `table`) has none."""
+    family = spec_for(folder).family if folder in types() else None
+    return family.name if family else None
 
 
 def render(kind: str, game_type: str | None, **context) -> tuple[str, str]:

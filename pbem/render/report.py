@@ -1,7 +1,7 @@
 """The GM's own view of games, for `pbem show` and `pbem list` (everything, hidden cards included)."""
 from __future__ import annotations
 
-from pbem.games.base import TurnByTurn
+from pbem.games.registry import spec_for
 from pbem.gm import games
 from pbem.store import Store, iso
 
@@ -27,7 +27,7 @@ def game_json(store: Store, game_id: str) -> dict | None:
         "created": iso(row.created),
         "history": history(store, game_id),
         "state": state.view(None),
-    } | _holes(table) | _sheets(table)
+    } | spec_for(table.type).json_extras(state, [seat_key(s) for s in table.seats])
 
 
 def history(store: Store, game_id: str) -> list[dict]:
@@ -64,41 +64,6 @@ def _seed_shown(row):
     return row.seed_hex if row.seed_hex else row.seed
 
 
-def _holes(table) -> dict:
-    """Card games: every finished hole's grids and scores, by player address."""
-    if not isinstance(table.state, TurnByTurn):
-        return {}
-    holes = table.state.holes
-    address = [seat_key(s) for s in table.seats]
-    if table.type == "onpar":
-        return _on_par(table, address)
-    return {"holes": [{"hole": h["hole"],
-                       "grids": {address[i]: list(g) for i, g in enumerate(h["grids"])},
-                       "scores": {address[i]: p for i, p in enumerate(h["scores"])}} for h in holes]}
-
-
-def _on_par(table, address: list[str]) -> dict:
-    """On Par (CONTRACT section 9): the hole in play with every ball and hand, and every finished
-    hole with where each ball stopped, the shots played, the strokes scored and the winner."""
-    view = table.state.view(None)
-    by_address = lambda values: {address[i]: v for i, v in enumerate(values)}  # noqa: E731
-    holes = [{"hole": h["hole"], "par": h["par"], "course": h["course"], "finish": by_address(h["finish"]),
-              "shots": by_address(h["shots"]), "strokes": by_address(h["strokes"]),
-              "winner": address[h["winner"]] if h["winner"] is not None else None}
-             for h in table.state.holes]
-    return {"hole": view["hole"], "par": view["par"], "course": view["course"],
-            "balls": by_address([{"space": b["space"], "strokes": b["strokes"]} for b in view["balls"]]),
-            "hands": by_address([list(hand) for hand in view["hands"]]), "holes": holes}
-
-
-def _sheets(table) -> dict:
-    """Dice golf: every player's score sheet, by address (CONTRACT section 8)."""
-    sheets = getattr(table.state, "sheets", None)
-    if not callable(sheets):
-        return {}
-    return {"sheets": {seat_key(table.seats[i]): sheet for i, sheet in enumerate(sheets())}}
-
-
 def list_json(store: Store) -> list[dict]:
     return [{"id": r.id, "type": r.type, "status": r.status, "turn": r.turn, "deadline": iso(r.deadline),
              "paused": _paused(r), "result": r.result, "waiting_for": _waiting_for(store, r)}
@@ -118,14 +83,11 @@ def _waiting_for(store: Store, row) -> list[str] | None:
         return None
 
 
-# What `scores()` counts in each game, as the players' own mail names it.
-_SCORE_WORDS = {"matchplay": "holes won", "golf": "points", "golfdeck": "points", "onpar": "strokes"}
-
-
 def game_text(data: dict) -> str:
     status = data["status"] + (", paused by the GM" if data.get("paused") else "")
     lines = [f"Game {data['id']} ({data['type']}), {status}, turn {data['turn']}, course {data['course']}"]
-    score = _SCORE_WORDS.get(data["type"], "score")
+    spec = spec_for(data["type"])
+    score = spec.score_words  # what `scores()` counts, as the players' own mail names it
     for p in data["players"]:
         who = f"robot:{p['robot']}" if p.get("robot") else p["address"]
         lines.append(f"  {p['name']} <{who}>  {score} {p['score']}")
@@ -133,53 +95,7 @@ def game_text(data: dict) -> str:
             lines.append(f"    mail to this address bounced ({p['bounced']['at']}): {p['bounced']['diagnostic']}")
     lines.append(f"Deadline: {data['deadline'] or '-'}")
     lines.append(f"To move: {', '.join(data['to_move']) or '-'}")
-    state = data["state"]
-    if "grids" in state:
-        lines += _card_lines(state, data)
-    elif "sheets" in state:
-        lines += _sheet_lines(state)
-    elif "spans" in state:
-        from pbem.render.pictures import course_picture
-        lines += [f"Hole {state['hole']} of {state['holes_total']}, par {state['par']}"]
-        lines += course_picture(state).splitlines()
-        lines += [f"  {name}: {' '.join(hand)}" for name, hand in zip(state["names"], state["hands"])]
-    else:
-        lines += _match_lines(state)
+    lines += spec.gm_lines(data["state"], data)
     if data["result"]:
         lines.append(data["result"])
     return "\n".join(lines)
-
-
-def _match_lines(state: dict) -> list[str]:
-    lines = [state["match"]] if "match" in state else []
-    if state.get("holes") and "table_names" in state:  # a MatchPlay view
-        from pbem.render import environment  # the players' own hole table, so the GM reads what they read
-        table = environment().get_template("matchplay/_holes.txt").module.hole_table(state["holes"], state)
-        lines += [f"  {line}".rstrip() for line in str(table).strip("\n").splitlines()] + [""]
-    for seat, v in state.get("seats", {}).items():
-        lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand']))}; specials left {', '.join(v['specials_left'])}; "
-                     f"pending {(v['orders'] or '-').replace(chr(10), ' / ')}")
-    return lines
-
-
-def _card_lines(state: dict, data: dict) -> list[str]:
-    """A card game as the GM sees it: every grid with its face-down cards shown in brackets."""
-    lines = [f"Hole {state['hole']} of {state['holes']}, {state['phase']}; stock {state['stock']}, "
-             f"discard {state.get('discard') or '-'}"]
-    for seat, name in enumerate(state["names"]):
-        grid = state["grids"][seat]
-        face_up = state["face_up"][seat]
-        cards = " ".join(card if up else f"[{card}]" for card, up in zip(grid, face_up))
-        lines.append(f"  {name}: {cards}  total {state['totals'][seat]}")
-    for hole in data.get("holes", []):
-        scores = ", ".join(f"{address} {points}" for address, points in hole["scores"].items())
-        lines.append(f"  hole {hole['hole']}: {scores}")
-    return lines
-
-
-def _sheet_lines(state: dict) -> list[str]:
-    """Dice golf: the score sheets as the players get them."""
-    from pbem.render import environment
-    sheets = environment().get_template("dicegolf/_sheet.txt").module.sheets(state)
-    flags = " ".join(map(str, state["flags"]))
-    return [f"Hole {state['hole']} of {state['holes']}, flags {flags}"] + [line.rstrip() for line in str(sheets).rstrip("\n").splitlines()]

@@ -7,23 +7,23 @@ it. It is never handed the state, so it cannot read the stock, another seat's hi
 another seat's orders for the turn. A search robot may build states consistent with the view
 (sampling what it cannot see from its own stream) and play them out on the pure engines.
 
-Each game's robot is a module of this package registered in `ROBOTS` by the game's TYPE, with
-`decide(view, seat, level, options, rng) -> str` and a `VERSION` that the record names.
+Each game's robot lives in the game's folder and its spec names it (`GameSpec.robot`): a module
+with `decide(view, seat, level, options, rng) -> str` and a `VERSION` that the record names.
+This package is only the door: the robot's stream, the call, and the reading of its answer.
 The levels: `easy` plays what a missed deadline plays; `strong` plays as the README's figures say.
 """
 from __future__ import annotations
 
 import hashlib
-from importlib import import_module
 from types import ModuleType
 
+from pbem.games.registry import spec_for, specs
 from pbem.games.rng import Generator
+from pbem.games.spec import ROBOT_LEVELS
 
-__all__ = ["LEVELS", "ROBOTS", "decide", "robot_generator", "robot_module", "version"]
+__all__ = ["LEVELS", "decide", "robot_generator", "robot_module", "robot_types", "version"]
 
-LEVELS = ("easy", "strong")
-# Game TYPE -> the module (in this package) that plays it.
-ROBOTS = {"dicegolf": "dicegolf", "golf": "cards", "golfdeck": "cards", "matchplay": "matchplay", "onpar": "onpar"}
+LEVELS = ROBOT_LEVELS
 _DOMAIN = b"pbem robot stream\x00"
 
 
@@ -36,11 +36,19 @@ def robot_generator(seed: bytes, seat: int, move: int) -> Generator:
     return Generator(hashlib.sha256(material).digest())
 
 
+def robot_types() -> list[str]:
+    """The game types a robot plays, in alphabetical order."""
+    return sorted(spec.type for spec in specs() if spec.robot is not None)
+
+
 def robot_module(game_type: str) -> ModuleType:
-    name = ROBOTS.get(game_type)
-    if name is None:
+    try:
+        robot = spec_for(game_type).robot
+    except KeyError:
+        robot = None
+    if robot is None:
         raise KeyError(f"no robot plays {game_type}")
-    return import_module(f"{__name__}.{name}")
+    return robot
 
 
 def version(game_type: str) -> str:

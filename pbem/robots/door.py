@@ -8,7 +8,7 @@ the rules. The same call, with the same view and stream, gives the same order: t
 """
 from __future__ import annotations
 
-from pbem.orders import grammar_for
+from pbem.games.registry import spec_for
 from pbem.robots import decide, robot_generator
 
 __all__ = ["order_for"]
@@ -20,7 +20,7 @@ def order_for(state, game_type: str, seat: int, level: str, options: dict, seed:
     """The robot's command for `seat`'s `index`-th robot move (counted from 0)."""
     text = decide(game_type, state.view(seat), seat, level, options, robot_generator(seed, seat, index))
     lines = [(n, line) for n, line in enumerate(text.splitlines()[:MOST_LINES], start=1) if line.strip()]
-    orders, errors = grammar_for(game_type)(lines)
+    orders, errors = spec_for(game_type).grammar(lines)
     if errors or len(orders) != 1:
         raise ValueError(f"the robot's order does not read: {text[:80]!r}")
     command = orders[0].command

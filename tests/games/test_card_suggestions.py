@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 
-from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
+from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
                                     Peek, Reveal)
 from pbem.games.errors import OrderError, make_suggestions
 from pbem.games.golf import Golf
 from pbem.games.golf import random_orders as golf_random
 from pbem.games.golfdeck import GolfDeck
 from pbem.games.golfdeck import random_orders as golfdeck_random
-from pbem.orders.cards import grammar
+from pbem.games.cards.grammar import grammar
 from pbem.orders.commands import Help, History, Press, SetTimezone, Status, read_body
 
 GARBLED = ["KEEP x", "DRAW", "REVEAL 1", "FLIP", "IF <= 3 KEEP 1", "hello there", "DISCARD FLIP",

@@ -78,7 +78,7 @@ def test_deal_and_shared_wins():
 
 
 def test_card_orders_read_back_from_their_text():
-    from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
+    from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
                                         Peek, Reveal, from_text)
     for order in [Reveal(1, 4), DrawDiscard(3), DrawStock(), Keep(2), DiscardFlip(5), Discard(),
                   DrawStockIf(4, 2, 5), DrawStockIf(3, 1), Knock(), Peek(2)]:

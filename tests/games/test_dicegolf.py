@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.games import dicegolf_best as best
+from pbem.games.dicegolf import best
 from pbem.games.base import Resign, Result
 from pbem.games.course import Course
 from pbem.games.dicegolf import (DEFAULT_FLAGS, POLICIES, Autoplay, DiceGolf, Enter, ForfeitHole, Policy,
@@ -670,7 +670,7 @@ def test_whatever_arrives_check_refuses_with_an_order_error_or_apply_plays_it(se
 def test_the_readme_table_is_the_solvers_own():
     from pathlib import Path
 
-    from pbem.games import dicegolf_best
+    from pbem.games.dicegolf import best as dicegolf_best
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert dicegolf_best.best_table_text().rstrip("\n") in readme
 

@@ -18,18 +18,17 @@ from datetime import datetime, timedelta
 import pytest
 from conftest import GEORGE, body, kinds, too_wide
 
-from pbem.games import game_type, registry
+from pbem.games.registry import game_type, spec_for, types
 from pbem.games.base import Resign, Result
 from pbem.games.errors import IllegalOrder
 from pbem.gm.courses import DEFAULT_COURSE, load_course
-from pbem.orders import grammar_for
 from pbem.robots import decide, robot_generator
 
 # -- what the tests ask of the registry: here alone, so a new registry is one change ------------
 
 def game_types() -> list[str]:
     """Every registered game's TYPE name."""
-    return sorted(registry())
+    return types()
 
 
 def engine(type_name: str):
@@ -46,7 +45,7 @@ def robot_text(type_name: str, state, seat: int, level: str, seed: bytes, move: 
 def read_order(type_name: str, text: str):
     """The one command `text` says, read by the game's own grammar as a player's mail is."""
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    orders, errors = grammar_for(type_name)(lines)
+    orders, errors = spec_for(type_name).grammar(lines)
     assert not errors and len(orders) == 1, (text, errors)
     return orders[0].command
 

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from pbem.games import golf, golfdeck, matchplay
 from pbem.games.base import Resign
-from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
+from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
                                     Reveal)
 from pbem.games.course import Course
 from pbem.games.errors import OrderError
 from pbem.games.matchplay import SPECIALS, MatchPlay, Play, Special
-from pbem.orders import grammar_for
+from pbem.games import spec_for
 from pbem.orders.commands import Help, History, Press, SetTimezone, Status, read_body, read_heading
 from pbem.orders.text import command_lines
 
@@ -136,7 +136,7 @@ def test_any_command_in_any_position_raises_only_order_errors(game, seed, moves,
 def test_orders_read_from_any_mail_raise_only_order_errors(game, seed, moves, text):
     state = advance(GAMES[game](seed), moves, random.Random(seed))
     heading = read_heading(command_lines(text))
-    orders, errors = read_body(heading.body, grammar_for(state.TYPE))
+    orders, errors = read_body(heading.body, spec_for(state.TYPE).grammar)
     assert all(isinstance(e, OrderError) for e in heading.errors + errors)
     allowed = assert_only_order_errors(state, [o.command for o in orders])
     event("game over" if state.result() else "some allowed" if allowed else "all refused" if orders else "no orders")

@@ -13,12 +13,12 @@ from test_rng import Ref, readme_vectors  # the README's generator again, hashli
 
 from pbem.games import game_type
 from pbem.games.base import Resign
-from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
+from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek,
                                     Reveal)
 from pbem.games.cards import HIDDEN
 from pbem.games.errors import IllegalOrder
 from pbem.games.golf import Golf, random_orders
-from pbem.games.golf_scoring import card_points, layout_score
+from pbem.games.golf.scoring import card_points, layout_score
 from pbem.games.rng import seed_from_int
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]

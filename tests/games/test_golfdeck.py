@@ -12,9 +12,9 @@ import pytest
 from test_rng import Ref  # the README's generator again, written with hashlib alone
 
 from pbem.games import game_type
-from pbem.games import golfdeck_rules as gd  # the rules an order can break
+from pbem.games.golfdeck import rules as gd  # the rules an order can break
 from pbem.games.base import Resign
-from pbem.games.card_orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
+from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock,
                                     Peek, Reveal)
 from pbem.games.cards import HIDDEN, golf_deck
 from pbem.games.errors import IllegalOrder

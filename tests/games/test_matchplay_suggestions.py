@@ -15,7 +15,7 @@ from pbem.games.course import Course
 from pbem.games.errors import OrderError, make_suggestions
 from pbem.games.matchplay import RULES, SPECIALS, Forfeit, MatchPlay, Play, Special, random_orders, rule
 from pbem.orders.commands import read_body, read_heading
-from pbem.orders.matchplay import grammar
+from pbem.games.matchplay.grammar import grammar
 from pbem.orders.text import command_lines
 
 GAMES = 600

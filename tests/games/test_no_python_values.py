@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from pbem.games import game_type, registry
+from pbem.games import game_type, spec_for
+from pbem.games.registry import types
 from pbem.games.base import TurnByTurn
 from pbem.games.course import Course
 from pbem.games.errors import OrderError, make_suggestions
-from pbem.orders import grammar_for
 from pbem.orders.commands import read_body
 
 COURSE = Course.from_pars_string("443 544 354 445 345 434")
@@ -64,7 +64,7 @@ def option_errors(type_name: str, key: str, value) -> list[str]:
     return said
 
 
-@pytest.mark.parametrize("type_name", sorted(registry()))
+@pytest.mark.parametrize("type_name", types())
 def test_every_option_given_a_wrong_value_is_answered_in_the_gms_words(type_name):
     cls = game_type(type_name)
     refused = 0
@@ -103,7 +103,7 @@ def states(type_name: str, seed: int, every: int = 4, most: int = 8):
     cls = game_type(type_name)
     module = importlib.import_module(cls.__module__)
     random_orders = getattr(module, "random_orders", None) or importlib.import_module(
-        "pbem.games.onpar_play").random_orders
+        "pbem.games.onpar.play").random_orders
     options = cls.options_with_defaults({"holes": 2} if "holes" in cls.OPTIONS else {})
     state = cls.new(NAMES[:PLAYERS[type_name]], options, seed, COURSE)
     rng, taken = random.Random(seed), 0
@@ -124,9 +124,9 @@ def states(type_name: str, seed: int, every: int = 4, most: int = 8):
         getattr(state, "drain_events", lambda: None)()
 
 
-@pytest.mark.parametrize("type_name", sorted(registry()))
+@pytest.mark.parametrize("type_name", types())
 def test_every_order_error_of_every_game_is_written_as_a_player_writes(type_name):
-    grammar, seen = grammar_for(type_name), 0
+    grammar, seen = spec_for(type_name).grammar, 0
     for state in states(type_name, seed=3):
         for seat in range(len(state.names)):
             for line in LINES:
@@ -145,7 +145,7 @@ def test_every_order_error_of_every_game_is_written_as_a_player_writes(type_name
     assert seen > 50
 
 
-@pytest.mark.parametrize("type_name", sorted(registry()))
+@pytest.mark.parametrize("type_name", types())
 def test_a_stored_order_that_does_not_read_back_is_named_as_written(type_name):
     """`pbem verify` reads orders from a record anyone may have made."""
     cls = game_type(type_name)

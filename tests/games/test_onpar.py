@@ -9,12 +9,12 @@ from collections import Counter
 
 import pytest
 
-from pbem.games import onpar_course as oc
+from pbem.games.onpar import course as oc
 from pbem.games.base import Resign
 from pbem.games.course import Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder, OrderError
 from pbem.games.onpar import OnPar, handicap_option
-from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 PLAIN = oc.PLAIN

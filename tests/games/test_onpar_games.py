@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.games import onpar_course as oc
+from pbem.games.onpar import course as oc
 from pbem.games.base import Resign
 from pbem.games.course import Course
 from pbem.games.errors import OrderError, make_suggestions
 from pbem.games.onpar import OnPar, random_orders
-from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap
+from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 from pbem.games.rng import Generator, seed_from_int
 from pbem.orders.commands import read_body
-from pbem.orders.onpar import grammar
+from pbem.games.onpar.grammar import grammar
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 COURSE = Course.from_pars_string("443 544 354", "test")

@@ -84,7 +84,7 @@ def test_the_reveals_the_gm_plays_at_the_deadline_are_not_told_as_chosen(table):
 def test_on_par_counts_the_cards_played_and_discarded_and_lines_up_its_strokes(table):
     new_game(table, "onpar", 3, "--option", "holes=1", seed=11)
     rng = random.Random(4)
-    onpar_play = __import__("pbem.games.onpar_play", fromlist=["random_orders"])
+    onpar_play = __import__("pbem.games.onpar.play", fromlist=["random_orders"])
     seen = 0
     for _ in range(60):
         state = table.load("c1").state

@@ -92,7 +92,7 @@ def test_a_whole_golf_game_by_mail(table, n, variant):
     state = play_by_mail(table, "golf", n, *variant, holes=1)
     shown = table.show("c1")
     assert shown["status"] == "finished" and shown["result"] == "Result: " + state.result().line
-    from pbem.games.golf_scoring import score_hole
+    from pbem.games.golf.scoring import score_hole
     addrs = players[:n]
     cols = 2 if state.options["layout"] == 4 else 3
     for k, hole in enumerate(shown["holes"]):  # recomputed from the final grids of show --json

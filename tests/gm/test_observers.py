@@ -608,7 +608,7 @@ def random_states(type_name: str, seed: int):
     cls = game_type(type_name)
     module = importlib.import_module(cls.__module__)
     random_orders = getattr(module, "random_orders", None) or importlib.import_module(
-        "pbem.games.onpar_play").random_orders
+        "pbem.games.onpar.play").random_orders
     course = Course("test", (4, 4, 5, 3, 4, 4, 5, 3, 4, 4, 3, 5, 4, 4, 5, 3, 4, 4))
     options = cls.options_with_defaults({"holes": 2} if "holes" in cls.OPTIONS else {})
     state = cls.new([f"P{i}" for i in range(PLAYERS[type_name])], options, seed, course)

@@ -18,7 +18,7 @@ from pbem.robots import version
 
 ANN, CY = "ann@example.test", "cy@example.test"
 SHORT = {"golfdeck": ["--option", "holes=2"], "golf": ["--option", "holes=2"], "onpar": ["--option", "holes=2"]}
-ENGINE_MODULE = {"onpar": "pbem.games.onpar_play"}
+ENGINE_MODULE = {"onpar": "pbem.games.onpar.play"}
 START = "2026-12-01T10:00:00Z"  # every game here starts then; a move by mail each 150 s after
 
 

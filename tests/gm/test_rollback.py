@@ -15,7 +15,7 @@ import pytest
 from conftest import BILL, GEORGE, body, kinds, too_wide
 from test_admin import BOSS, admin_mail, with_admin
 
-ENGINE_MODULE = {"onpar": "pbem.games.onpar_play"}
+ENGINE_MODULE = {"onpar": "pbem.games.onpar.play"}
 SHORT = {"golfdeck": ["--option", "holes=2"], "golf": ["--option", "holes=2"], "onpar": ["--option", "holes=2"]}
 START = datetime(2026, 12, 1, 10, 0)
 PLAYERS = (GEORGE, BILL)

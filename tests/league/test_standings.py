@@ -8,10 +8,11 @@ import pytest
 from pbem.league.grid import GridCell, results_grid
 from pbem.league.pairings import schedule
 from pbem.league.plan import read_plan
-from pbem.league.records import (LARGEST_MARGIN, GameRecord, Orders, Replacement, Withdrawal,
+from pbem.league.records import (GameRecord, Orders, Replacement, Withdrawal, largest_margin,
                                  read_match_result)
 from pbem.league.standings import MATCH_COLUMNS, TABLE_COLUMNS, columns, standings
 
+LARGEST_MARGIN = largest_margin("matchplay")
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 LATER = datetime(2027, 3, 1, tzinfo=timezone.utc)       # every round has opened
 
@@ -136,12 +137,12 @@ def test_three_players_who_beat_each_other_in_a_circle_share_first_place():
     ("Ann and Bob wins 1 up", (0,), (0, 1, "")),                   # the name is not read
 ])
 def test_the_margin_is_read_from_the_result_line(line, winners, read):
-    assert read_match_result(line, winners) == read
+    assert read_match_result(line, winners, LARGEST_MARGIN) == read
 
 
 def test_a_result_line_that_is_not_a_match_result_is_refused():
     with pytest.raises(ValueError, match="expected '<Name> wins 4 and 3'"):
-        read_match_result("George scores 7", (0,))
+        read_match_result("George scores 7", (0,), LARGEST_MARGIN)
 
 
 def test_a_resignation_counts_the_widest_margin():

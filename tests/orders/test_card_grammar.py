@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.orders.cards import grammar
+from pbem.games.cards.grammar import grammar
 
 
 @pytest.mark.parametrize("text,canonical", [

@@ -8,7 +8,7 @@ import pytest
 from pbem.games.dicegolf import Autoplay, DiceGolf, Enter, ForfeitHole, Policy
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, make_suggestions
 from pbem.orders.commands import Help, Status, UnknownCommand, read_body, read_heading
-from pbem.orders.dicegolf import grammar
+from pbem.games.dicegolf.grammar import grammar
 from pbem.orders.text import command_lines
 
 

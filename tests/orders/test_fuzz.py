@@ -13,10 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.games.card_orders import DrawStockIf, Keep
+from pbem.games.cards.orders import DrawStockIf, Keep
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
 from pbem.games.matchplay import Play, Special
-from pbem.orders import GRAMMARS, cards, grammar_for, matchplay
+from pbem.games import spec_for
+from pbem.games.registry import types
+from pbem.games.cards import grammar as cards
+from pbem.games.matchplay import grammar as matchplay
 from pbem.orders.commands import Press, SetTimezone, UnknownCommand, read_body, read_heading
 from pbem.orders.numbers import MAX_DIGITS, read_number
 from pbem.orders.text import (MAX_LINE_CHARS, MAX_LINES, QUOTE_CHARS, LongLine, command_lines, is_stop_line,
@@ -39,7 +42,7 @@ def controls_in(text: str | None, allowed: str = "") -> list[str]:
 
 def read(text: str, game: str | None):
     heading = read_heading(command_lines(text))
-    orders, errors = read_body(heading.body, grammar_for(game) if game else None)
+    orders, errors = read_body(heading.body, spec_for(game).grammar if game else None)
     return heading, orders, heading.errors + errors
 
 
@@ -83,7 +86,7 @@ def assert_clean(errors) -> None:
 
 
 @FUZZ
-@given(MAILS, st.sampled_from([None, *sorted(GRAMMARS)]))
+@given(MAILS, st.sampled_from([None, *types()]))
 def test_any_mail_reads_to_orders_and_order_errors(text, game):
     lines_read = command_lines(text)
     assert len(lines_read) <= MAX_LINES
@@ -102,7 +105,7 @@ def test_any_mail_reads_to_orders_and_order_errors(text, game):
 
 @FUZZ
 @given(st.lists(st.sampled_from(WORDS + ["1", "4", "12", "\u0664", "\u19da", "99999999"]), max_size=10),
-       st.sampled_from(sorted(GRAMMARS)))
+       st.sampled_from(types()))
 def test_mixes_of_command_words(words, game):
     """Sentences of command words (more likely than random text to come near a real order)."""
     text = " ".join(words) + "\n" + "\n".join(words)

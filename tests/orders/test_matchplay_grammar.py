@@ -6,7 +6,7 @@ import pytest
 from pbem.games.errors import AmbiguousOrder, IllegalOrder, InvalidOrder, make_suggestions
 from pbem.games.matchplay import Play, Special, rule
 from pbem.orders.commands import Help, Press, Status, read_body, read_heading
-from pbem.orders.matchplay import grammar, guess_special
+from pbem.games.matchplay.grammar import grammar, guess_special
 from pbem.orders.text import command_lines
 
 

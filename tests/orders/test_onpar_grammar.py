@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.games import onpar_course as oc
+from pbem.games.onpar import course as oc
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError, make_suggestions
 from pbem.games.onpar import OnPar
-from pbem.games.onpar_orders import DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
+from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
 from pbem.orders.commands import UnknownCommand, read_body
-from pbem.orders.onpar import grammar
+from pbem.games.onpar.grammar import grammar
 
 
 def read(text: str):

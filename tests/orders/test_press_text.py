@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.errors import InvalidOrder
-from pbem.orders import grammar_for
+from pbem.games import spec_for
 from pbem.orders.commands import Press, drop_sign_off, read_body, read_heading
 from pbem.orders.text import read_lines
 
@@ -12,7 +12,7 @@ from pbem.orders.text import read_lines
 def read(text: str, game: str = "matchplay"):
     reading = read_lines(text)
     heading = read_heading(reading.lines)
-    return read_body(heading.body, grammar_for(game), reading.breaks)
+    return read_body(heading.body, spec_for(game).grammar, reading.breaks)
 
 
 def test_a_bare_press_keeps_paragraphs_as_one_blank_line():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.orders import GRAMMARS
+from pbem.games import spec_for
 from pbem.orders.commands import read_body, read_heading
 from pbem.orders.punctuation import tidy
 from pbem.orders.text import COMMAND_WORDS, read_lines
@@ -28,7 +28,7 @@ WRITTEN = [
 @pytest.mark.parametrize("game, text, canonical", WRITTEN)
 def test_punctuation_reads_as_the_canonical_order(game, text, canonical):
     reading = read_lines(text)
-    orders, errors = read_body(read_heading(reading.lines).body, GRAMMARS[game])
+    orders, errors = read_body(read_heading(reading.lines).body, spec_for(game).grammar)
     assert errors == []
     assert "\n".join(str(o.command) for o in orders) == canonical
 

@@ -203,17 +203,14 @@ def test_a_greeting_below_a_quote():
 
 
 def grammar_examples() -> list[str]:
-    """The example orders in the docstring of each game's grammar (pbem/orders/<game>.py)."""
-    import importlib
-    import pkgutil
+    """The example orders in the docstring of each game's grammar (its spec's `grammar`)."""
+    import inspect
     import re
 
-    import pbem.orders
+    from pbem.games.registry import specs
     examples = []
-    for info in pkgutil.iter_modules(pbem.orders.__path__):
-        if info.name in ("commands", "text", "numbers"):
-            continue
-        doc = importlib.import_module(f"pbem.orders.{info.name}").__doc__ or ""
+    for module in {inspect.getmodule(spec.grammar) for spec in specs()}:
+        doc = module.__doc__ or ""
         for line in doc.splitlines():
             if line.startswith("    "):
                 # Orders stand apart by two spaces or more; a note in brackets follows them.

@@ -9,7 +9,8 @@ import pytest
 from pbem.games import golf, golfdeck
 from pbem.games.cards import HIDDEN
 from pbem.games.rng import Generator, seed_from_int
-from pbem.robots import card_search, cards
+from pbem.games import spec_for
+from pbem.games.golf import robot as golf_robot
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 VARIANTS = [
@@ -21,6 +22,11 @@ VARIANTS = [
 GOLF_RULES = [{"peek": "any2"}, {"peek": "one", "layout": 6}, {"peek": "paid"}, {"ending": "faceup"},
               {"replace_unseen_once": True}, {"jacks": "20skip"}, {"pairs": "rowcol", "layout": 6},
               {"one_eyed_jacks_wild": True, "jokers": True, "pairs": "any"}]
+
+
+def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
+    """The robot of the view's game, as the robots' door finds it."""
+    return spec_for(view.get("type") or view["game"]).robot.decide(view, seat, level, options, rng)
 
 
 def stream(n: int) -> Generator:
@@ -39,7 +45,7 @@ def play(module, engine, options, seed, robots: dict, players=4, holes=1):
         seat = min(game.to_move())
         if seat in robots:
             view = game.view(seat)
-            text = cards.decide(view, seat, robots[seat], options, stream(seed * 10_000 + made))
+            text = decide(view, seat, robots[seat], options, stream(seed * 10_000 + made))
             command = engine.command_from_text(text)
             assert str(command) == text
             game.check(seat, command)
@@ -108,7 +114,7 @@ def test_easy_is_default_orders_whatever_it_samples(variant):
         seat = min(game.to_move())
         view = game.view(seat)
         want = str(game.default_orders(seat))
-        answers = {cards.decide(view, seat, "easy", options, stream(k)) for k in range(4)}
+        answers = {decide(view, seat, "easy", options, stream(k)) for k in range(4)}
         assert answers == {want}
         checked += 1
     assert checked > 10
@@ -117,9 +123,9 @@ def test_easy_is_default_orders_whatever_it_samples(variant):
 def test_golfdeck_easy_reveal_is_a_pair_from_its_own_stream():
     game = golfdeck.GolfDeck.new(NAMES, {"holes": 1}, 3, None)
     view = game.view(0)
-    picks = {cards.decide(view, 0, "easy", {}, stream(k)) for k in range(40)}
+    picks = {decide(view, 0, "easy", {}, stream(k)) for k in range(40)}
     assert len(picks) > 5 and all(p.startswith("REVEAL ") for p in picks)
-    assert cards.decide(view, 0, "easy", {}, stream(1)) == cards.decide(view, 0, "easy", {}, stream(1))
+    assert decide(view, 0, "easy", {}, stream(1)) == decide(view, 0, "easy", {}, stream(1))
 
 
 # -- the view, only the view ------------------------------------------------------------------
@@ -161,8 +167,8 @@ def test_decisions_depend_on_the_view_alone(variant, level):
         seat = min(game.to_move())
         other = hide_differently(game, seat, random.Random(n))
         changed += other.to_dict() != game.to_dict()
-        a = cards.decide(game.view(seat), seat, level, options, stream(n))
-        b = cards.decide(other.view(seat), seat, level, options, stream(n))
+        a = decide(game.view(seat), seat, level, options, stream(n))
+        b = decide(other.view(seat), seat, level, options, stream(n))
         assert a == b
     assert changed >= len(games) // 2 > 0
 
@@ -173,7 +179,7 @@ def test_rebuilt_state_shows_the_seat_its_view():
             seat = min(game.to_move())
             view = game.view(seat)
             for k in range(3):
-                rebuilt = card_search.rebuild(engine.TYPE, view, seat, options, stream(k))
+                rebuilt = spec_for(engine.TYPE).robot.rebuild(view, seat, options, stream(k))
                 mine = rebuilt.view(seat)
                 assert mine == view
                 all_cards = sorted(sum(rebuilt.grids if engine is golf.Golf else rebuilt.grid, [])
@@ -198,7 +204,7 @@ def test_the_same_orders_play_alike_on_the_rebuilt_state(variant):
     module, engine, options = VARIANTS[variant]
     for game in states(engine, options, range(600, 625), module):
         seat = min(game.to_move())
-        rebuilt = card_search.rebuild(engine.TYPE, game.view(seat), seat, options, stream(7))
+        rebuilt = spec_for(engine.TYPE).robot.rebuild(game.view(seat), seat, options, stream(7))
         for _ in range(2):
             if game.result() is not None or seat not in game.to_move():
                 break
@@ -212,7 +218,8 @@ def test_the_same_orders_play_alike_on_the_rebuilt_state(variant):
             assert known_cards(rebuilt, seat) == known_cards(game, seat)
         size = len(game.view(seat)["grids"][seat])
         if game.result() is None and len(known_cards(game, seat)) == size:
-            assert card_search._scores(rebuilt)[seat] == card_search._scores(game)[seat]
+            sample_scores = spec_for(engine.TYPE).robot.sample_scores
+            assert sample_scores(rebuilt)[seat] == sample_scores(game)[seat]
 
 
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
@@ -221,8 +228,8 @@ def test_strong_is_the_same_move_from_the_same_stream(variant):
     for n, game in enumerate(states(engine, options, range(700, 706), module)):
         seat = min(game.to_move())
         view = game.view(seat)
-        assert (cards.decide(view, seat, "strong", options, stream(n))
-                == cards.decide(view, seat, "strong", options, stream(n)))
+        assert (decide(view, seat, "strong", options, stream(n))
+                == decide(view, seat, "strong", options, stream(n)))
 
 
 @pytest.mark.slow
@@ -234,7 +241,7 @@ def test_strong_moves_can_differ_between_streams():
     for game in states(engine, options, range(800, 812), module):
         seat = min(game.to_move())
         view = game.view(seat)
-        varied += len({cards.decide(view, seat, "strong", options, stream(k)) for k in range(4)}) > 1
+        varied += len({decide(view, seat, "strong", options, stream(k)) for k in range(4)}) > 1
     assert varied >= 1
 
 
@@ -251,8 +258,8 @@ def test_golf_rebuild_gives_the_others_layouts_of_their_turns_so_far():
     others = [o for o in range(4) if o != seat]
     totals = []
     for k in range(20):
-        rebuilt = card_search.rebuild("golf", view, seat, {}, stream(k))
-        scores = card_search._scores(rebuilt)
+        rebuilt = golf_robot.rebuild(view, seat, {}, stream(k))
+        scores = golf_robot.sample_scores(rebuilt)
         totals += [scores[o] for o in others]
     assert sum(totals) / len(totals) < 12  # a uniform deal averages some 23 on four cards
 
@@ -261,7 +268,7 @@ def test_refuses_a_seat_that_owes_nothing():
     game = golf.Golf.new(NAMES, {"holes": 1}, 1, None)
     idle = (game.current + 1) % 4
     with pytest.raises(ValueError):
-        cards.decide(game.view(idle), idle, "easy", {}, stream(0))
+        decide(game.view(idle), idle, "easy", {}, stream(0))
 
 
 def test_golf_six_card_knock_must_beat_waiting(monkeypatch):
@@ -276,9 +283,9 @@ def test_golf_six_card_knock_must_beat_waiting(monkeypatch):
         return game.view(seat), seat
 
     six, seat6 = view_at({"layout": 6}, 21)
-    assert card_search._knock_wins(six) == pytest.approx(card_search.KNOCK_VS_WAIT[6][0])
-    monkeypatch.setattr(card_search, "KNOCK_EDGE", 2.0)
-    assert not any(card_search.knock_pays(six, seat6, {"layout": 6}, stream(k)) for k in range(3))
+    assert golf_robot._knock_wins(six) == pytest.approx(golf_robot.KNOCK_VS_WAIT[6][0])
+    monkeypatch.setattr(golf_robot, "KNOCK_EDGE", 2.0)
+    assert not any(golf_robot.knock_pays(six, seat6, {"layout": 6}, stream(k)) for k in range(3))
     four, seat4 = view_at({}, 21)
-    monkeypatch.setattr(card_search, "KNOCK_WINS", 0.0)
-    assert card_search.knock_pays(four, seat4, {}, stream(0))
+    monkeypatch.setattr(golf_robot, "KNOCK_WINS", 0.0)
+    assert golf_robot.knock_pays(four, seat4, {}, stream(0))

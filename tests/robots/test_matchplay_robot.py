@@ -10,7 +10,7 @@ import pytest
 from pbem.gm.courses import load_course
 from pbem.games.course import Course
 from pbem.games.matchplay import MatchPlay, Play, Special, random_orders
-from pbem.robots import matchplay as robot
+from pbem.games.matchplay import robot
 from pbem.robots import robot_generator
 
 PARKLAND = load_course("parkland")

@@ -10,9 +10,9 @@ import pytest
 
 from pbem.games.course import Course
 from pbem.games.onpar import OnPar, random_orders
-from pbem.games.onpar_orders import DiscardCard, Trap
+from pbem.games.onpar.orders import DiscardCard, Trap
 from pbem.games.rng import seed_from_int
-from pbem.robots import onpar as robot
+from pbem.games.onpar import robot
 from pbem.robots import robot_generator
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]

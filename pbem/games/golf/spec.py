@@ -1,0 +1,22 @@
+"""Golf as the rest of pbem knows it: a game of the `cards` family."""
+from __future__ import annotations
+
+from pbem.games import cards
+from pbem.games.cards import show
+from pbem.games.cards.grammar import grammar
+from pbem.games.golf import robot
+from pbem.games.golf.engine import Golf, random_orders
+from pbem.games.spec import GameSpec, Pacing
+
+SPEC = GameSpec(
+    engine=Golf,
+    grammar=grammar,
+    pacing=Pacing.ROUND_THE_TABLE,
+    robot=robot,
+    family=cards.TEMPLATES,
+    chance="deals",
+    score_words="points",
+    gm_lines=show.gm_lines,
+    json_extras=show.json_extras,
+    random_orders=random_orders,
+)

@@ -1,0 +1,196 @@
+"""Golf Deck's robot (CONTRACT section 12), from its seat's view alone.
+
+To use the engine it rebuilds a state consistent with the view (`rebuild`): every card the seat
+has not seen (the stock, the discard pile below its top, every face-down card, its own too) is
+dealt at random from the cards the view does not show, drawn from the robot's stream. A kept
+card lies face up and a face-down card is unknown to its owner too, so a uniform deal of the
+unseen cards is already the right sample. The state plays the current hole only.
+
+- `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state (it
+  reads only what the seat may see, so it is the same whatever the sample; the tests check
+  it). The one exception is the reveal: the GM's default pair is a draw of the game's chance
+  made at the deal, which no seat sees, so the robot makes the same kind of draw from its own
+  stream (one of the 15 pairs, uniformly).
+- `strong` is the shared determinized search (`cards.search.best_move`): every candidate move
+  on the same sampled states, the rest of the hole played out on the pure engine (every seat
+  by the missed-deadline rule, worked column by column), the lowest mean margin wins.
+"""
+from __future__ import annotations
+
+from pbem.games.cards import search
+from pbem.games.cards.deck import HIDDEN
+from pbem.games.cards.orders import DiscardFlip, DrawDiscard, DrawStock, Keep, Reveal
+from pbem.games.golfdeck import engine
+
+__all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
+
+VERSION = "cards-3"  # the card robots' version, as when one module played both card games
+
+
+def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
+    if seat not in view.get("to_move", ()):
+        raise ValueError("this seat owes no order now")
+    if level == "easy":
+        return str(default_move(view, seat, options, rng))
+    return str(strong_move(view, seat, options, rng))
+
+
+def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
+    names = list(view["names"])
+    n = len(names)
+    opts = {"nmr": options.get("nmr", "default"), "holes": view["hole"], "game": view["game_number"]}
+    s = engine.GolfDeck(names, opts, search.generator(rng))
+    s.holes_total = s.hole_no = view["hole"]
+    s.game_no = view["game_number"]
+    s.dealer, s.starter = view["dealer"], view["starter"]
+    s.revealing = revealing = view["phase"] == "reveal"
+    s.current = view["starter"] if revealing else view["current"]
+    s.drawn = view.get("drawn")
+    s.ender = view.get("final_turns_from")
+    s.totals = [0] * n
+    s.resigned = list(view["resigned"])
+    s._turn = view["turn"]
+    shown, top = view["grids"], view["discard"]
+    pool = search.unseen(engine.DECK, view, s.drawn)
+    rng.shuffle(pool)
+    s.grid = [[pool.pop() if c == HIDDEN else c for c in g] for g in shown]
+    s.up = [[not revealing and c != HIDDEN for c in g] for g in shown]
+    s.stock = [pool.pop() for _ in range(view["stock"])]
+    s.discard = pool + ([top] if top is not None else [])
+    pairs = engine.REVEAL_PAIRS
+    s.default_reveals = [pairs[rng.below(len(pairs))] for _ in range(n)]
+    s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
+    s.holes, s.events, s.shuffles = [], [], []
+    return s
+
+
+def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
+    """The reveals made so far: the seat's own as its view shows them, another seat's (unseen
+    until all are in) as its default pair."""
+    reveals = [None] * len(view["names"])
+    for o, done in enumerate(view["revealed"]):
+        if not done:
+            continue
+        if o == seat:
+            mine = [p for p, c in enumerate(view["grids"][o], start=1) if c != HIDDEN]
+            reveals[o] = (mine[0], mine[1]) if len(mine) == 2 else (1, 2)
+        else:
+            reveals[o] = (defaults[o].first, defaults[o].second)
+    return reveals
+
+
+def _deck_clone(s: engine.GolfDeck) -> engine.GolfDeck:
+    c = object.__new__(engine.GolfDeck)
+    d = dict(s.__dict__)
+    d["grid"] = [g[:] for g in s.grid]
+    d["up"] = [u[:] for u in s.up]
+    d["stock"], d["discard"], d["reveals"] = s.stock[:], s.discard[:], s.reveals[:]
+    d["totals"], d["resigned"], d["holes"], d["events"] = s.totals[:], s.resigned[:], [], []
+    c.__dict__ = d
+    return c
+
+
+def rebuild(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
+    return _deck_state(view, seat, options, rng)
+
+
+def clone(state: engine.GolfDeck) -> engine.GolfDeck:
+    return _deck_clone(state)
+
+
+def default_move(view: dict, seat: int, options: dict, rng):
+    if view["phase"] == "reveal":
+        pairs = engine.REVEAL_PAIRS
+        return pairs[rng.below(len(pairs))]
+    order = rebuild(view, seat, options, rng).default_orders(seat)
+    if order is None:
+        raise ValueError("this seat owes no order now")
+    return order
+
+
+def strong_move(view: dict, seat: int, options: dict, rng):
+    moves = candidates(view, seat)
+    usual = default_move(view, seat, options, rng)
+    return search.best_move(moves, usual, seat, lambda: rebuild(view, seat, options, rng), clone, _policy, sample_scores)
+
+
+def _policy(state, seat: int, me: int):
+    """The rollouts' player: the missed-deadline play, by `_deck_default` (the same rule worked
+    column by column) once the reveals are over."""
+    if not state.revealing:
+        return _deck_default(state, seat)
+    return state.default_orders(seat)
+
+
+_POINTS = engine.POINTS
+_UNSEEN = engine.UNSEEN
+_PARTNER = (3, 4, 5, 0, 1, 2)
+
+
+def _deck_default(state, seat: int):
+    """golfdeck's `default_orders` for the seat to move: the card in view (the discard's top,
+    or the drawn card) where it lowers the layout's estimate most (face-down cards at the
+    deck's average), column by column; else draw, or keep when all is face up, or turn up the
+    first face-down card."""
+    cards, up, drawn = state.grid[seat], state.up[seat], state.drawn
+    card = state.discard[-1] if drawn is None else drawn
+    value = _POINTS[card]
+    gain, where = float("-inf"), 0
+    for i in range(6):
+        j = _PARTNER[i]
+        other = _POINTS[cards[j]] if up[j] else _UNSEEN
+        if up[i] and up[j]:
+            before = 0 if cards[i] == cards[j] else _POINTS[cards[i]] + other
+        else:
+            before = (_POINTS[cards[i]] if up[i] else _UNSEEN) + other
+        after = 0 if up[j] and cards[j] == card else value + other
+        g = before - after
+        if g > gain + 1e-9:
+            gain, where = g, i
+    if drawn is None:
+        return _DD[where] if gain > 1e-9 else _DS
+    if gain > 1e-9 or False not in up:
+        return _KP[where]
+    return _FL[up.index(False)]
+
+
+_DD = tuple(DrawDiscard(p) for p in range(1, 7))
+_KP = tuple(Keep(p) for p in range(1, 7))
+_FL = tuple(DiscardFlip(p) for p in range(1, 7))
+_DS = DrawStock()
+
+
+def sample_scores(state) -> list:
+    """Every seat's score of its layout as it lies in the sample (face-down cards too)."""
+    return [engine.score_grid(g)[0] for g in state.grid]
+
+
+def candidates(view: dict, seat: int) -> list:
+    """The golfdeck moves the search weighs: every atomic legal move but RESIGN, less those
+    that put a card where it can only make its column worse (`_deck_no_better`)."""
+    if view["phase"] == "reveal":
+        return [Reveal(1, 4), Reveal(1, 2), Reveal(1, 5)]  # a column, a row pair, apart
+    mine = view["grids"][seat]
+    down = [p for p, c in enumerate(mine, start=1) if c == HIDDEN]
+    card = view.get("drawn")
+    if card is None:
+        card = view["discard"]
+        return [DrawStock()] + [DrawDiscard(p) for p in range(1, 7) if not _deck_no_better(mine, card, p)]
+    return [Keep(p) for p in range(1, 7) if not _deck_no_better(mine, card, p)] + [DiscardFlip(p) for p in down]
+
+
+def _deck_no_better(mine: list, card: str, pos: int) -> bool:
+    """golfdeck: `card` at face-up `pos` would leave its column scoring no less than now (by
+    the face-up partner, or by points alone when the partner lies face down): it can only lose."""
+    here = mine[pos - 1]
+    if here == HIDDEN:
+        return False
+    partner = mine[pos + 2] if pos <= 3 else mine[pos - 4]
+    points = engine.POINTS
+    if partner == HIDDEN:
+        return points[card] >= points[here]
+    return _column(card, partner) >= _column(here, partner)
+
+
+def _column(a: str, b: str) -> int:
+    return 0 if a == b else engine.POINTS[a] + engine.POINTS[b]
