@@ -5,32 +5,36 @@ now and then moves only how it is written in local time, never when it falls.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pbem.clock import format_duration
+from pbem.clock import BadTime, format_duration
 from pbem.mail.clean import quoted
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
 
+class UnknownZone(BadTime):
+    """A time zone the tz database does not know (or a name that could leave its folder)."""
+
+
 @lru_cache(maxsize=64)
-def zone(name: str):
-    """The tz database zone `name` (ValueError when there is none)."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+def zone(name: str) -> ZoneInfo:
+    """The tz database zone `name` (UnknownZone when there is none)."""
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        raise UnknownZone(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}")
     try:
-        if not name or name.startswith(("/", ".")) or ".." in name:
-            raise ValueError
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ValueError(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}") from None
+        raise UnknownZone(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}") from None
 
 
 def canonical_zone(name: str) -> str:
     """The zone's name as the tz database spells it (`europe/paris` -> `Europe/Paris`)."""
     try:
         return str(zone(name).key)
-    except ValueError:
+    except UnknownZone:
         for known in _all_zones():
             if known.lower() == name.lower():
                 return known
@@ -39,7 +43,6 @@ def canonical_zone(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _all_zones() -> tuple[str, ...]:
-    from zoneinfo import available_timezones
     return tuple(sorted(available_timezones()))
 
 
@@ -47,13 +50,13 @@ def format_deadline(moment: datetime | None, zone_name: str | None = None) -> st
     """`2026-12-03 19:00 CET (18:00 UTC)` in the player's zone, or `2026-12-03 18:00 UTC`."""
     if moment is None:
         return None
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     plain = utc.strftime("%Y-%m-%d %H:%M UTC")
     if not zone_name or zone_name.upper() == "UTC":
         return plain
     try:
         local = utc.astimezone(zone(zone_name))
-    except ValueError:
+    except UnknownZone:
         return plain
     same_day = local.date() == utc.date()
     utc_part = utc.strftime("%H:%M UTC") if same_day else plain

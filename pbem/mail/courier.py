@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Callable, Protocol
 
 from pbem.store.faults import checkpoint
-from pbem.mail.clean import clean
+from pbem.mail.clean import BadAddress, clean
 from pbem.mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from pbem.store import Store
 
@@ -276,7 +276,7 @@ class MaildirSender:
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         try:
             self.transport.send(recipient, raw, key)
-        except ValueError as e:
+        except BadAddress as e:
             raise PermanentFailure(f"no Maildir for this address: {e}") from None
         except OSError as e:
             raise TemporaryFailure(f"cannot write to the Maildir of {clean(recipient, 100)}: "

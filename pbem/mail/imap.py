@@ -15,6 +15,8 @@ import re
 import ssl
 from typing import Any, Awaitable
 
+from pbem.errors import PbemError
+
 _LITERAL_HEAD = re.compile(rb"^\d+ FETCH \(.*BODY\[\] \{\d+\}$")
 _UID = re.compile(rb"\bUID (\d+)")
 # aioimaplib hands LIST answers over without "* LIST ": `(\HasNoChildren) "/" name`.
@@ -36,7 +38,7 @@ HEARTBEAT = 10.0          # a live server answers DONE or NOOP well within this
 GREETING_PROBE = 2.0      # no greeting this long after connecting: does the port speak TLS?
 
 
-class ImapError(Exception):
+class ImapError(PbemError):
     """The server could not be reached or dropped us; temporary by nature, so try again later."""
 
 

@@ -11,13 +11,20 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
+from pbem.errors import BadValue
+from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id as clean_message_id, message_ids,
+                             plain_address)
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press", "standings", "notice", "table", "ratings")
 # Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
 # (an open table's mail is either: the answer to a JOIN, or the news that the table started).
 ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table", "ratings"}
+
+
+class BadLetter(BadValue):
+    """A letter that cannot be written as mail: a header that would break its line or pass the
+    longest line mail may have, or a kind of mail pbem does not send."""
 
 
 @dataclass
@@ -58,7 +65,7 @@ _SUBJECT_CHARS = 200
 def _folded(name: str, value: str) -> str:
     """One header line (folded, CRLF-terminated) from a clean value; refused if it has a break."""
     if any(ch in value for ch in "\r\n\0"):
-        raise ValueError(f"header {name} with a line break")
+        raise BadLetter(f"header {name} with a line break")
     text = name == "Subject" or name.startswith("X-")
     if value.isascii() and not (text and "=?" in value):
         line = _fold_at_spaces(name, value)
@@ -67,7 +74,7 @@ def _folded(name: str, value: str) -> str:
     else:  # a display name beyond ASCII: the policy's parser encodes it as its header demands
         line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
     if any(len(part) > _LONGEST_7BIT_LINE for part in line.split("\r\n")):
-        raise ValueError(f"header {name} longer than a line may be")
+        raise BadLetter(f"header {name} longer than a line may be")
     return line
 
 
@@ -125,7 +132,7 @@ def _fold_at_spaces(name: str, value: str) -> str:
 def _address(name: str, address: str) -> str:
     plain = plain_address(address)
     if plain is None:
-        raise ValueError(f"not a plain mail address: {clean(address, 80)!r}")
+        raise BadAddress(f"not a plain mail address: {clean(address, 80)!r}")
     name = clean(name, _NAME_CHARS)
     return str(Address(display_name=name, addr_spec=plain)) if name else plain
 
@@ -237,7 +244,7 @@ def new_message_id(kind: str, gm_address: str) -> str:
 
 def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> Outgoing:
     if letter.kind not in KINDS:
-        raise ValueError(f"unknown mail kind {letter.kind!r}")
+        raise BadLetter(f"unknown mail kind {letter.kind!r}")
     message_id = new_message_id(letter.kind, gm_address)
     headers = [
         ("From", _address(gm_name, gm_address)),

@@ -12,6 +12,8 @@ import asyncio
 import ssl
 from typing import Any
 
+from pbem.errors import PbemError
+
 # A server that takes the connection but says nothing for this long is probably waiting for a
 # TLS handshake (an implicit-TLS port): no real server is that slow to greet.
 GREETING_SECONDS = 10.0
@@ -19,15 +21,15 @@ GREETING_SECONDS = 10.0
 PROBE_SECONDS = 3.0
 
 
-class TemporaryFailure(Exception):
+class TemporaryFailure(PbemError):
     """The server is away, busy or answered 4xx: keep the message and try again later."""
 
 
-class PermanentFailure(Exception):
+class PermanentFailure(PbemError):
     """The server answered 5xx for this recipient: trying again will not help."""
 
 
-class SettingsError(Exception):
+class SettingsError(PbemError):
     """The server refuses the configured settings; the message says what to change."""
 
 
