@@ -157,5 +157,5 @@ async def _first(waiting, stop: asyncio.Event) -> None:
 async def _sleep(seconds: float, stop: asyncio.Event) -> None:
     try:
         await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass

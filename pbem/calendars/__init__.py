@@ -9,10 +9,11 @@ deadline moves; its `SEQUENCE` goes up each time pbem states that deadline at an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pbem.calendars.rows import restated
 from pbem.mail.clean import clean
+from pbem.store import GameStatus
 
 PRODID = "-//pbem//golf by mail//EN"
 
@@ -37,7 +38,7 @@ def deadline_uid(game_id: str, seat: int, turn: int, gm_address: str) -> str:
 def owed(table, gm_address: str, address: str | None = None) -> list[Entry]:
     """The deadlines the game's players owe now (those of `address` alone, when given)."""
     row, state = table.row, table.state
-    if row.status != "active" or row.deadline is None or row.paused:
+    if row.status != GameStatus.ACTIVE or row.deadline is None or row.paused:
         return []
     out = []
     for s in sorted(state.to_move()):
@@ -95,7 +96,7 @@ def sequence(store, uid: str, start: datetime) -> int:
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 __all__ = ["Entry", "calendar", "deadline_uid", "openings", "owed", "sequence"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from pbem.errors import BadValue
 from pbem.mail.clean import quoted
@@ -40,8 +40,8 @@ def parse_time(text: str) -> datetime:
         raise BadTime(
             f"expected an ISO 8601 time like 2026-12-01T18:00:00Z, got {_shown(text)}") from None
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def now() -> datetime:
@@ -54,7 +54,7 @@ def now() -> datetime:
         raise BadTime(f"{ENV_CLOCK}: expected 'running' or 'pinned', got {_shown(os.environ[ENV_CLOCK])}")
     pinned = os.environ.get(ENV_NOW, "").strip()
     if not pinned:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
     try:
         start = parse_time(pinned)
     except BadTime as err:
@@ -107,5 +107,5 @@ def format_duration(span: timedelta) -> str:
 def format_utc(moment: datetime) -> str:
     """``2026-12-01 18:00 UTC``; a naive datetime is taken to be UTC already."""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

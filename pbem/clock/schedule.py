@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pbem.clock import BadTime, format_duration
 from pbem.mail.clean import quoted
+from pbem.store import GameStatus
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
@@ -66,14 +67,14 @@ def format_deadline(moment: datetime | None, zone_name: str | None = None) -> st
 def stated_deadline(row) -> datetime | None:
     """The deadline a mail may state: the stored one of a game in play whose clock runs (while
     the GM has paused a game its stored deadline is stale, and the time left counts instead)."""
-    if row.status != "active" or row.paused:
+    if row.status != GameStatus.ACTIVE or row.paused:
         return None
     return row.deadline
 
 
 def time_left(row) -> str | None:
     """`1d 6h`: what a paused game's turn has left when it resumes (None: not paused, or no deadline)."""
-    if row.status != "active" or not row.paused or row.paused_left is None:
+    if row.status != GameStatus.ACTIVE or not row.paused or row.paused_left is None:
         return None
     return format_duration(timedelta(seconds=max(row.paused_left, 0)))
 
@@ -82,7 +83,7 @@ def clock_stopped(row, owed: bool = True) -> str | None:
     """What every mail of a paused game says of its clock (None: the clock runs). `owed`: some
     orders are owed now, and the time left is theirs (not when the orders just sent are the
     last of a turn, whose report tells the next turn's time)."""
-    if row.status != "active" or not row.paused:
+    if row.status != GameStatus.ACTIVE or not row.paused:
         return None
     left = time_left(row)
     if left is None or not owed:

@@ -17,7 +17,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from datetime import datetime, timedelta
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from pbem.store.faults import checkpoint
 from pbem.mail.clean import BadAddress, clean
@@ -192,7 +193,7 @@ class Alongside:
         self._last = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pbem-courier", daemon=True)
 
-    def start(self) -> "Alongside":
+    def start(self) -> Alongside:
         self._thread.start()
         return self
 

@@ -22,7 +22,7 @@ import quopri
 import re
 from dataclasses import dataclass, replace
 from email.message import Message
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from pbem.mail.clean import clean, message_id, plain_address
 from pbem.mail.inbound import Inbound, decode_bytes

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import re
 import ssl
-from typing import Any, Awaitable
+from collections.abc import Awaitable
+from typing import Any
 
 from pbem.errors import PbemError
 
@@ -123,7 +124,7 @@ async def _speaks_tls(host: str, port: int, limit: float) -> bool:
         _, writer = await asyncio.wait_for(asyncio.open_connection(host, port, ssl=context), limit)
     except ssl.SSLError as err:
         return "ALERT" in (err.reason or "")  # a TLS alert is TLS too
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return False
     writer.transport.abort()
     return True
@@ -486,7 +487,7 @@ class ImapInbox:
             return None
         try:
             lines = push.result()
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             return None
         return None if lines == aioimaplib.STOP_WAIT_SERVER_PUSH else lines  # idle_start's own timer
 

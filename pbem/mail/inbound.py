@@ -16,7 +16,8 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import Message
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
 from pbem.mail.flowed import unflow

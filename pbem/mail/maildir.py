@@ -5,7 +5,7 @@ import hashlib
 import os
 import socket
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from pbem.mail.clean import folder_name
 

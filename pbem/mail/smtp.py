@@ -147,7 +147,7 @@ class SmtpOutbox:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(
                 self.cfg.host, self.cfg.port, ssl=context, server_hostname=self.cfg.host if context else None),
                 PROBE_SECONDS)
-        except (OSError, asyncio.TimeoutError, ssl.SSLError):
+        except (TimeoutError, OSError, ssl.SSLError):
             return False
         try:
             ready = (await asyncio.wait_for(reader.readline(), PROBE_SECONDS)).startswith(b"220")
@@ -155,7 +155,7 @@ class SmtpOutbox:
                 writer.write(b"QUIT\r\n")
                 await asyncio.wait_for(writer.drain(), PROBE_SECONDS)
             return ready
-        except (OSError, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, OSError, ValueError):
             return False
         finally:
             writer.close()

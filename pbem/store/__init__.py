@@ -17,13 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from pbem.store import schema
 from pbem.store.file import StoreError, check_path, schema_of, store_error
 from pbem.store.inbound import InboundMail
 from pbem.store.outbox import Outbox
 from pbem.store.schema import SCHEMA_VERSION, Tables
+from pbem.store.statuses import GameStatus, InboundStatus, OutboxStatus
 from pbem.store.values import dicts, from_iso, iso
 
 
@@ -239,8 +240,8 @@ class Store:
 
     def due_games(self, now: datetime) -> list[str]:
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL AND deadline <= ?"
-            " ORDER BY deadline", [iso(now)]).fetchall()
+            "SELECT id FROM games WHERE status = ? AND NOT paused AND deadline IS NOT NULL AND deadline <= ?"
+            " ORDER BY deadline", [GameStatus.ACTIVE, iso(now)]).fetchall()
         return [r[0] for r in rows]
 
     def robot_games(self) -> list[str]:
@@ -248,16 +249,17 @@ class Store:
         game that one pass's bound on robot moves left unfinished waits for the next pass. A paused
         one too: a pause stops the clock, and orders are still taken and played."""
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT EXISTS"
-            " (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.robot IS NULL) ORDER BY id").fetchall()
+            "SELECT id FROM games WHERE status = ? AND NOT EXISTS"
+            " (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.robot IS NULL) ORDER BY id",
+            [GameStatus.ACTIVE]).fetchall()
         return [r[0] for r in rows]
 
     def games_to_remind(self, now: datetime, before: timedelta) -> list[str]:
         """Active games whose deadline is within `before` and whose turn has had no reminder."""
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"
+            "SELECT id FROM games WHERE status = ? AND NOT paused AND deadline IS NOT NULL"
             " AND deadline > ? AND deadline <= ? AND (reminded_turn IS NULL OR reminded_turn != turn)",
-            [iso(now), iso(now + before)]).fetchall()
+            [GameStatus.ACTIVE, iso(now), iso(now + before)]).fetchall()
         return [r[0] for r in rows]
 
     def next_wakeup(self, before: timedelta) -> datetime | None:
@@ -265,7 +267,7 @@ class Store:
         moments = []
         for deadline, reminded, turn in self.conn.execute(
                 "SELECT deadline, reminded_turn, turn FROM games"
-                " WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"):
+                " WHERE status = ? AND NOT paused AND deadline IS NOT NULL", [GameStatus.ACTIVE]):
             moments.append(from_iso(deadline))
             if reminded != turn:
                 moments.append(from_iso(deadline) - before)
@@ -315,3 +317,7 @@ class Store:
         """Mark events as undone by a rollback (they stay in the history)."""
         self.conn.executemany("UPDATE events SET undone = ? WHERE game_id = ? AND id = ?",
                               [(rollback_id, game_id, i) for i in event_ids])
+
+
+__all__ = ["SCHEMA_VERSION", "GameRow", "GameStatus", "InboundStatus", "OutboxStatus", "Seat", "Store", "StoreError",
+           "Tables", "from_iso", "iso"]

@@ -11,6 +11,7 @@ import secrets
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from pbem.store import Store, Tables, from_iso, iso
 
@@ -21,7 +22,15 @@ _TOKEN_LENGTH = 17
 _HEX = frozenset("0123456789abcdef")
 # An expired question is kept this long after it expired, to say so to a late answer.
 KEPT_EXPIRED = timedelta(days=30)
-STATUSES = ("open", "started", "closed")
+
+
+class TableStatus(StrEnum):
+    """Where an open table stands (`open_tables.status`)."""
+    OPEN = "open"          # players may sit down
+    STARTED = "started"    # it became a game (`game`)
+    CLOSED = "closed"      # it ended without a game (the GM closed it, or too few sat down)
+
+
 TABLES = Tables("tables", (
     "CREATE TABLE IF NOT EXISTS open_tables (id TEXT PRIMARY KEY, type TEXT, seats INTEGER, min INTEGER, "
     "course TEXT, options TEXT, deadline TEXT, starts TEXT, fill TEXT, status TEXT, game TEXT, created TEXT, "
@@ -59,7 +68,7 @@ class OpenTable:
     deadline: str | None    # the game's time for each turn (48h ...), settled when opened
     starts: datetime | None
     fill: str               # robots | wait | cancel
-    status: str             # open | started | closed
+    status: str             # a TableStatus
     game: str | None
     created: datetime
     closed: datetime | None = None
@@ -100,7 +109,8 @@ def _conn(store: Store) -> sqlite3.Connection:
 
 # -- tables -------------------------------------------------------------------------------------
 def has_open_tables(store: Store) -> bool:
-    return _conn(store).execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None
+    return _conn(store).execute("SELECT 1 FROM open_tables WHERE status = ? LIMIT 1",
+                                [TableStatus.OPEN]).fetchone() is not None
 
 
 def add_table(store: Store, t: OpenTable) -> None:
@@ -125,15 +135,15 @@ def table_but_for_case(store: Store, table_id: str) -> OpenTable | None:
 def tables(store: Store) -> list[OpenTable]:
     """Every table: the open ones first, then those started, then the closed; oldest first."""
     rows = _conn(store).execute(
-        f"SELECT {_TABLE_COLUMNS} FROM open_tables ORDER BY CASE status WHEN 'open' THEN 0 "
-        "WHEN 'started' THEN 1 ELSE 2 END, created, rowid").fetchall()
+        f"SELECT {_TABLE_COLUMNS} FROM open_tables ORDER BY CASE status WHEN ? THEN 0 "
+        "WHEN ? THEN 1 ELSE 2 END, created, rowid", [TableStatus.OPEN, TableStatus.STARTED]).fetchall()
     return [_table(row) for row in rows]
 
 
 def open_tables(store: Store, type_name: str | None = None) -> list[OpenTable]:
     """The open tables (of one game type), oldest first."""
-    sql = f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open'"
-    args = []
+    sql = f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = ?"
+    args: list[object] = [TableStatus.OPEN]
     if type_name is not None:
         sql += " AND type = ?"
         args.append(type_name)
@@ -142,15 +152,15 @@ def open_tables(store: Store, type_name: str | None = None) -> list[OpenTable]:
 
 def due_tables(store: Store, now: datetime) -> list[OpenTable]:
     """The open tables whose start time has come."""
-    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open' "
-                              "AND starts IS NOT NULL AND starts <= ? ORDER BY starts, rowid", [iso(now)])
+    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = ? "
+                                "AND starts IS NOT NULL AND starts <= ? ORDER BY starts, rowid",
+                                [TableStatus.OPEN, iso(now)])
     return [_table(row) for row in rows.fetchall()]
 
 
-def set_status(store: Store, table_id: str, status: str, now: datetime, game: str | None = None) -> None:
-    assert status in STATUSES
+def set_status(store: Store, table_id: str, status: TableStatus, now: datetime, game: str | None = None) -> None:
     _conn(store).execute("UPDATE open_tables SET status = ?, game = ?, closed = ? WHERE id = ?",
-                       [status, game, iso(now) if status == "closed" else None, table_id])
+                         [TableStatus(status), game, iso(now) if status == TableStatus.CLOSED else None, table_id])
 
 
 def id_taken(store: Store, table_id: str) -> bool:
@@ -240,8 +250,7 @@ def pending(store: Store, table_id: str, now: datetime) -> int:
                               "AND expires > ?", [table_id, iso(now)]).fetchone()[0]
 
 
-__all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "add_request", "add_seat", "add_table",
-           "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token", "new_token",
-           "next_id",
-           "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats", "set_status", "table",
+__all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "TableStatus", "add_request", "add_seat",
+           "add_table", "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token",
+           "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats", "set_status", "table",
            "table_but_for_case", "tables", "use_request"]

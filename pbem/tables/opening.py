@@ -22,7 +22,7 @@ from pbem.gm.robot_seats import allow_robots_only, check_game_type
 from pbem.mail.clean import clean, quoted
 from pbem.store import iso
 from pbem.tables import book, start
-from pbem.tables.book import OpenTable
+from pbem.tables.book import OpenTable, TableStatus
 
 FILLS = ("robots", "wait", "cancel")
 FURTHEST = timedelta(days=366)
@@ -67,7 +67,7 @@ def open_table(gm, given: Opening, now: datetime) -> str:
     table_id = _table_id(gm.store, given.id)
     t = OpenTable(table_id, engine.TYPE, seats, least, {"name": course.name, "pars": list(course.pars),
                   "description": course.description, "extras": dict(course.extras)}, options, deadline, starts,
-                  fill, "open", None, now)
+                  fill, TableStatus.OPEN, None, now)
     with gm.store.transaction():
         if book.id_taken(gm.store, table_id):  # checked again under the write lock
             raise TableRefused(f"the id {quoted(table_id)} is taken already")
@@ -140,7 +140,7 @@ def rows(store, now: datetime) -> list[dict]:
     for t in book.tables(store):
         joined = [{"name": s.name, "address": s.address} for s in book.seats(store, t.id)]
         out.append({"id": t.id, "type": t.type, "seats": t.seats, "joined": joined,
-                    "pending": book.pending(store, t.id, now) if t.status == "open" else 0,
+                    "pending": book.pending(store, t.id, now) if t.status == TableStatus.OPEN else 0,
                     "starts": iso(t.starts), "fill": t.fill, "status": t.status, "game": t.game})
     return out
 
@@ -152,10 +152,10 @@ def close_table(gm, table_id: str) -> str:
         known = [row.id for row in book.tables(gm.store)]
         listed = ", ".join(known[:8]) + (" ..." if len(known) > 8 else "") if known else "none yet"
         raise TableRefused(f"there is no table {quoted(table_id)} (tables: {listed})")
-    if t.status == "started":
+    if t.status == TableStatus.STARTED:
         raise TableRefused(f"table {t.id} has started already as game {t.game}: "
                            f"`pbem gm ABANDON {t.game}` ends the game")
-    if t.status == "closed":
+    if t.status == TableStatus.CLOSED:
         raise TableRefused(f"table {t.id} is closed already")
     postman = gm.postman()
     with gm.store.transaction():
@@ -172,7 +172,7 @@ def rows_text(rows: list[dict]) -> str:
     for r in rows:
         taken = len(r["joined"])
         when = f"starts {r['starts']}, fill {r['fill']}" if r["starts"] else "starts when full"
-        status = f"started as {r['game']}" if r["status"] == "started" else r["status"]
+        status = f"started as {r['game']}" if r["status"] == TableStatus.STARTED else r["status"]
         lines.append(f"{r['id']:<20} {r['type']:<10} {status:<8} {taken}/{r['seats']} seats, {r['pending']} pending, "
                      f"{when}")
         if r["joined"]:
