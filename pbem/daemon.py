@@ -13,7 +13,8 @@ from datetime import timedelta
 
 from pbem import clock
 from pbem.app import App, BadSettings, Busy, imap_problem
-from pbem.mail.courier import PROBE_EVERY
+from pbem.mail.courier import PROBE_EVERY, Lookout
+from pbem.mail.imap import ImapError
 
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 10.0       # re-check the clock and the store at least this often (a command may have
@@ -63,8 +64,6 @@ def _run_local(app: App) -> None:
 
 
 async def _run_imap(app: App, stop: asyncio.Event) -> None:
-    from pbem.mail.courier import Lookout
-    from pbem.mail.imap import ImapError
     lookout = Lookout(app.sender)
     backoff = 1.0
     while not stop.is_set():

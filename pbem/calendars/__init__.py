@@ -70,7 +70,9 @@ def openings(league_id: str, plan, gm_address: str, now: datetime) -> list[Entry
 def calendar(store, entries: list[Entry], now: datetime, *, publish: bool = False) -> str:
     """The iCalendar text of `entries`; each one's SEQUENCE as the store keeps it for its UID,
     raised when its time is not the one stated before."""
-    from icalendar import Calendar, Event
+    # Here, not at the head: icalendar takes longer to load than the rest of a pass's mail, and
+    # only a player who asked for calendar parts needs it.
+    from icalendar import Calendar, Event  # noqa: PLC0415
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

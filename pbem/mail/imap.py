@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import re
 import ssl
+from types import ModuleType
 from collections.abc import Awaitable
 from typing import Any
 
@@ -46,6 +47,14 @@ class ImapError(PbemError):
 class ImapSettingsError(ImapError):
     """The server refuses the configured settings (login, TLS mode, certificate): retrying cannot
     help until they are mended. The message is one line naming the setting to change."""
+
+
+def _aioimaplib() -> ModuleType:
+    """aioimaplib, loaded on first use: a cron pass with the local transport never needs it, and
+    it takes longer to load than all of pbem's mail modules."""
+    import aioimaplib  # noqa: PLC0415 - start-up time, as said above
+
+    return aioimaplib
 
 
 def _quote(name: str) -> str:
@@ -225,7 +234,7 @@ class ImapInbox:
     # --- connection ------------------------------------------------------------------------
 
     async def _open(self) -> None:
-        import aioimaplib  # here, not at the top: a cron pass with the local transport never needs it
+        aioimaplib = _aioimaplib()
 
         self._lost = asyncio.get_running_loop().create_future()
         self._stalled = False
@@ -286,7 +295,7 @@ class ImapInbox:
 
     async def _starttls(self) -> None:
         """Upgrade the plain connection before anything secret crosses it (RFC 3501 6.2.1)."""
-        import aioimaplib
+        aioimaplib = _aioimaplib()
 
         protocol = self._client.protocol
         if "STARTTLS" not in self._server_caps():
@@ -473,7 +482,7 @@ class ImapInbox:
 
     async def _next_push(self, client: Any, left: float) -> list | None:
         """The next batch of lines the server pushes during IDLE, or None once time is up."""
-        import aioimaplib
+        aioimaplib = _aioimaplib()
 
         if left <= 0:
             return None

@@ -19,6 +19,8 @@ from email.message import Message
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
+import html2text
+
 from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
 from pbem.mail.flowed import unflow
 
@@ -355,8 +357,6 @@ def _is_utf8_text(data: bytes) -> bool:
 
 def html_to_text(html: str) -> str:
     """Plain text of an HTML body, as the player saw it; quotes become "> "."""
-    import html2text  # only HTML-only mail needs it
-
     converter = html2text.HTML2Text()
     converter.body_width = 0
     converter.ignore_links = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+from types import ModuleType
 from typing import Any
 
 from pbem.errors import PbemError
@@ -31,6 +32,14 @@ class PermanentFailure(PbemError):
 
 class SettingsError(PbemError):
     """The server refuses the configured settings; the message says what to change."""
+
+
+def _aiosmtplib() -> ModuleType:
+    """aiosmtplib, loaded on first use: a cron pass with the local transport never needs it, and
+    it takes longer to load than all of pbem's mail modules."""
+    import aiosmtplib  # noqa: PLC0415 - start-up time, as said above
+
+    return aiosmtplib
 
 
 def _code(err: Exception) -> int | None:
@@ -78,7 +87,7 @@ class SmtpOutbox:
         """Connected and logged in: an open connection is kept, a dropped one opened anew."""
         if self._smtp is not None and self._smtp.is_connected:
             return
-        import aiosmtplib  # here, not at the top: a cron pass with the local transport never needs it
+        aiosmtplib = _aiosmtplib()
 
         await self.close()
         smtp = aiosmtplib.SMTP(hostname=self.cfg.host, port=self.cfg.port, timeout=self.cfg.timeout,
@@ -95,7 +104,7 @@ class SmtpOutbox:
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         """One message to one recipient. (`key` names the mail for transports that deduplicate;
         the SMTP server does that by itself.)"""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         for attempt in (1, 2):
             await self.connect()
@@ -127,7 +136,7 @@ class SmtpOutbox:
     async def probe(self) -> None:
         """Connect and log in, then MAIL FROM and RSET (no mail is sent): a server that takes
         the session but refuses to send (530 "Must issue a STARTTLS command first") says so."""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         await self.connect()
         try:
@@ -191,7 +200,7 @@ class SmtpOutbox:
 
     async def _connect_failure(self, err: Exception) -> Exception:
         """What a failed connect or login means: settings to mend, or a server away for now."""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         security = self.cfg.security
         verify = _cause(err, ssl.SSLCertVerificationError)

@@ -118,7 +118,7 @@ class Store:
         """sqlite-utils on the same connection, loaded when something is written or read by table
         (a cron pass that finds nothing to do never needs it)."""
         if self._db is None:
-            import sqlite_utils
+            import sqlite_utils  # noqa: PLC0415 - loaded only when asked for (see above)
             self._db = sqlite_utils.Database(self.conn, execute_plugins=False)
         return self._db
 

@@ -252,5 +252,5 @@ def pending(store: Store, table_id: str, now: datetime) -> int:
 
 __all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "TableStatus", "add_request", "add_seat",
            "add_table", "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token",
-           "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats", "set_status", "table",
-           "table_but_for_case", "tables", "use_request"]
+           "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats",
+           "set_status", "table", "table_but_for_case", "tables", "use_request"]
