@@ -360,8 +360,10 @@ def _lax(value: Any, plain: type) -> Any:
 def _mismatch(value: Any, plain: type, extras: tuple) -> str:
     """Why msgspec refused ``value``: the wrong kind of value, or one out of its bounds."""
     wanted = f"expected {_EXPECTED.get(plain, plain.__name__)}, got {_show(value)}"
+    if plain not in (int, float):  # only numbers have bounds
+        return wanted
     try:
-        number = msgspec.convert(_lax(value, plain), plain, strict=False)
+        number: float = msgspec.convert(_lax(value, plain), plain, strict=False)
     except msgspec.ValidationError:
         return wanted
     for meta in (extra for extra in extras if isinstance(extra, Meta)):

@@ -203,7 +203,7 @@ class Alongside:
 
     def settle(self, store: Store) -> None:
         """Mark sent (in one transaction) what the thread has sent since the last call."""
-        taken = []
+        taken: list[tuple[int, datetime]] = []
         while self._taken and len(taken) < 10_000:
             taken.append(self._taken.popleft())
         if taken:

@@ -186,7 +186,9 @@ def _from(msg: Message) -> tuple[str, str, str]:
 
 def _mailbox(value: str) -> tuple[str, str] | None:
     """(display name, address) of a From value naming exactly one mailbox, else None."""
-    bare, name, angles = [], [], []
+    bare: list[str] = []
+    name: list[str] = []
+    angles: list[str] = []
     quoted = escaped = False
     depth = 0
     angle: list[str] | None = None
@@ -296,8 +298,9 @@ def _leaf_parts(part: Message) -> Iterator[Message]:
     if part.is_multipart():
         if part.get_content_maintype() == "message":
             return
-        for sub in part.get_payload():
-            yield from _leaf_parts(sub)
+        for sub in part.get_payload():  # a multipart's payload: its parts, each a Message
+            if isinstance(sub, Message):
+                yield from _leaf_parts(sub)
     else:
         yield part
 

@@ -57,6 +57,7 @@ def plus_address(address: str, secret: str) -> str:
 # values that went through `clean` first, so no value can add a header line of its own.
 _LONGEST_7BIT_LINE = 998
 _POLICY = email.policy.SMTP
+_LINE = _POLICY.max_line_length or 78  # where a header is folded
 _NAME_CHARS = 64
 _SUBJECT_CHARS = 200
 
@@ -120,7 +121,7 @@ def _fold_at_spaces(name: str, value: str) -> str:
     words = value.split(" ")
     lines, line = [], f"{name}: {words[0]}"
     for word in words[1:]:
-        if word and len(line) + 1 + len(word) > _POLICY.max_line_length:
+        if word and len(line) + 1 + len(word) > _LINE:
             lines.append(line)
             line = " " + word
         else:
@@ -192,18 +193,18 @@ def text_of(raw: bytes) -> str | None:
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
     if letter.calendar:
-        return _with_calendar(letter)
+        return _with_calendar(letter, letter.calendar)
     return _readable(letter)
 
 
-def _with_calendar(letter: Letter) -> tuple[list[tuple[str, str]], str]:
+def _with_calendar(letter: Letter, calendar: str) -> tuple[list[tuple[str, str]], str]:
     """multipart/mixed: the text (and HTML) first, as every reader shows it, then the event as
     a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`)."""
     boundary = _BOUNDARY + uuid.uuid4().hex
     chunks = []
     head, body = _readable(letter)
     chunks.append((head, body))
-    ics = letter.calendar.replace("\r\n", "\n").replace("\n", "\r\n")
+    ics = calendar.replace("\r\n", "\n").replace("\n", "\r\n")
     encoding = "7bit" if ics.isascii() else "quoted-printable"
     if encoding != "7bit":
         ics = quopri.encodestring(ics.encode("utf-8")).decode("ascii").replace("\r\n", "\n").replace("\n", "\r\n")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.errors import PbemError
 
@@ -60,7 +60,10 @@ def _message(err: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-def _cause(err: BaseException | None, kind: type) -> BaseException | None:
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _cause(err: BaseException | None, kind: type[_E]) -> _E | None:
     """The error of `kind` behind ``err`` (aiosmtplib wraps TLS errors), if there is one."""
     seen = 0
     while err is not None and seen < 5:

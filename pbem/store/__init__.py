@@ -25,7 +25,7 @@ from pbem.store.inbound import InboundMail
 from pbem.store.outbox import Outbox
 from pbem.store.schema import SCHEMA_VERSION, Tables
 from pbem.store.statuses import GameStatus, InboundStatus, OutboxStatus
-from pbem.store.values import dicts, from_iso, iso
+from pbem.store.values import dicts, from_iso, iso, moment
 
 
 _GAME_COLUMNS = ("id", "type", "status", "turn", "state", "options", "course", "seed", "created", "deadline",
@@ -264,13 +264,13 @@ class Store:
 
     def next_wakeup(self, before: timedelta) -> datetime | None:
         """The next moment a deadline or a reminder falls due (for the daemon's sleep)."""
-        moments = []
+        moments: list[datetime] = []
         for deadline, reminded, turn in self.conn.execute(
                 "SELECT deadline, reminded_turn, turn FROM games"
                 " WHERE status = ? AND NOT paused AND deadline IS NOT NULL", [GameStatus.ACTIVE]):
-            moments.append(from_iso(deadline))
+            moments.append(moment(deadline))
             if reminded != turn:
-                moments.append(from_iso(deadline) - before)
+                moments.append(moment(deadline) - before)
         return min(moments) if moments else None
 
     @staticmethod
@@ -293,8 +293,10 @@ class Store:
 
     # -- events ---------------------------------------------------------------------------
     def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> int:
-        return self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-                                 [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
+        row_id = self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+                                   [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
+        assert row_id is not None  # an INSERT's row has one
+        return row_id
 
     def events(self, game_id: str, *, undone: bool = False) -> list[dict]:
         """The game's history in order: what stands (the events no rollback undid), or with
@@ -320,4 +322,4 @@ class Store:
 
 
 __all__ = ["SCHEMA_VERSION", "GameRow", "GameStatus", "InboundStatus", "OutboxStatus", "Seat", "Store", "StoreError",
-           "Tables", "from_iso", "iso"]
+           "Tables", "from_iso", "iso", "moment"]

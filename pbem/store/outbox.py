@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from pbem.mail.clean import base_address
 from pbem.store.statuses import OutboxStatus
-from pbem.store.values import from_iso, iso
+from pbem.store.values import from_iso, iso, moment
 
 if TYPE_CHECKING:
     from pbem.store import Store
@@ -27,7 +27,7 @@ class Outbox:
         self.conn.execute("INSERT INTO outbox (created, game_id, kind, recipient, message_id, raw, status, attempts) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
                           [iso(now), game_id, kind, recipient, message_id, raw, OutboxStatus.QUEUED])
-        dated = from_iso(iso(now))  # as the column keeps it, to the second
+        dated = moment(iso(now))  # as the column keeps it, to the second
         self._dated[recipient] = dated
         self._latest = dated if self._latest is None or dated > self._latest else self._latest
 
@@ -56,11 +56,11 @@ class Outbox:
         by_second: dict[str, list[int]] = {}
         for outbox_id, when in sent:
             by_second.setdefault(iso(when), []).append(outbox_id)
-        for when, ids in by_second.items():
+        for second, ids in by_second.items():
             for start in range(0, len(ids), 500):  # within SQLite's limit of variables
                 chunk = ids[start:start + 500]
                 self.conn.execute(f"UPDATE outbox SET status = ?, sent = ? WHERE id IN "
-                                  f"({', '.join('?' * len(chunk))})", [OutboxStatus.SENT, when, *chunk])
+                                  f"({', '.join('?' * len(chunk))})", [OutboxStatus.SENT, second, *chunk])
 
     def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
         with self.store.transaction():
@@ -79,7 +79,7 @@ class Outbox:
         if now is not None:
             if self._latest is None:
                 row = self.conn.execute("SELECT max(created) FROM outbox").fetchone()
-                self._latest = from_iso(row[0]) if row and row[0] else datetime.min.replace(tzinfo=UTC)
+                self._latest = moment(row[0]) if row and row[0] else datetime.min.replace(tzinfo=UTC)
             if self._latest < now:
                 return None
         row = self.conn.execute("SELECT created FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1",
@@ -180,4 +180,6 @@ class Outbox:
 
 def _same_mailbox(recipient: str | None, sender: str) -> bool:
     """Whether the GM's mail to `recipient` went to `sender`'s mailbox (plus-addresses alike)."""
-    return bool(recipient and sender) and base_address(recipient) == base_address(sender)
+    if not recipient or not sender:
+        return False
+    return base_address(recipient) == base_address(sender)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from pbem.store import Store, Tables, from_iso, iso
+from pbem.store import Store, Tables, from_iso, iso, moment
 
 # A table's token is `t` and 16 hex digits: a game's secret or a spectator's token is hex alone,
 # so the first letter tells a table's mail from a player's without asking the store.
@@ -100,7 +100,7 @@ _TABLE_COLUMNS = "id, type, seats, min, course, options, deadline, starts, fill,
 def _table(row) -> OpenTable:
     (id_, type_, seats, least, course, options, deadline, starts, fill, status, game, created, closed) = row
     return OpenTable(id_, type_, seats, least, json.loads(course), json.loads(options), deadline, from_iso(starts),
-                     fill, status, game, from_iso(created), from_iso(closed))
+                     fill, status, game, moment(created), from_iso(closed))
 
 
 def _conn(store: Store) -> sqlite3.Connection:
@@ -123,6 +123,14 @@ def add_table(store: Store, t: OpenTable) -> None:
 def table(store: Store, table_id: str) -> OpenTable | None:
     row = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE id = ?", [table_id]).fetchone()
     return _table(row) if row else None
+
+
+def known_table(store: Store, table_id: str) -> OpenTable:
+    """The table a seat or a JOIN's question belongs to (a table is never deleted, so it is there)."""
+    found = table(store, table_id)
+    if found is None:
+        raise KeyError(f"no table {table_id} in the store")
+    return found
 
 
 def table_but_for_case(store: Store, table_id: str) -> OpenTable | None:
@@ -180,7 +188,7 @@ _SEAT_COLUMNS = "table_id, address, name, token, joined"
 
 
 def _seat(row) -> TableSeat:
-    return TableSeat(row[0], row[1], row[2], row[3], from_iso(row[4]))
+    return TableSeat(row[0], row[1], row[2], row[3], moment(row[4]))
 
 
 def seats(store: Store, table_id: str) -> list[TableSeat]:
@@ -230,7 +238,7 @@ def request(store: Store, token: str) -> Request | None:
                              [token.lower()]).fetchone()
     if row is None:
         return None
-    return Request(row[0], row[1], row[2], row[3], from_iso(row[4]), from_iso(row[5]), from_iso(row[6]))
+    return Request(row[0], row[1], row[2], row[3], moment(row[4]), moment(row[5]), from_iso(row[6]))
 
 
 def use_request(store: Store, token: str, now: datetime) -> None:
@@ -252,5 +260,5 @@ def pending(store: Store, table_id: str, now: datetime) -> int:
 
 __all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "TableStatus", "add_request", "add_seat",
            "add_table", "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token",
-           "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats",
-           "set_status", "table", "table_but_for_case", "tables", "use_request"]
+           "known_table", "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of",
+           "seats", "set_status", "table", "table_but_for_case", "tables", "use_request"]

@@ -55,9 +55,10 @@ class Desk:
                 return self.refuse("table token unknown", ["This mail went to a reply address that is not in "
                                    "use here (an old one, or mistyped). Nothing was changed."], hint=LIST_HINT)
         reading = words.read(lines)
-        if reading.problems:
-            return self.refuse("table command refused", reading.problems, hint=_what_is_right())
         command = reading.command
+        # No command is no table mail (`TablesLayer.mail` passes only mail whose first word is one).
+        if reading.problems or command is None:
+            return self.refuse("table command refused", reading.problems, hint=_what_is_right())
         if command.verb == "JOIN":
             return self.join(command)
         if command.verb == "LIST":
@@ -164,7 +165,7 @@ class Desk:
                 "Nothing was changed."],
                 hint=f"A question may be answered for {CONFIRM_FOR.days} days. To ask again, send a mail with "
                      f"the line JOIN {table_id}.", table_id=table_id)
-        t = book.table(self.store, table_id)
+        t = book.known_table(self.store, table_id)
         if words.first_verb(lines) == "LEAVE":
             return self._tell(f"table {table_id}: JOIN declined", "left", table_id, proven=True, declined=True,
                               t=letters.describe(self.store, t, self.now))
@@ -196,7 +197,7 @@ class Desk:
                 with self.postman.savepoint():
                     game_id = start.start(self.postman, t, told=seat.address)
                     self._tell(note, "seated", t.id, proven=True, already=False, name=seat.name,
-                               t=letters.describe(self.store, book.table(self.store, t.id), self.now),
+                               t=letters.describe(self.store, book.known_table(self.store, t.id), self.now),
                                game_id=game_id, secret=start.game_secret(self.store, t.id, game_id, seat.address))
                 return Outcome(InboundStatus.HANDLED, f"{note}; started as game {game_id}", game_id, auth=seat.address)
             except ValueError as e:  # a game the rules refuse: the table stays open, the GM reads why
@@ -211,7 +212,7 @@ class Desk:
             return self.refuse(f"table {seat.table_id}: seat token from another address", [
                 "Mail to this reply address is taken only from the address that holds the seat. Nothing was "
                 "changed."], table_id=seat.table_id)
-        t = book.table(self.store, seat.table_id)
+        t = book.known_table(self.store, seat.table_id)
         reading = words.read(lines)
         if reading.command is None:
             if not lines:

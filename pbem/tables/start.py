@@ -55,13 +55,15 @@ def start(postman, t: OpenTable, robots: int = 0, told: str | None = None) -> st
     (but `told`, the one whose answer says so)."""
     store = postman.store
     seated = book.seats(store, t.id)
-    players = [(s.name, s.address) for s in seated] + [read_spec("robot") for _ in range(robots)]
+    robot = read_spec("robot")
+    assert robot is not None  # the SPEC `robot` is a robot's by definition
+    players = [(s.name, s.address) for s in seated] + [robot] * robots
     game_id = game_id_for(store, t)
     with postman.savepoint():
         open_game(postman, t.type, players, course_of(t), options=dict(t.options), seed=new_seed(),
                   game_id=game_id, deadline=t.deadline)
         book.set_status(store, t.id, TableStatus.STARTED, postman.now, game=game_id)
-        about = letters.describe(store, book.table(store, t.id), postman.now)
+        about = letters.describe(store, book.known_table(store, t.id), postman.now)
         for seat in seated:
             if seat.address != told:
                 letters.to_seat(postman, seat, "started", table_id=t.id, t=about, game_id=game_id,
