@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pbem.clock import BadTime, format_duration
 from pbem.mail.clean import quoted
-from pbem.store import GameStatus
+from pbem.store import GameRow, GameStatus
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
@@ -64,7 +64,7 @@ def format_deadline(moment: datetime | None, zone_name: str | None = None) -> st
     return f"{local.strftime('%Y-%m-%d %H:%M')} {local.tzname()} ({utc_part})"
 
 
-def stated_deadline(row) -> datetime | None:
+def stated_deadline(row: GameRow) -> datetime | None:
     """The deadline a mail may state: the stored one of a game in play whose clock runs (while
     the GM has paused a game its stored deadline is stale, and the time left counts instead)."""
     if row.status != GameStatus.ACTIVE or row.paused:
@@ -72,14 +72,14 @@ def stated_deadline(row) -> datetime | None:
     return row.deadline
 
 
-def time_left(row) -> str | None:
+def time_left(row: GameRow) -> str | None:
     """`1d 6h`: what a paused game's turn has left when it resumes (None: not paused, or no deadline)."""
     if row.status != GameStatus.ACTIVE or not row.paused or row.paused_left is None:
         return None
     return format_duration(timedelta(seconds=max(row.paused_left, 0)))
 
 
-def clock_stopped(row, owed: bool = True) -> str | None:
+def clock_stopped(row: GameRow, owed: bool = True) -> str | None:
     """What every mail of a paused game says of its clock (None: the clock runs). `owed`: some
     orders are owed now, and the time left is theirs (not when the orders just sent are the
     last of a turn, whose report tells the next turn's time)."""

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from pbem.store.faults import checkpoint
 from pbem.mail.clean import BadAddress, clean
+from pbem.mail.maildir import LocalTransport
 from pbem.mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from pbem.store import Store
 
@@ -266,7 +267,7 @@ def _held(store: Store, rows: list[dict], reason: str, result: Delivery) -> None
 class MaildirSender:
     """The local transport behind the same face as SMTP."""
 
-    def __init__(self, transport):
+    def __init__(self, transport: LocalTransport) -> None:
         self.transport = transport
 
     async def connect(self) -> None:

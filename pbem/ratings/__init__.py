@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pbem.games import game_type
-from pbem.store import GameStatus
+from pbem.store import GameStatus, Seat, Store
 
 if TYPE_CHECKING:
     from openskill.models import PlackettLuceRating
@@ -41,7 +41,7 @@ class Row:
     last: str = field(default="", repr=False)
 
 
-def player_key(seat) -> tuple[str, str | None, str]:
+def player_key(seat: Seat) -> tuple[str, str | None, str]:
     """(key, address, name) of a seat's player: a robot is its level, a person their address."""
     if seat.robot:
         name = f"Robot ({seat.robot})"
@@ -65,7 +65,7 @@ def seat_ranks(winners: tuple[int, ...], scores: tuple, seats: int) -> tuple[int
     return tuple(order[p] for p in places)
 
 
-def finishes(store, type_name: str | None = None) -> list[Finish]:
+def finishes(store: Store, type_name: str | None = None) -> list[Finish]:
     """Every finished game (of one type), in the order the ratings take them."""
     out = []
     for row in store.games():
@@ -116,7 +116,7 @@ def rate(games: list[Finish]) -> list[Row]:
     return sorted(rows.values(), key=lambda r: (r.type, -r.rating.ordinal(), r.name.casefold(), r.key))
 
 
-def ratings(store, type_name: str | None = None) -> list[dict]:
+def ratings(store: Store, type_name: str | None = None) -> list[dict]:
     """`pbem ratings --json`: rows by type, then highest ordinal first."""
     return [as_dict(row) for row in rate(finishes(store, type_name))]
 

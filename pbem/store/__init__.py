@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 from collections.abc import Callable, Iterator
 
 from pbem.store import schema
@@ -26,6 +27,9 @@ from pbem.store.outbox import Outbox
 from pbem.store.schema import SCHEMA_VERSION, Tables
 from pbem.store.statuses import GameStatus, InboundStatus, OutboxStatus
 from pbem.store.values import dicts, from_iso, iso, moment
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 _GAME_COLUMNS = ("id", "type", "status", "turn", "state", "options", "course", "seed", "created", "deadline",
@@ -71,7 +75,7 @@ class GameRow:
     commitment: str | None = None     # SHA-256 of the seed bytes, shown from the start
 
     @property
-    def seed_value(self):
+    def seed_value(self) -> bytes | int:
         """What the engine was seeded with: the seed bytes (an old game: its integer)."""
         return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
@@ -96,7 +100,7 @@ class Store:
 
     def _open(self, path: Path) -> None:
         self.conn.execute("PRAGMA busy_timeout = 30000")
-        self._db = None
+        self._db: Database | None = None
         # The layers' tables known to be in the store (None: not read yet). Forgotten when a
         # transaction rolls back: the tables it made went with it.
         self._names: set[str] | None = None
@@ -114,7 +118,7 @@ class Store:
         self.outbox = Outbox(self)
 
     @property
-    def db(self):
+    def db(self) -> Database:
         """sqlite-utils on the same connection, loaded when something is written or read by table
         (a cron pass that finds nothing to do never needs it)."""
         if self._db is None:
@@ -236,7 +240,7 @@ class Store:
             f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE address = ?", [address.lower()]))]
 
     def update_seat(self, seat: Seat) -> None:
-        self.db["seats"].update((seat.game_id, seat.seat), seat.__dict__)
+        self.db.table("seats").update((seat.game_id, seat.seat), seat.__dict__)
 
     def due_games(self, now: datetime) -> list[str]:
         rows = self.conn.execute(
@@ -292,7 +296,7 @@ class Store:
         return GameRow(**r)
 
     # -- events ---------------------------------------------------------------------------
-    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> int:
+    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data: object) -> int:
         row_id = self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
                                    [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
         assert row_id is not None  # an INSERT's row has one

@@ -88,7 +88,7 @@ class InboundMail:
             [iso(since), *ANSWERED]).fetchone()[0]
 
     def set_warned(self, sender: str, now: datetime | None) -> None:
-        self.store.db["senders"].upsert({"address": sender, "warned": iso(now)}, pk="address")
+        self.store.db.table("senders").upsert({"address": sender, "warned": iso(now)}, pk="address")
 
 
 def _marks(values: tuple[object, ...]) -> str:

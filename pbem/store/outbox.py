@@ -64,8 +64,8 @@ class Outbox:
 
     def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
         with self.store.transaction():
-            row = self.store.db["outbox"].get(outbox_id)
-            self.store.db["outbox"].update(outbox_id, {
+            row = self.store.db.table("outbox").get(outbox_id)
+            self.store.db.table("outbox").update(outbox_id, {
                 "status": OutboxStatus.FAILED if permanent else OutboxStatus.QUEUED, "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
 

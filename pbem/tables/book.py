@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from pbem.store import Store, Tables, from_iso, iso, moment
 
@@ -97,7 +99,7 @@ class Request:
 _TABLE_COLUMNS = "id, type, seats, min, course, options, deadline, starts, fill, status, game, created, closed"
 
 
-def _table(row) -> OpenTable:
+def _table(row: Sequence[Any]) -> OpenTable:
     (id_, type_, seats, least, course, options, deadline, starts, fill, status, game, created, closed) = row
     return OpenTable(id_, type_, seats, least, json.loads(course), json.loads(options), deadline, from_iso(starts),
                      fill, status, game, moment(created), from_iso(closed))
@@ -187,7 +189,7 @@ def next_id(store: Store) -> str:
 _SEAT_COLUMNS = "table_id, address, name, token, joined"
 
 
-def _seat(row) -> TableSeat:
+def _seat(row: Sequence[Any]) -> TableSeat:
     return TableSeat(row[0], row[1], row[2], row[3], moment(row[4]))
 
 
