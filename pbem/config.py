@@ -19,7 +19,8 @@ import msgspec.structs
 import yaml
 from msgspec import Meta, Struct, field
 
-from pbem.clock import parse_duration
+from pbem.clock import BadTime, parse_duration
+from pbem.errors import BadValue, PbemError
 
 ENV_CONFIG = "PBEM_CONFIG"
 DEFAULT_FILE = "pbem.yaml"
@@ -27,7 +28,7 @@ _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 
 
-class ConfigError(Exception):
+class ConfigError(PbemError):
     """The configuration cannot be used; ``problems`` has one line per problem."""
 
     def __init__(self, problems: list[str]):
@@ -35,9 +36,13 @@ class ConfigError(Exception):
         self.problems = list(problems)
 
 
+class BadSetting(BadValue):
+    """One setting's value refused, in the words of its problem line (the key is added by `load`)."""
+
+
 def _email(value: str) -> str:
     if not _EMAIL.match(value.strip()):
-        raise ValueError(f"expected an email address like gm@example.test, got {_show(value)}")
+        raise BadSetting(f"expected an email address like gm@example.test, got {_show(value)}")
     return value.strip()
 
 
@@ -49,7 +54,7 @@ def _gm_secret(value: str) -> str:
     if len(value.strip()) < SHORTEST_GM_SECRET:
         # Never the value itself: it is a password.
         got = len(value.strip())
-        raise ValueError(f"expected a password of at least {SHORTEST_GM_SECRET} characters, got "
+        raise BadSetting(f"expected a password of at least {SHORTEST_GM_SECRET} characters, got "
                          f"{got} character{'' if got == 1 else 's'} (leave gm.secret out for no GM "
                          "commands by mail)")
     return value
@@ -58,13 +63,13 @@ def _gm_secret(value: str) -> str:
 def _duration(value: str) -> str:
     try:
         parse_duration(value)
-    except ValueError:
-        raise ValueError(f"expected a duration like 48h, 3d or 90m, got {_show(value)}") from None
+    except BadTime:
+        raise BadSetting(f"expected a duration like 48h, 3d or 90m, got {_show(value)}") from None
     return value
 
 
 # In a field's type, a Meta is a bound that msgspec enforces; a function is a check run on the
-# converted value, raising ValueError with the words of the problem. Every Path is relative to
+# converted value, raising BadSetting with the words of the problem. Every Path is relative to
 # the config file's folder.
 Email = Annotated[str, _email]
 GMSecret = Annotated[str, _gm_secret]
@@ -329,12 +334,12 @@ def _scalar(value: Any, kind: Any, base: Path) -> Any:
         return _choice(value, get_args(plain))
     if plain is Path:
         if not isinstance(value, (str, Path)):
-            raise ValueError(f"expected a file path, got {_show(value)}")
+            raise BadSetting(f"expected a file path, got {_show(value)}")
         return _resolve(Path(value), base)
     try:
         result = msgspec.convert(_lax(value, plain), kind, strict=False)
     except msgspec.ValidationError:
-        raise ValueError(_mismatch(value, plain, extras)) from None
+        raise BadSetting(_mismatch(value, plain, extras)) from None
     for check in extras:
         if not isinstance(check, Meta):
             result = check(result)
@@ -355,8 +360,10 @@ def _lax(value: Any, plain: type) -> Any:
 def _mismatch(value: Any, plain: type, extras: tuple) -> str:
     """Why msgspec refused ``value``: the wrong kind of value, or one out of its bounds."""
     wanted = f"expected {_EXPECTED.get(plain, plain.__name__)}, got {_show(value)}"
+    if plain not in (int, float):  # only numbers have bounds
+        return wanted
     try:
-        number = msgspec.convert(_lax(value, plain), plain, strict=False)
+        number: float = msgspec.convert(_lax(value, plain), plain, strict=False)
     except msgspec.ValidationError:
         return wanted
     for meta in (extra for extra in extras if isinstance(extra, Meta)):
@@ -371,7 +378,7 @@ def _choice(value: Any, names: tuple) -> str:
     """One of ``names``, in any case (an unknown value is reported as the user wrote it)."""
     folded = value.strip().lower() if isinstance(value, str) else value
     if folded not in names:
-        raise ValueError(f"expected one of {', '.join(names)}, got {_show(value)}")
+        raise BadSetting(f"expected one of {', '.join(names)}, got {_show(value)}")
     return folded
 
 

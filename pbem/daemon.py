@@ -9,11 +9,13 @@ import asyncio
 import logging
 import signal
 import threading
+from collections.abc import Awaitable
 from datetime import timedelta
 
 from pbem import clock
 from pbem.app import App, BadSettings, Busy, imap_problem
-from pbem.mail.courier import PROBE_EVERY
+from pbem.mail.courier import PROBE_EVERY, Lookout
+from pbem.mail.imap import ImapError, ImapInbox
 
 log = logging.getLogger("pbem")
 LONGEST_WAIT = 10.0       # re-check the clock and the store at least this often (a command may have
@@ -63,8 +65,6 @@ def _run_local(app: App) -> None:
 
 
 async def _run_imap(app: App, stop: asyncio.Event) -> None:
-    from pbem.mail.courier import Lookout
-    from pbem.mail.imap import ImapError
     lookout = Lookout(app.sender)
     backoff = 1.0
     while not stop.is_set():
@@ -93,7 +93,7 @@ async def _run_imap(app: App, stop: asyncio.Event) -> None:
             await inbox.close()
 
 
-async def _pass(app: App, inbox, stop: asyncio.Event, lookout) -> int:
+async def _pass(app: App, inbox: ImapInbox, stop: asyncio.Event, lookout: Lookout) -> int:
     try:
         with app.lock(wait=5.0):
             if app.store.inbound.unhandled():
@@ -106,7 +106,7 @@ async def _pass(app: App, inbox, stop: asyncio.Event, lookout) -> int:
         return 0  # a cron pass is at work; it does the same job
 
 
-async def _offline_pass(app: App, lookout) -> None:
+async def _offline_pass(app: App, lookout: Lookout) -> None:
     try:
         with app.lock(wait=5.0):
             app.tick()
@@ -115,7 +115,7 @@ async def _offline_pass(app: App, lookout) -> None:
         pass
 
 
-async def _send(app: App, lookout) -> None:
+async def _send(app: App, lookout: Lookout) -> None:
     if await lookout.back(app.store, clock.now()):
         delivery = await app.send_outbox_async(keep_open=True, waiting_too=True)
         lookout.tried(delivery)
@@ -125,7 +125,7 @@ async def _send(app: App, lookout) -> None:
         raise BadSettings(delivery.settings)
 
 
-def _until_next(app: App, lookout=None) -> float:
+def _until_next(app: App, lookout: Lookout | None = None) -> float:
     """Seconds until the next deadline, reminder or outbox retry falls due (or the next look at
     a server that mail waits for)."""
     now = clock.now()
@@ -142,7 +142,7 @@ def _until_next(app: App, lookout=None) -> float:
     return max(SHORTEST_WAIT, min(LONGEST_WAIT, wait))
 
 
-async def _first(waiting, stop: asyncio.Event) -> None:
+async def _first(waiting: Awaitable[None], stop: asyncio.Event) -> None:
     """Wait for `waiting` unless a stop comes first (then the wait is dropped)."""
     task = asyncio.ensure_future(waiting)
     stopper = asyncio.ensure_future(stop.wait())
@@ -157,5 +157,5 @@ async def _first(waiting, stop: asyncio.Event) -> None:
 async def _sleep(seconds: float, stop: asyncio.Event) -> None:
     try:
         await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass

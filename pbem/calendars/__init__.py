@@ -9,10 +9,11 @@ deadline moves; its `SEQUENCE` goes up each time pbem states that deadline at an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pbem.calendars.rows import restated
 from pbem.mail.clean import clean
+from pbem.store import GameStatus
 
 PRODID = "-//pbem//golf by mail//EN"
 
@@ -37,7 +38,7 @@ def deadline_uid(game_id: str, seat: int, turn: int, gm_address: str) -> str:
 def owed(table, gm_address: str, address: str | None = None) -> list[Entry]:
     """The deadlines the game's players owe now (those of `address` alone, when given)."""
     row, state = table.row, table.state
-    if row.status != "active" or row.deadline is None or row.paused:
+    if row.status != GameStatus.ACTIVE or row.deadline is None or row.paused:
         return []
     out = []
     for s in sorted(state.to_move()):
@@ -69,7 +70,9 @@ def openings(league_id: str, plan, gm_address: str, now: datetime) -> list[Entry
 def calendar(store, entries: list[Entry], now: datetime, *, publish: bool = False) -> str:
     """The iCalendar text of `entries`; each one's SEQUENCE as the store keeps it for its UID,
     raised when its time is not the one stated before."""
-    from icalendar import Calendar, Event
+    # Here, not at the head: icalendar takes longer to load than the rest of a pass's mail, and
+    # only a player who asked for calendar parts needs it.
+    from icalendar import Calendar, Event  # noqa: PLC0415
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -95,7 +98,7 @@ def sequence(store, uid: str, start: datetime) -> int:
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 __all__ = ["Entry", "calendar", "deadline_uid", "openings", "owed", "sequence"]

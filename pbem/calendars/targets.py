@@ -9,6 +9,7 @@ from pbem.calendars import calendar, openings, owed
 from pbem.gm import games
 from pbem.league import rows
 from pbem.league.plan import read_plan
+from pbem.store import GameStatus
 
 
 def for_target(store, target: str, address: str | None, now: datetime, gm_address: str) -> str | None:
@@ -24,7 +25,7 @@ def for_target(store, target: str, address: str | None, now: datetime, gm_addres
     plan = read_plan(dict(league["plan"], id=target))
     entries = [] if league["status"] != "active" else openings(target, plan, gm_address, now)
     for row in rows.league_games(store, target):
-        if row.status == "active":
+        if row.status == GameStatus.ACTIVE:
             entries += owed(games.load(store, row.id), gm_address, address)
     return calendar(store, sorted(entries, key=lambda e: (e.start, e.uid)), now)
 

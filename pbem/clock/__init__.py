@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
+from pbem.errors import BadValue
 from pbem.mail.clean import quoted
 
 ENV_NOW = "PBEM_NOW"
@@ -26,17 +27,21 @@ _DURATION_HINT = "a duration like 48h, 3d or 90m"
 _LONGEST_DURATION = 366 * 86400  # a deadline further off than that is a typing mistake
 
 
+class BadTime(BadValue):
+    """A time, a duration or the clock's own setting (`PBEM_NOW`, `PBEM_CLOCK`) that cannot be read."""
+
+
 def parse_time(text: str) -> datetime:
     """An ISO 8601 time as an aware UTC datetime; a value without an offset is taken as UTC."""
     value = text.strip()
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise ValueError(
+        raise BadTime(
             f"expected an ISO 8601 time like 2026-12-01T18:00:00Z, got {_shown(text)}") from None
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def now() -> datetime:
@@ -46,14 +51,14 @@ def now() -> datetime:
     process started, and the time since then (by the monotonic clock) is added."""
     kind = os.environ.get(ENV_CLOCK, "").strip().lower() or "pinned"
     if kind not in _CLOCKS:
-        raise ValueError(f"{ENV_CLOCK}: expected 'running' or 'pinned', got {_shown(os.environ[ENV_CLOCK])}")
+        raise BadTime(f"{ENV_CLOCK}: expected 'running' or 'pinned', got {_shown(os.environ[ENV_CLOCK])}")
     pinned = os.environ.get(ENV_NOW, "").strip()
     if not pinned:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
     try:
         start = parse_time(pinned)
-    except ValueError as err:
-        raise ValueError(f"{ENV_NOW}: {err}") from None
+    except BadTime as err:
+        raise BadTime(f"{ENV_NOW}: {err}") from None
     if kind == "running":
         return start + timedelta(seconds=time.monotonic() - _STARTED)
     return start
@@ -62,10 +67,10 @@ def now() -> datetime:
 def parse_duration(text: str) -> timedelta:
     """``48h``, ``3d``, ``90m``, ``30s``, ``2w`` or a sum such as ``1d12h`` / ``1d 12h``."""
     if not isinstance(text, str):
-        raise ValueError(f"expected {_DURATION_HINT}, got {_shown(text)}")
+        raise BadTime(f"expected {_DURATION_HINT}, got {_shown(text)}")
     compact = text.strip().lower()
     if compact.startswith("-"):
-        raise ValueError(f"a duration must be longer than zero, got {_shown(text)}")
+        raise BadTime(f"a duration must be longer than zero, got {_shown(text)}")
     pos, seconds = 0, 0
     for part in _PART.finditer(compact):
         if compact[pos:part.start()].strip():
@@ -74,11 +79,11 @@ def parse_duration(text: str) -> timedelta:
         seconds += int(part.group(1)) * _UNIT_SECONDS[part.group(2)]
         pos = part.end()
     if pos <= 0 or compact[pos:].strip():
-        raise ValueError(f"expected {_DURATION_HINT}, got {_shown(text)}")
+        raise BadTime(f"expected {_DURATION_HINT}, got {_shown(text)}")
     if seconds <= 0:
-        raise ValueError(f"a duration must be longer than zero, got {_shown(text)}")
+        raise BadTime(f"a duration must be longer than zero, got {_shown(text)}")
     if seconds > _LONGEST_DURATION:
-        raise ValueError(f"a duration may be a year at most, got {_shown(text)}")
+        raise BadTime(f"a duration may be a year at most, got {_shown(text)}")
     return timedelta(seconds=seconds)
 
 
@@ -102,5 +107,5 @@ def format_duration(span: timedelta) -> str:
 def format_utc(moment: datetime) -> str:
     """``2026-12-01 18:00 UTC``; a naive datetime is taken to be UTC already."""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -5,32 +5,37 @@ now and then moves only how it is written in local time, never when it falls.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pbem.clock import format_duration
+from pbem.clock import BadTime, format_duration
 from pbem.mail.clean import quoted
+from pbem.store import GameRow, GameStatus
 
 ZONE_EXAMPLES = "Europe/Paris, America/New_York, Asia/Tokyo or UTC"
 
 
+class UnknownZone(BadTime):
+    """A time zone the tz database does not know (or a name that could leave its folder)."""
+
+
 @lru_cache(maxsize=64)
-def zone(name: str):
-    """The tz database zone `name` (ValueError when there is none)."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+def zone(name: str) -> ZoneInfo:
+    """The tz database zone `name` (UnknownZone when there is none)."""
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        raise UnknownZone(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}")
     try:
-        if not name or name.startswith(("/", ".")) or ".." in name:
-            raise ValueError
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ValueError(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}") from None
+        raise UnknownZone(f"unknown time zone {quoted(name)}: use a name like {ZONE_EXAMPLES}") from None
 
 
 def canonical_zone(name: str) -> str:
     """The zone's name as the tz database spells it (`europe/paris` -> `Europe/Paris`)."""
     try:
         return str(zone(name).key)
-    except ValueError:
+    except UnknownZone:
         for known in _all_zones():
             if known.lower() == name.lower():
                 return known
@@ -39,7 +44,6 @@ def canonical_zone(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _all_zones() -> tuple[str, ...]:
-    from zoneinfo import available_timezones
     return tuple(sorted(available_timezones()))
 
 
@@ -47,39 +51,39 @@ def format_deadline(moment: datetime | None, zone_name: str | None = None) -> st
     """`2026-12-03 19:00 CET (18:00 UTC)` in the player's zone, or `2026-12-03 18:00 UTC`."""
     if moment is None:
         return None
-    utc = moment.astimezone(timezone.utc)
+    utc = moment.astimezone(UTC)
     plain = utc.strftime("%Y-%m-%d %H:%M UTC")
     if not zone_name or zone_name.upper() == "UTC":
         return plain
     try:
         local = utc.astimezone(zone(zone_name))
-    except ValueError:
+    except UnknownZone:
         return plain
     same_day = local.date() == utc.date()
     utc_part = utc.strftime("%H:%M UTC") if same_day else plain
     return f"{local.strftime('%Y-%m-%d %H:%M')} {local.tzname()} ({utc_part})"
 
 
-def stated_deadline(row) -> datetime | None:
+def stated_deadline(row: GameRow) -> datetime | None:
     """The deadline a mail may state: the stored one of a game in play whose clock runs (while
     the GM has paused a game its stored deadline is stale, and the time left counts instead)."""
-    if row.status != "active" or row.paused:
+    if row.status != GameStatus.ACTIVE or row.paused:
         return None
     return row.deadline
 
 
-def time_left(row) -> str | None:
+def time_left(row: GameRow) -> str | None:
     """`1d 6h`: what a paused game's turn has left when it resumes (None: not paused, or no deadline)."""
-    if row.status != "active" or not row.paused or row.paused_left is None:
+    if row.status != GameStatus.ACTIVE or not row.paused or row.paused_left is None:
         return None
     return format_duration(timedelta(seconds=max(row.paused_left, 0)))
 
 
-def clock_stopped(row, owed: bool = True) -> str | None:
+def clock_stopped(row: GameRow, owed: bool = True) -> str | None:
     """What every mail of a paused game says of its clock (None: the clock runs). `owed`: some
     orders are owed now, and the time left is theirs (not when the orders just sent are the
     last of a turn, whose report tells the next turn's time)."""
-    if row.status != "active" or not row.paused:
+    if row.status != GameStatus.ACTIVE or not row.paused:
         return None
     left = time_left(row)
     if left is None or not owed:

@@ -3,15 +3,17 @@
 Everything a stranger writes is hostile until it has passed through here: control characters
 (CR, LF and NUL first among them) could forge a header or a log line, `/` and `..` could leave a
 folder, and a value of megabytes could fill a header or a log. Each function here either returns
-a value that is safe for its one use or refuses (None / ValueError); nothing is passed on raw.
+a value that is safe for its one use or refuses (None / BadAddress); nothing is passed on raw.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 
-__all__ = ["SYNTHETIC_ID_DOMAIN", "base_address", "clean", "plain_address", "folder_name", "message_id", "message_ids", "LONGEST_ID",
-           "NAME_CHARS", "given_name"]
+from pbem.errors import BadValue
+
+__all__ = ["SYNTHETIC_ID_DOMAIN", "BadAddress", "base_address", "clean", "plain_address", "folder_name", "message_id",
+           "message_ids", "LONGEST_ID", "NAME_CHARS", "given_name"]
 
 # A Message-ID longer than this is nobody's real one (clients write 40-100 characters); echoing
 # a longer one in In-Reply-To or References could push a header line past 998 octets.
@@ -25,8 +27,8 @@ MOST_REFERENCES = 8
 # give a long one (a From name is cut shorter, at 64, and so is every name in a header).
 NAME_CHARS = 120
 
-_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,%d}>" % (LONGEST_ID - 2))
-_ID_SCAN = re.compile(r"<[^<>]{0,%d}>" % LONGEST_ID)
+_ID = re.compile(rf"<[\x21-\x3b\x3d\x3f-\x7e]{{1,{LONGEST_ID - 2}}}>")
+_ID_SCAN = re.compile(rf"<[^<>]{{0,{LONGEST_ID}}}>")
 # A plain address: the dot-atom local part of RFC 5322 without `/` (a folder separator) and
 # without quoting, one `@`, a domain of letters, digits and hyphens. Lower case only: callers
 # fold case first. Nothing else may name a Maildir folder or receive mail.
@@ -96,14 +98,18 @@ def base_address(address: str) -> str:
     return f"{local.split('+', 1)[0]}@{domain}"
 
 
+class BadAddress(BadValue):
+    """A mail address that is not a plain one, where only a plain one will do."""
+
+
 def folder_name(address: object) -> str:
-    """The Maildir folder name for ``address``: the plain address itself; ValueError otherwise.
+    """The Maildir folder name for ``address``: the plain address itself; BadAddress otherwise.
 
     The only road from an address to a path. A plain address has no `/`, no `..` and does not
     start with a dot, so it names exactly one folder inside the mail root."""
     plain = plain_address(address)
     if plain is None or plain.startswith(".") or ".." in plain:
-        raise ValueError(f"not a plain mail address: {clean(address, 80)!r}")
+        raise BadAddress(f"not a plain mail address: {clean(address, 80)!r}")
     return plain
 
 

@@ -17,10 +17,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from datetime import datetime, timedelta
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from pbem.store.faults import checkpoint
-from pbem.mail.clean import clean
+from pbem.mail.clean import BadAddress, clean
+from pbem.mail.maildir import LocalTransport
 from pbem.mail.smtp import PermanentFailure, SettingsError, TemporaryFailure
 from pbem.store import Store
 
@@ -192,7 +194,7 @@ class Alongside:
         self._last = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pbem-courier", daemon=True)
 
-    def start(self) -> "Alongside":
+    def start(self) -> Alongside:
         self._thread.start()
         return self
 
@@ -202,7 +204,7 @@ class Alongside:
 
     def settle(self, store: Store) -> None:
         """Mark sent (in one transaction) what the thread has sent since the last call."""
-        taken = []
+        taken: list[tuple[int, datetime]] = []
         while self._taken and len(taken) < 10_000:
             taken.append(self._taken.popleft())
         if taken:
@@ -265,7 +267,7 @@ def _held(store: Store, rows: list[dict], reason: str, result: Delivery) -> None
 class MaildirSender:
     """The local transport behind the same face as SMTP."""
 
-    def __init__(self, transport):
+    def __init__(self, transport: LocalTransport) -> None:
         self.transport = transport
 
     async def connect(self) -> None:
@@ -276,7 +278,7 @@ class MaildirSender:
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         try:
             self.transport.send(recipient, raw, key)
-        except ValueError as e:
+        except BadAddress as e:
             raise PermanentFailure(f"no Maildir for this address: {e}") from None
         except OSError as e:
             raise TemporaryFailure(f"cannot write to the Maildir of {clean(recipient, 100)}: "

@@ -22,7 +22,7 @@ import quopri
 import re
 from dataclasses import dataclass, replace
 from email.message import Message
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from pbem.mail.clean import clean, message_id, plain_address
 from pbem.mail.inbound import Inbound, decode_bytes
@@ -588,7 +588,8 @@ def _exchange(text: str) -> list[Bounce] | None:
                         r")[>)'\"]?(?:[ \t]*<mailto:[^<>]*>)?$")
     addresses = [entry[0] for entry in map(start, (line.strip() for line in lines)) if entry and entry[0]]
     if single and not addresses:
-        addresses = [_address(single.group(1))]
+        named = _address(single.group(1))
+        addresses = [named] if named else []
     reasons = _exchange_reasons(_section(text, r"^.*diagnostic information for administrators.*$") or [])
     found = [_bounce(a, [reasons.get(a, "")], permanent) for a in dict.fromkeys(a for a in addresses if a)]
     return [b for b in found if b is not None]

@@ -13,7 +13,11 @@ from __future__ import annotations
 import asyncio
 import re
 import ssl
-from typing import Any, Awaitable
+from types import ModuleType
+from collections.abc import Awaitable
+from typing import Any
+
+from pbem.errors import PbemError
 
 _LITERAL_HEAD = re.compile(rb"^\d+ FETCH \(.*BODY\[\] \{\d+\}$")
 _UID = re.compile(rb"\bUID (\d+)")
@@ -36,13 +40,21 @@ HEARTBEAT = 10.0          # a live server answers DONE or NOOP well within this
 GREETING_PROBE = 2.0      # no greeting this long after connecting: does the port speak TLS?
 
 
-class ImapError(Exception):
+class ImapError(PbemError):
     """The server could not be reached or dropped us; temporary by nature, so try again later."""
 
 
 class ImapSettingsError(ImapError):
     """The server refuses the configured settings (login, TLS mode, certificate): retrying cannot
     help until they are mended. The message is one line naming the setting to change."""
+
+
+def _aioimaplib() -> ModuleType:
+    """aioimaplib, loaded on first use: a cron pass with the local transport never needs it, and
+    it takes longer to load than all of pbem's mail modules."""
+    import aioimaplib  # noqa: PLC0415 - start-up time, as said above
+
+    return aioimaplib
 
 
 def _quote(name: str) -> str:
@@ -121,7 +133,7 @@ async def _speaks_tls(host: str, port: int, limit: float) -> bool:
         _, writer = await asyncio.wait_for(asyncio.open_connection(host, port, ssl=context), limit)
     except ssl.SSLError as err:
         return "ALERT" in (err.reason or "")  # a TLS alert is TLS too
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return False
     writer.transport.abort()
     return True
@@ -134,7 +146,7 @@ class ImapInbox:
         self.cfg = cfg
         self.timeout = timeout
         self._client: Any = None
-        self._lost: asyncio.Future | None = None
+        self._lost: asyncio.Future[Exception | None] | None = None  # made by `_open`
         self._stalled = False
         self._tls: ssl.SSLContext | None = None
         self._caps: frozenset[str] = frozenset()
@@ -207,7 +219,7 @@ class ImapInbox:
         if client is None:
             return
         try:
-            if client.protocol.transport is not None and not self._lost.done() and not self._stalled:
+            if client.protocol.transport is not None and not self._closed.done() and not self._stalled:
                 await asyncio.wait_for(client.logout(), min(self.timeout, 5))
         except Exception:
             pass  # closing must never fail: the connection is dropped below either way
@@ -222,7 +234,7 @@ class ImapInbox:
     # --- connection ------------------------------------------------------------------------
 
     async def _open(self) -> None:
-        import aioimaplib  # here, not at the top: a cron pass with the local transport never needs it
+        aioimaplib = _aioimaplib()
 
         self._lost = asyncio.get_running_loop().create_future()
         self._stalled = False
@@ -283,7 +295,7 @@ class ImapInbox:
 
     async def _starttls(self) -> None:
         """Upgrade the plain connection before anything secret crosses it (RFC 3501 6.2.1)."""
-        import aioimaplib
+        aioimaplib = _aioimaplib()
 
         protocol = self._client.protocol
         if "STARTTLS" not in self._server_caps():
@@ -298,8 +310,9 @@ class ImapInbox:
             # Bytes after the OK were sent in the clear yet would be read as if protected.
             raise self._error("starttls", "the server sent data before the TLS handshake")
         loop = asyncio.get_running_loop()
+        context = self._tls or self._tls_context()  # made by `_open` for every mode but none
         protocol.transport = await self._step("TLS", loop.start_tls(
-            protocol.transport, protocol, self._tls, server_hostname=self.cfg.host))
+            protocol.transport, protocol, context, server_hostname=self.cfg.host))
         # What was said before TLS may have been changed in transit: forget it, ask again.
         protocol.capabilities = set()
         await self._step("capability", protocol.capability())
@@ -327,6 +340,13 @@ class ImapInbox:
     def _server_caps(self) -> frozenset[str]:
         return frozenset(c.upper() for c in self._client.protocol.capabilities)
 
+    @property
+    def _closed(self) -> asyncio.Future[Exception | None]:
+        """Done once the connection is gone: the protocol's own word, made by `_open`."""
+        if self._lost is None:
+            raise ImapError("IMAP: not connected")
+        return self._lost
+
     def _on_lost(self, exc: Exception | None) -> None:
         if self._lost is not None and not self._lost.done():
             self._lost.set_result(exc)
@@ -336,7 +356,7 @@ class ImapInbox:
             raise ImapError("IMAP: not connected")
         if self._stalled:
             raise self._error("connection", "dropped after the server stopped answering")
-        if self._lost.done():
+        if self._closed.done():
             raise self._error("connection", "closed by the server")
         return self._client
 
@@ -384,7 +404,7 @@ class ImapInbox:
         limit = limit or self.timeout
         task = asyncio.ensure_future(awaitable)
         try:
-            done, _ = await asyncio.wait({task, self._lost}, timeout=limit,
+            done, _ = await asyncio.wait({task, self._closed}, timeout=limit,
                                          return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             task.cancel()
@@ -395,7 +415,7 @@ class ImapInbox:
             except Exception as err:
                 raise self._failure(what, err) from None
         task.cancel()
-        if self._lost.done():
+        if self._closed.done():
             raise self._error(what, "connection closed by the server")
         # After silence the protocol's state is unknown: this connection is done for.
         self._stalled = True
@@ -436,7 +456,7 @@ class ImapInbox:
     async def _pause(self, seconds: float) -> None:
         """Sleep, but notice at once when the server closes the connection meanwhile."""
         if seconds > 0:
-            await asyncio.wait({self._lost}, timeout=seconds)
+            await asyncio.wait({self._closed}, timeout=seconds)
         self._connected()
 
     async def _heartbeat(self) -> bool:
@@ -460,7 +480,7 @@ class ImapInbox:
                     break
                 news = _says_new_mail(lines)
         finally:
-            if not self._lost.done() and not self._stalled:
+            if not self._closed.done() and not self._stalled:
                 client.idle_done()
         response = await self._step("idle", idle, limit=HEARTBEAT)
         if response.result != "OK":
@@ -470,21 +490,21 @@ class ImapInbox:
 
     async def _next_push(self, client: Any, left: float) -> list | None:
         """The next batch of lines the server pushes during IDLE, or None once time is up."""
-        import aioimaplib
+        aioimaplib = _aioimaplib()
 
         if left <= 0:
             return None
         push = asyncio.ensure_future(client.wait_server_push(left + 1))
-        done, _ = await asyncio.wait({push, self._lost}, timeout=left,
+        done, _ = await asyncio.wait({push, self._closed}, timeout=left,
                                      return_when=asyncio.FIRST_COMPLETED)
         if push not in done:
             push.cancel()
-            if self._lost.done():
+            if self._closed.done():
                 raise self._error("idle", "connection closed by the server")
             return None
         try:
             lines = push.result()
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             return None
         return None if lines == aioimaplib.STOP_WAIT_SERVER_PUSH else lines  # idle_start's own timer
 

@@ -16,7 +16,10 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from email.message import Message
-from typing import Callable, Iterator, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+import html2text
 
 from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id, message_ids, plain_address
 from pbem.mail.flowed import unflow
@@ -183,7 +186,9 @@ def _from(msg: Message) -> tuple[str, str, str]:
 
 def _mailbox(value: str) -> tuple[str, str] | None:
     """(display name, address) of a From value naming exactly one mailbox, else None."""
-    bare, name, angles = [], [], []
+    bare: list[str] = []
+    name: list[str] = []
+    angles: list[str] = []
     quoted = escaped = False
     depth = 0
     angle: list[str] | None = None
@@ -293,8 +298,9 @@ def _leaf_parts(part: Message) -> Iterator[Message]:
     if part.is_multipart():
         if part.get_content_maintype() == "message":
             return
-        for sub in part.get_payload():
-            yield from _leaf_parts(sub)
+        for sub in part.get_payload():  # a multipart's payload: its parts, each a Message
+            if isinstance(sub, Message):
+                yield from _leaf_parts(sub)
     else:
         yield part
 
@@ -354,8 +360,6 @@ def _is_utf8_text(data: bytes) -> bool:
 
 def html_to_text(html: str) -> str:
     """Plain text of an HTML body, as the player saw it; quotes become "> "."""
-    import html2text  # only HTML-only mail needs it
-
     converter = html2text.HTML2Text()
     converter.body_width = 0
     converter.ignore_links = True

@@ -5,7 +5,7 @@ import hashlib
 import os
 import socket
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from pbem.mail.clean import folder_name
 
@@ -36,7 +36,7 @@ class LocalTransport:
 
     def folder(self, address: str) -> Path:
         """The Maildir of `address`, made on first use. Only a plain address names a folder
-        (`folder_name` refuses the rest with ValueError), so no address leaves the root."""
+        (`folder_name` refuses the rest with BadAddress), so no address leaves the root."""
         box = self.root / folder_name(address)
         for sub in ("tmp", "new", "cur"):
             (box / sub).mkdir(parents=True, exist_ok=True)

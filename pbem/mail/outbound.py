@@ -11,13 +11,20 @@ from datetime import datetime
 from email.headerregistry import Address
 from functools import lru_cache
 
-from pbem.mail.clean import SYNTHETIC_ID_DOMAIN, clean, message_id as clean_message_id, message_ids, plain_address
+from pbem.errors import BadValue
+from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id as clean_message_id, message_ids,
+                             plain_address)
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press", "standings", "notice", "table", "ratings")
 # Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
 # (an open table's mail is either: the answer to a JOIN, or the news that the table started).
 ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table", "ratings"}
+
+
+class BadLetter(BadValue):
+    """A letter that cannot be written as mail: a header that would break its line or pass the
+    longest line mail may have, or a kind of mail pbem does not send."""
 
 
 @dataclass
@@ -50,6 +57,7 @@ def plus_address(address: str, secret: str) -> str:
 # values that went through `clean` first, so no value can add a header line of its own.
 _LONGEST_7BIT_LINE = 998
 _POLICY = email.policy.SMTP
+_LINE = _POLICY.max_line_length or 78  # where a header is folded
 _NAME_CHARS = 64
 _SUBJECT_CHARS = 200
 
@@ -58,7 +66,7 @@ _SUBJECT_CHARS = 200
 def _folded(name: str, value: str) -> str:
     """One header line (folded, CRLF-terminated) from a clean value; refused if it has a break."""
     if any(ch in value for ch in "\r\n\0"):
-        raise ValueError(f"header {name} with a line break")
+        raise BadLetter(f"header {name} with a line break")
     text = name == "Subject" or name.startswith("X-")
     if value.isascii() and not (text and "=?" in value):
         line = _fold_at_spaces(name, value)
@@ -67,7 +75,7 @@ def _folded(name: str, value: str) -> str:
     else:  # a display name beyond ASCII: the policy's parser encodes it as its header demands
         line = _POLICY.fold(*_POLICY.header_store_parse(name, value))
     if any(len(part) > _LONGEST_7BIT_LINE for part in line.split("\r\n")):
-        raise ValueError(f"header {name} longer than a line may be")
+        raise BadLetter(f"header {name} longer than a line may be")
     return line
 
 
@@ -113,7 +121,7 @@ def _fold_at_spaces(name: str, value: str) -> str:
     words = value.split(" ")
     lines, line = [], f"{name}: {words[0]}"
     for word in words[1:]:
-        if word and len(line) + 1 + len(word) > _POLICY.max_line_length:
+        if word and len(line) + 1 + len(word) > _LINE:
             lines.append(line)
             line = " " + word
         else:
@@ -125,7 +133,7 @@ def _fold_at_spaces(name: str, value: str) -> str:
 def _address(name: str, address: str) -> str:
     plain = plain_address(address)
     if plain is None:
-        raise ValueError(f"not a plain mail address: {clean(address, 80)!r}")
+        raise BadAddress(f"not a plain mail address: {clean(address, 80)!r}")
     name = clean(name, _NAME_CHARS)
     return str(Address(display_name=name, addr_spec=plain)) if name else plain
 
@@ -185,18 +193,18 @@ def text_of(raw: bytes) -> str | None:
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
     if letter.calendar:
-        return _with_calendar(letter)
+        return _with_calendar(letter, letter.calendar)
     return _readable(letter)
 
 
-def _with_calendar(letter: Letter) -> tuple[list[tuple[str, str]], str]:
+def _with_calendar(letter: Letter, calendar: str) -> tuple[list[tuple[str, str]], str]:
     """multipart/mixed: the text (and HTML) first, as every reader shows it, then the event as
     a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`)."""
     boundary = _BOUNDARY + uuid.uuid4().hex
     chunks = []
     head, body = _readable(letter)
     chunks.append((head, body))
-    ics = letter.calendar.replace("\r\n", "\n").replace("\n", "\r\n")
+    ics = calendar.replace("\r\n", "\n").replace("\n", "\r\n")
     encoding = "7bit" if ics.isascii() else "quoted-printable"
     if encoding != "7bit":
         ics = quopri.encodestring(ics.encode("utf-8")).decode("ascii").replace("\r\n", "\n").replace("\n", "\r\n")
@@ -237,7 +245,7 @@ def new_message_id(kind: str, gm_address: str) -> str:
 
 def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> Outgoing:
     if letter.kind not in KINDS:
-        raise ValueError(f"unknown mail kind {letter.kind!r}")
+        raise BadLetter(f"unknown mail kind {letter.kind!r}")
     message_id = new_message_id(letter.kind, gm_address)
     headers = [
         ("From", _address(gm_name, gm_address)),

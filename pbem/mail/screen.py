@@ -14,7 +14,8 @@ least well formed.
 from __future__ import annotations
 
 import email.utils
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 from pbem.mail.clean import base_address
 from pbem.mail.inbound import Inbound

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import ssl
-from typing import Any
+from types import ModuleType
+from typing import Any, TypeVar
+
+from pbem.errors import PbemError
 
 # A server that takes the connection but says nothing for this long is probably waiting for a
 # TLS handshake (an implicit-TLS port): no real server is that slow to greet.
@@ -19,16 +22,24 @@ GREETING_SECONDS = 10.0
 PROBE_SECONDS = 3.0
 
 
-class TemporaryFailure(Exception):
+class TemporaryFailure(PbemError):
     """The server is away, busy or answered 4xx: keep the message and try again later."""
 
 
-class PermanentFailure(Exception):
+class PermanentFailure(PbemError):
     """The server answered 5xx for this recipient: trying again will not help."""
 
 
-class SettingsError(Exception):
+class SettingsError(PbemError):
     """The server refuses the configured settings; the message says what to change."""
+
+
+def _aiosmtplib() -> ModuleType:
+    """aiosmtplib, loaded on first use: a cron pass with the local transport never needs it, and
+    it takes longer to load than all of pbem's mail modules."""
+    import aiosmtplib  # noqa: PLC0415 - start-up time, as said above
+
+    return aiosmtplib
 
 
 def _code(err: Exception) -> int | None:
@@ -49,7 +60,10 @@ def _message(err: BaseException) -> str:
     return " ".join(str(text).split())
 
 
-def _cause(err: BaseException | None, kind: type) -> BaseException | None:
+_E = TypeVar("_E", bound=BaseException)
+
+
+def _cause(err: BaseException | None, kind: type[_E]) -> _E | None:
     """The error of `kind` behind ``err`` (aiosmtplib wraps TLS errors), if there is one."""
     seen = 0
     while err is not None and seen < 5:
@@ -76,7 +90,7 @@ class SmtpOutbox:
         """Connected and logged in: an open connection is kept, a dropped one opened anew."""
         if self._smtp is not None and self._smtp.is_connected:
             return
-        import aiosmtplib  # here, not at the top: a cron pass with the local transport never needs it
+        aiosmtplib = _aiosmtplib()
 
         await self.close()
         smtp = aiosmtplib.SMTP(hostname=self.cfg.host, port=self.cfg.port, timeout=self.cfg.timeout,
@@ -93,7 +107,7 @@ class SmtpOutbox:
     async def send(self, recipient: str, raw: bytes, key: str | None = None) -> None:
         """One message to one recipient. (`key` names the mail for transports that deduplicate;
         the SMTP server does that by itself.)"""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         for attempt in (1, 2):
             await self.connect()
@@ -125,7 +139,7 @@ class SmtpOutbox:
     async def probe(self) -> None:
         """Connect and log in, then MAIL FROM and RSET (no mail is sent): a server that takes
         the session but refuses to send (530 "Must issue a STARTTLS command first") says so."""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         await self.connect()
         try:
@@ -145,7 +159,7 @@ class SmtpOutbox:
             reader, writer = await asyncio.wait_for(asyncio.open_connection(
                 self.cfg.host, self.cfg.port, ssl=context, server_hostname=self.cfg.host if context else None),
                 PROBE_SECONDS)
-        except (OSError, asyncio.TimeoutError, ssl.SSLError):
+        except (TimeoutError, OSError, ssl.SSLError):
             return False
         try:
             ready = (await asyncio.wait_for(reader.readline(), PROBE_SECONDS)).startswith(b"220")
@@ -153,7 +167,7 @@ class SmtpOutbox:
                 writer.write(b"QUIT\r\n")
                 await asyncio.wait_for(writer.drain(), PROBE_SECONDS)
             return ready
-        except (OSError, asyncio.TimeoutError, ValueError):
+        except (TimeoutError, OSError, ValueError):
             return False
         finally:
             writer.close()
@@ -189,7 +203,7 @@ class SmtpOutbox:
 
     async def _connect_failure(self, err: Exception) -> Exception:
         """What a failed connect or login means: settings to mend, or a server away for now."""
-        import aiosmtplib
+        aiosmtplib = _aiosmtplib()
 
         security = self.cfg.security
         verify = _cause(err, ssl.SSLCertVerificationError)

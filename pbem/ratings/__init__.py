@@ -12,8 +12,13 @@ is not rated, nor one with fewer than two players to rank.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbem.games import game_type
+from pbem.store import GameStatus, Seat, Store
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuceRating
 
 @dataclass(frozen=True)
 class Finish:
@@ -31,12 +36,12 @@ class Row:
     name: str
     address: str | None
     type: str
-    rating: object
+    rating: PlackettLuceRating
     games: int = 0
     last: str = field(default="", repr=False)
 
 
-def player_key(seat) -> tuple[str, str | None, str]:
+def player_key(seat: Seat) -> tuple[str, str | None, str]:
     """(key, address, name) of a seat's player: a robot is its level, a person their address."""
     if seat.robot:
         name = f"Robot ({seat.robot})"
@@ -60,11 +65,11 @@ def seat_ranks(winners: tuple[int, ...], scores: tuple, seats: int) -> tuple[int
     return tuple(order[p] for p in places)
 
 
-def finishes(store, type_name: str | None = None) -> list[Finish]:
+def finishes(store: Store, type_name: str | None = None) -> list[Finish]:
     """Every finished game (of one type), in the order the ratings take them."""
     out = []
     for row in store.games():
-        if row.status != "finished" or (type_name and row.type != type_name):
+        if row.status != GameStatus.FINISHED or (type_name and row.type != type_name):
             continue
         ended = store.finished_at(row.id)
         result = game_type(row.type).from_dict(row.state).result()
@@ -87,7 +92,8 @@ def teams_of(finish: Finish) -> tuple[list[str], list[int]]:
 
 def rate(games: list[Finish]) -> list[Row]:
     """Every player's rating per type after `games`, in the order given."""
-    from openskill.models import PlackettLuce
+    # Here, not at the head: the ratings layer is loaded with every pass, and asked for ratings rarely.
+    from openskill.models import PlackettLuce  # noqa: PLC0415
     model = PlackettLuce()
     rows: dict[tuple[str, str], Row] = {}
     for finish in games:
@@ -103,13 +109,14 @@ def rate(games: list[Finish]) -> list[Row]:
                 row = rows[(finish.type, key)] = Row(key, name, address, finish.type, model.rating(name=key))
             row.name = players[key][1]  # the latest name the player went by
             current.append(row)
-        rated = model.rate([[row.rating] for row in current], ranks=ranks)
+        placings: list[float] = list(ranks)  # as openskill takes them (equal ranks tie)
+        rated = model.rate([[row.rating] for row in current], ranks=placings)
         for row, (new,) in zip(current, rated):
             row.rating, row.games = new, row.games + 1
     return sorted(rows.values(), key=lambda r: (r.type, -r.rating.ordinal(), r.name.casefold(), r.key))
 
 
-def ratings(store, type_name: str | None = None) -> list[dict]:
+def ratings(store: Store, type_name: str | None = None) -> list[dict]:
     """`pbem ratings --json`: rows by type, then highest ordinal first."""
     return [as_dict(row) for row in rate(finishes(store, type_name))]
 

@@ -10,7 +10,9 @@ from pbem.gm.layers import Layer
 from pbem.mail.outbound import Letter
 from pbem.orders.commands import first_word
 from pbem.orders.text import LongLine
+from pbem.ratings import ratings, ratings_text
 from pbem.render import render
+from pbem.store import InboundStatus
 
 WORD = "RATINGS"
 
@@ -28,7 +30,6 @@ class RatingsLayer(Layer):
 
 
 def answer(door, msg, lines: list) -> Outcome:
-    from pbem.ratings import ratings, ratings_text
     store, postman = door.store, door.postman
     if len(lines) > 1 or first_word(lines[0][1])[1].strip():
         return door.unproven(msg, note="RATINGS refused: more than the one line", problem=(
@@ -51,4 +52,4 @@ def answer(door, msg, lines: list) -> Outcome:
     subject, text = render("ratings", None, **ctx)
     postman.post(Letter(kind="ratings", to_addr=msg.sender, subject=subject, text=text,
                         in_reply_to=msg.message_id), topic="ratings")
-    return Outcome("handled", f"ratings: {len(own)} row(s) of the sender, {len(tables)} in the tables")
+    return Outcome(InboundStatus.HANDLED, f"ratings: {len(own)} row(s) of the sender, {len(tables)} in the tables")

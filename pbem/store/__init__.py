@@ -17,14 +17,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
 
 from pbem.store import schema
 from pbem.store.file import StoreError, check_path, schema_of, store_error
 from pbem.store.inbound import InboundMail
 from pbem.store.outbox import Outbox
 from pbem.store.schema import SCHEMA_VERSION, Tables
-from pbem.store.values import dicts, from_iso, iso
+from pbem.store.statuses import GameStatus, InboundStatus, OutboxStatus
+from pbem.store.values import dicts, from_iso, iso, moment
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 _GAME_COLUMNS = ("id", "type", "status", "turn", "state", "options", "course", "seed", "created", "deadline",
@@ -70,7 +75,7 @@ class GameRow:
     commitment: str | None = None     # SHA-256 of the seed bytes, shown from the start
 
     @property
-    def seed_value(self):
+    def seed_value(self) -> bytes | int:
         """What the engine was seeded with: the seed bytes (an old game: its integer)."""
         return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
 
@@ -95,7 +100,7 @@ class Store:
 
     def _open(self, path: Path) -> None:
         self.conn.execute("PRAGMA busy_timeout = 30000")
-        self._db = None
+        self._db: Database | None = None
         # The layers' tables known to be in the store (None: not read yet). Forgotten when a
         # transaction rolls back: the tables it made went with it.
         self._names: set[str] | None = None
@@ -113,11 +118,11 @@ class Store:
         self.outbox = Outbox(self)
 
     @property
-    def db(self):
+    def db(self) -> Database:
         """sqlite-utils on the same connection, loaded when something is written or read by table
         (a cron pass that finds nothing to do never needs it)."""
         if self._db is None:
-            import sqlite_utils
+            import sqlite_utils  # noqa: PLC0415 - loaded only when asked for (see above)
             self._db = sqlite_utils.Database(self.conn, execute_plugins=False)
         return self._db
 
@@ -235,12 +240,12 @@ class Store:
             f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE address = ?", [address.lower()]))]
 
     def update_seat(self, seat: Seat) -> None:
-        self.db["seats"].update((seat.game_id, seat.seat), seat.__dict__)
+        self.db.table("seats").update((seat.game_id, seat.seat), seat.__dict__)
 
     def due_games(self, now: datetime) -> list[str]:
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL AND deadline <= ?"
-            " ORDER BY deadline", [iso(now)]).fetchall()
+            "SELECT id FROM games WHERE status = ? AND NOT paused AND deadline IS NOT NULL AND deadline <= ?"
+            " ORDER BY deadline", [GameStatus.ACTIVE, iso(now)]).fetchall()
         return [r[0] for r in rows]
 
     def robot_games(self) -> list[str]:
@@ -248,27 +253,28 @@ class Store:
         game that one pass's bound on robot moves left unfinished waits for the next pass. A paused
         one too: a pause stops the clock, and orders are still taken and played."""
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT EXISTS"
-            " (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.robot IS NULL) ORDER BY id").fetchall()
+            "SELECT id FROM games WHERE status = ? AND NOT EXISTS"
+            " (SELECT 1 FROM seats WHERE seats.game_id = games.id AND seats.robot IS NULL) ORDER BY id",
+            [GameStatus.ACTIVE]).fetchall()
         return [r[0] for r in rows]
 
     def games_to_remind(self, now: datetime, before: timedelta) -> list[str]:
         """Active games whose deadline is within `before` and whose turn has had no reminder."""
         rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"
+            "SELECT id FROM games WHERE status = ? AND NOT paused AND deadline IS NOT NULL"
             " AND deadline > ? AND deadline <= ? AND (reminded_turn IS NULL OR reminded_turn != turn)",
-            [iso(now), iso(now + before)]).fetchall()
+            [GameStatus.ACTIVE, iso(now), iso(now + before)]).fetchall()
         return [r[0] for r in rows]
 
     def next_wakeup(self, before: timedelta) -> datetime | None:
         """The next moment a deadline or a reminder falls due (for the daemon's sleep)."""
-        moments = []
+        moments: list[datetime] = []
         for deadline, reminded, turn in self.conn.execute(
                 "SELECT deadline, reminded_turn, turn FROM games"
-                " WHERE status = 'active' AND NOT paused AND deadline IS NOT NULL"):
-            moments.append(from_iso(deadline))
+                " WHERE status = ? AND NOT paused AND deadline IS NOT NULL", [GameStatus.ACTIVE]):
+            moments.append(moment(deadline))
             if reminded != turn:
-                moments.append(from_iso(deadline) - before)
+                moments.append(moment(deadline) - before)
         return min(moments) if moments else None
 
     @staticmethod
@@ -290,9 +296,11 @@ class Store:
         return GameRow(**r)
 
     # -- events ---------------------------------------------------------------------------
-    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data) -> int:
-        return self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-                                 [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
+    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data: object) -> int:
+        row_id = self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+                                   [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
+        assert row_id is not None  # an INSERT's row has one
+        return row_id
 
     def events(self, game_id: str, *, undone: bool = False) -> list[dict]:
         """The game's history in order: what stands (the events no rollback undid), or with
@@ -315,3 +323,7 @@ class Store:
         """Mark events as undone by a rollback (they stay in the history)."""
         self.conn.executemany("UPDATE events SET undone = ? WHERE game_id = ? AND id = ?",
                               [(rollback_id, game_id, i) for i in event_ids])
+
+
+__all__ = ["SCHEMA_VERSION", "GameRow", "GameStatus", "InboundStatus", "OutboxStatus", "Seat", "Store", "StoreError",
+           "Tables", "from_iso", "iso", "moment"]

@@ -9,8 +9,10 @@ import os
 import sqlite3
 from pathlib import Path
 
+from pbem.errors import PbemError
 
-class StoreError(Exception):
+
+class StoreError(PbemError):
     """The `store` file cannot be pbem's store: one line that names the setting and the file.
     `temporary` when another process holds it (trying again later helps; mending nothing does)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from pbem.store.statuses import ANSWERED, FORGETTABLE, InboundStatus
 from pbem.store.values import iso
 
 if TYPE_CHECKING:
@@ -21,8 +22,8 @@ class InboundMail:
              message_id: str | None = None) -> bool:
         """Store the raw message (committed at once). False when this key was seen before."""
         kept = self.conn.execute("INSERT OR IGNORE INTO inbound (key, received, raw, sender, subject, status, "
-                                 "message_id, size, attempts) VALUES (?, ?, ?, ?, ?, 'new', ?, ?, 0)",
-                                 [key, iso(now), raw, sender, subject, message_id, len(raw)])
+                                 "message_id, size, attempts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                                 [key, iso(now), raw, sender, subject, InboundStatus.NEW, message_id, len(raw)])
         return kept.rowcount == 1
 
     def status(self, key: str) -> str | None:
@@ -31,7 +32,7 @@ class InboundMail:
 
     def unhandled(self) -> list[tuple[str, bytes]]:
         return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT key, raw FROM inbound WHERE status = 'new' ORDER BY received, rowid").fetchall()]
+            "SELECT key, raw FROM inbound WHERE status = ? ORDER BY received, rowid", [InboundStatus.NEW]).fetchall()]
 
     def attempt(self, key: str) -> int:
         """Count one more try at handling a kept message; returns the tries so far."""
@@ -48,11 +49,11 @@ class InboundMail:
         """Kept inbound mail of these statuses (without the raw bytes), oldest first; `id` is the
         row id. Screened mail is listed while its text is kept (`prune`): a list the GM address
         belongs to may send a great deal of it."""
-        marks = ",".join("?" * len(statuses))
+        marks = _marks(statuses)
         cur = self.conn.execute(
             "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts"
-            f" FROM inbound WHERE status IN ({marks}) AND (status != 'screened' OR raw IS NOT NULL)"
-            " ORDER BY received, rowid", list(statuses))
+            f" FROM inbound WHERE status IN ({marks}) AND (status != ? OR raw IS NOT NULL)"
+            " ORDER BY received, rowid", [*statuses, InboundStatus.SCREENED])
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 
@@ -65,9 +66,8 @@ class InboundMail:
         """Forget the raw bytes of mail handled before `cutoff` (ISO text): mail not handled yet
         and failed mail keep theirs. Returns how many."""
         return self.conn.execute(
-            "UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ('handled', 'refused', 'ignored',"
-            " 'screened')"
-            " AND raw IS NOT NULL", [cutoff]).rowcount
+            f"UPDATE inbound SET raw = NULL WHERE handled < ? AND status IN ({_marks(FORGETTABLE)})"
+            " AND raw IS NOT NULL", [cutoff, *FORGETTABLE]).rowcount
 
     # -- senders (flood control) -----------------------------------------------------------
     def flood(self, sender: str, since: datetime, *, authenticated: bool) -> tuple[int, bool]:
@@ -84,9 +84,13 @@ class InboundMail:
     def strangers_answered(self, since: datetime) -> int:
         """Answers given since then to mail that did not authenticate (from anyone)."""
         return self.conn.execute(
-            "SELECT count(*) FROM inbound WHERE handled >= ? AND auth IS NULL"
-            " AND status IN ('handled', 'refused', 'failed')",
-            [iso(since)]).fetchone()[0]
+            f"SELECT count(*) FROM inbound WHERE handled >= ? AND auth IS NULL AND status IN ({_marks(ANSWERED)})",
+            [iso(since), *ANSWERED]).fetchone()[0]
 
     def set_warned(self, sender: str, now: datetime | None) -> None:
-        self.store.db["senders"].upsert({"address": sender, "warned": iso(now)}, pk="address")
+        self.store.db.table("senders").upsert({"address": sender, "warned": iso(now)}, pk="address")
+
+
+def _marks(values: tuple[object, ...]) -> str:
+    """The placeholders of an `IN (...)` of these values."""
+    return ",".join("?" * len(values))

@@ -3,11 +3,13 @@ goes to the wire, marked sent, failed or bounced; the addresses that bounce for 
 GM's own mails that a reply is read against."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from datetime import UTC, datetime
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pbem.mail.clean import base_address
-from pbem.store.values import from_iso, iso
+from pbem.store.statuses import OutboxStatus
+from pbem.store.values import from_iso, iso, moment
 
 if TYPE_CHECKING:
     from pbem.store import Store
@@ -23,14 +25,15 @@ class Outbox:
     def queue(self, *, now: datetime, game_id: str | None, kind: str, recipient: str, message_id: str,
               raw: bytes) -> None:
         self.conn.execute("INSERT INTO outbox (created, game_id, kind, recipient, message_id, raw, status, attempts) "
-                          "VALUES (?, ?, ?, ?, ?, ?, 'queued', 0)", [iso(now), game_id, kind, recipient, message_id, raw])
-        dated = from_iso(iso(now))  # as the column keeps it, to the second
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                          [iso(now), game_id, kind, recipient, message_id, raw, OutboxStatus.QUEUED])
+        dated = moment(iso(now))  # as the column keeps it, to the second
         self._dated[recipient] = dated
         self._latest = dated if self._latest is None or dated > self._latest else self._latest
 
     def queued(self, now: datetime | None = None) -> list[dict]:
-        sql = "SELECT * FROM outbox WHERE status = 'queued'"
-        args: list = []
+        sql = "SELECT * FROM outbox WHERE status = ?"
+        args: list[object] = [OutboxStatus.QUEUED]
         if now is not None:
             sql += " AND (next_try IS NULL OR next_try <= ?)"
             args.append(iso(now))
@@ -39,11 +42,13 @@ class Outbox:
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 
     def next_try(self) -> datetime | None:
-        row = self.conn.execute("SELECT min(coalesce(next_try, created)) FROM outbox WHERE status = 'queued'").fetchone()
+        row = self.conn.execute("SELECT min(coalesce(next_try, created)) FROM outbox WHERE status = ?",
+                                [OutboxStatus.QUEUED]).fetchone()
         return from_iso(row[0]) if row and row[0] else None
 
     def mark_sent(self, outbox_id: int, now: datetime) -> None:
-        self.conn.execute("UPDATE outbox SET status = 'sent', sent = ? WHERE id = ?", [iso(now), outbox_id])
+        self.conn.execute("UPDATE outbox SET status = ?, sent = ? WHERE id = ?",
+                          [OutboxStatus.SENT, iso(now), outbox_id])
 
     def mark_sent_many(self, sent: list[tuple[int, datetime]]) -> None:
         """Mails the server took, (outbox id, when) each: one statement for those of one second
@@ -51,17 +56,17 @@ class Outbox:
         by_second: dict[str, list[int]] = {}
         for outbox_id, when in sent:
             by_second.setdefault(iso(when), []).append(outbox_id)
-        for when, ids in by_second.items():
+        for second, ids in by_second.items():
             for start in range(0, len(ids), 500):  # within SQLite's limit of variables
                 chunk = ids[start:start + 500]
-                self.conn.execute(f"UPDATE outbox SET status = 'sent', sent = ? WHERE id IN "
-                                  f"({', '.join('?' * len(chunk))})", [when, *chunk])
+                self.conn.execute(f"UPDATE outbox SET status = ?, sent = ? WHERE id IN "
+                                  f"({', '.join('?' * len(chunk))})", [OutboxStatus.SENT, second, *chunk])
 
     def mark_failed(self, outbox_id: int, error: str, *, permanent: bool, next_try: datetime | None = None) -> None:
         with self.store.transaction():
-            row = self.store.db["outbox"].get(outbox_id)
-            self.store.db["outbox"].update(outbox_id, {
-                "status": "failed" if permanent else "queued", "error": error,
+            row = self.store.db.table("outbox").get(outbox_id)
+            self.store.db.table("outbox").update(outbox_id, {
+                "status": OutboxStatus.FAILED if permanent else OutboxStatus.QUEUED, "error": error,
                 "attempts": (row["attempts"] or 0) + 1, "next_try": iso(next_try)})
 
     def last_mail_at(self, recipient: str, now: datetime | None = None) -> datetime | None:
@@ -74,7 +79,7 @@ class Outbox:
         if now is not None:
             if self._latest is None:
                 row = self.conn.execute("SELECT max(created) FROM outbox").fetchone()
-                self._latest = from_iso(row[0]) if row and row[0] else datetime.min.replace(tzinfo=timezone.utc)
+                self._latest = moment(row[0]) if row and row[0] else datetime.min.replace(tzinfo=UTC)
             if self._latest < now:
                 return None
         row = self.conn.execute("SELECT created FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1",
@@ -86,7 +91,8 @@ class Outbox:
         with self.store.transaction():
             self.conn.execute("UPDATE outbox SET error = ?, next_try = NULL WHERE id = ?", [error, outbox_id])
 
-    def rows(self, statuses: tuple[str, ...] = ("queued", "failed", "bounced")) -> list[dict]:
+    def rows(self, statuses: tuple[str, ...] = (OutboxStatus.QUEUED, OutboxStatus.FAILED, OutboxStatus.BOUNCED)
+             ) -> list[dict]:
         """Mail waiting, refused or bounced (without the raw bytes), oldest first."""
         marks = ",".join("?" * len(statuses))
         cur = self.conn.execute(
@@ -98,8 +104,8 @@ class Outbox:
     def requeue(self, outbox_id: int | None = None) -> int:
         """Failed mail queued again (one, or all of it), due at once; returns how many."""
         with self.store.transaction():
-            sql = "UPDATE outbox SET status = 'queued', attempts = 0, next_try = NULL WHERE status = 'failed'"
-            args: list = []
+            sql = "UPDATE outbox SET status = ?, attempts = 0, next_try = NULL WHERE status = ?"
+            args: list[object] = [OutboxStatus.QUEUED, OutboxStatus.FAILED]
             if outbox_id is not None:
                 sql += " AND id = ?"
                 args.append(outbox_id)
@@ -112,11 +118,12 @@ class Outbox:
         anyone can forge a bounce, but only the mail's recipient knows its Message-ID."""
         row = None
         if message_id:
-            row = self.conn.execute("SELECT id FROM outbox WHERE message_id = ? AND status IN ('sent', 'bounced')",
-                                    [message_id]).fetchone()
+            row = self.conn.execute("SELECT id FROM outbox WHERE message_id = ? AND status IN (?, ?)",
+                                    [message_id, OutboxStatus.SENT, OutboxStatus.BOUNCED]).fetchone()
         if row is None:
             return None, False
-        self.conn.execute("UPDATE outbox SET status = 'bounced', error = ? WHERE id = ?", [diagnostic, row[0]])
+        self.conn.execute("UPDATE outbox SET status = ?, error = ? WHERE id = ?",
+                          [OutboxStatus.BOUNCED, diagnostic, row[0]])
         cur = self.conn.execute("SELECT id, game_id, kind, recipient, message_id FROM outbox WHERE id = ?", [row[0]])
         mail = dict(zip([c[0] for c in cur.description], cur.fetchone()))
         new = self.conn.execute("SELECT 1 FROM bounces WHERE address = ?", [mail["recipient"]]).fetchone() is None
@@ -162,15 +169,17 @@ class Outbox:
         """Forget the raw bytes of mail sent before `cutoff` (ISO text), keeping
         `fingerprint(raw)` in their place. Returns how many."""
         if fingerprint is not None:  # a reply to the mail is still read against it
-            rows = self.conn.execute("SELECT id, raw FROM outbox WHERE status = 'sent' AND sent < ?"
-                                     " AND raw IS NOT NULL", [cutoff]).fetchall()
+            rows = self.conn.execute("SELECT id, raw FROM outbox WHERE status = ? AND sent < ?"
+                                     " AND raw IS NOT NULL", [OutboxStatus.SENT, cutoff]).fetchall()
             self.conn.executemany("UPDATE outbox SET fingerprint = ? WHERE id = ?",
                                   [(fingerprint(raw), row_id) for row_id, raw in rows])
         return self.conn.execute(
-            "UPDATE outbox SET raw = NULL WHERE status = 'sent' AND sent < ? AND raw IS NOT NULL",
-            [cutoff]).rowcount
+            "UPDATE outbox SET raw = NULL WHERE status = ? AND sent < ? AND raw IS NOT NULL",
+            [OutboxStatus.SENT, cutoff]).rowcount
 
 
 def _same_mailbox(recipient: str | None, sender: str) -> bool:
     """Whether the GM's mail to `recipient` went to `sender`'s mailbox (plus-addresses alike)."""
-    return bool(recipient and sender) and base_address(recipient) == base_address(sender)
+    if not recipient or not sender:
+        return False
+    return base_address(recipient) == base_address(sender)

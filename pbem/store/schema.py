@@ -13,6 +13,10 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 # 12: the layers' tables are no longer all made with the store, but each by its layer when it
 # first uses the store (a pbem of schema 11 would expect every one of them there).
@@ -54,36 +58,36 @@ class Tables:
         return frozenset(found.group(1) for sql in self.statements if (found := _NAMED.match(sql)))
 
 
-def create(db, conn: sqlite3.Connection) -> None:
+def create(db: Database, conn: sqlite3.Connection) -> None:
     """The core's tables in a new store (`db`: sqlite-utils on `conn`)."""
-    db["games"].create({
+    db.table("games").create({
         "id": str, "type": str, "status": str, "turn": int, "state": str, "options": str,
         "course": str, "seed": int, "created": str, "deadline": str, "deadline_every": str,
         "result": str, "paused": int, "paused_left": int, "reminded_turn": int, "seed_hex": str,
         "commitment": str},
         pk="id", not_null={"type", "status", "state"})
-    db["seats"].create({
+    db.table("seats").create({
         "game_id": str, "seat": int, "name": str, "address": str, "secret": str, "timezone": str,
         "robot": str},
         pk=("game_id", "seat"), foreign_keys=[("game_id", "games", "id")])
-    db["seats"].create_index(["address"])
-    db["seats"].create_index(["secret"])
-    db["events"].create({
+    db.table("seats").create_index(["address"])
+    db.table("seats").create_index(["secret"])
+    db.table("events").create({
         "id": int, "game_id": str, "at": str, "kind": str, "seat": int, "data": str, "undone": int},
         pk="id", foreign_keys=[("game_id", "games", "id")])
-    db["events"].create_index(["game_id", "id"])
-    db["inbound"].create({
+    db.table("events").create_index(["game_id", "id"])
+    db.table("inbound").create({
         "key": str, "received": str, "raw": bytes, "sender": str, "subject": str,
         "status": str, "note": str, "game_id": str, "handled": str, "message_id": str, "auth": str,
         "size": int, "attempts": int}, pk="key")
-    db["inbound"].create_index(["status"])
-    db["outbox"].create({
+    db.table("inbound").create_index(["status"])
+    db.table("outbox").create({
         "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,
         "message_id": str, "raw": bytes, "status": str, "attempts": int, "next_try": str,
         "sent": str, "error": str, "fingerprint": bytes}, pk="id")
-    db["outbox"].create_index(["status", "id"])
-    db["senders"].create({"address": str, "warned": str}, pk="address")
-    db["meta"].insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
+    db.table("outbox").create_index(["status", "id"])
+    db.table("senders").create({"address": str, "warned": str}, pk="address")
+    db.table("meta").insert({"key": "schema", "value": str(SCHEMA_VERSION)}, pk="key")
     for sql in _INDEXES:
         conn.execute(sql)
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
 
-from pbem.store import Store, Tables, from_iso, iso
+from pbem.store import Store, Tables, from_iso, iso, moment
 
 # A table's token is `t` and 16 hex digits: a game's secret or a spectator's token is hex alone,
 # so the first letter tells a table's mail from a player's without asking the store.
@@ -21,7 +24,15 @@ _TOKEN_LENGTH = 17
 _HEX = frozenset("0123456789abcdef")
 # An expired question is kept this long after it expired, to say so to a late answer.
 KEPT_EXPIRED = timedelta(days=30)
-STATUSES = ("open", "started", "closed")
+
+
+class TableStatus(StrEnum):
+    """Where an open table stands (`open_tables.status`)."""
+    OPEN = "open"          # players may sit down
+    STARTED = "started"    # it became a game (`game`)
+    CLOSED = "closed"      # it ended without a game (the GM closed it, or too few sat down)
+
+
 TABLES = Tables("tables", (
     "CREATE TABLE IF NOT EXISTS open_tables (id TEXT PRIMARY KEY, type TEXT, seats INTEGER, min INTEGER, "
     "course TEXT, options TEXT, deadline TEXT, starts TEXT, fill TEXT, status TEXT, game TEXT, created TEXT, "
@@ -59,7 +70,7 @@ class OpenTable:
     deadline: str | None    # the game's time for each turn (48h ...), settled when opened
     starts: datetime | None
     fill: str               # robots | wait | cancel
-    status: str             # open | started | closed
+    status: str             # a TableStatus
     game: str | None
     created: datetime
     closed: datetime | None = None
@@ -88,10 +99,10 @@ class Request:
 _TABLE_COLUMNS = "id, type, seats, min, course, options, deadline, starts, fill, status, game, created, closed"
 
 
-def _table(row) -> OpenTable:
+def _table(row: Sequence[Any]) -> OpenTable:
     (id_, type_, seats, least, course, options, deadline, starts, fill, status, game, created, closed) = row
     return OpenTable(id_, type_, seats, least, json.loads(course), json.loads(options), deadline, from_iso(starts),
-                     fill, status, game, from_iso(created), from_iso(closed))
+                     fill, status, game, moment(created), from_iso(closed))
 
 
 def _conn(store: Store) -> sqlite3.Connection:
@@ -100,7 +111,8 @@ def _conn(store: Store) -> sqlite3.Connection:
 
 # -- tables -------------------------------------------------------------------------------------
 def has_open_tables(store: Store) -> bool:
-    return _conn(store).execute("SELECT 1 FROM open_tables WHERE status = 'open' LIMIT 1").fetchone() is not None
+    return _conn(store).execute("SELECT 1 FROM open_tables WHERE status = ? LIMIT 1",
+                                [TableStatus.OPEN]).fetchone() is not None
 
 
 def add_table(store: Store, t: OpenTable) -> None:
@@ -115,6 +127,14 @@ def table(store: Store, table_id: str) -> OpenTable | None:
     return _table(row) if row else None
 
 
+def known_table(store: Store, table_id: str) -> OpenTable:
+    """The table a seat or a JOIN's question belongs to (a table is never deleted, so it is there)."""
+    found = table(store, table_id)
+    if found is None:
+        raise KeyError(f"no table {table_id} in the store")
+    return found
+
+
 def table_but_for_case(store: Store, table_id: str) -> OpenTable | None:
     """The one table whose id is `table_id` in another case (`JOIN Table-1`), or None."""
     rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE lower(id) = lower(?)",
@@ -125,15 +145,15 @@ def table_but_for_case(store: Store, table_id: str) -> OpenTable | None:
 def tables(store: Store) -> list[OpenTable]:
     """Every table: the open ones first, then those started, then the closed; oldest first."""
     rows = _conn(store).execute(
-        f"SELECT {_TABLE_COLUMNS} FROM open_tables ORDER BY CASE status WHEN 'open' THEN 0 "
-        "WHEN 'started' THEN 1 ELSE 2 END, created, rowid").fetchall()
+        f"SELECT {_TABLE_COLUMNS} FROM open_tables ORDER BY CASE status WHEN ? THEN 0 "
+        "WHEN ? THEN 1 ELSE 2 END, created, rowid", [TableStatus.OPEN, TableStatus.STARTED]).fetchall()
     return [_table(row) for row in rows]
 
 
 def open_tables(store: Store, type_name: str | None = None) -> list[OpenTable]:
     """The open tables (of one game type), oldest first."""
-    sql = f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open'"
-    args = []
+    sql = f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = ?"
+    args: list[object] = [TableStatus.OPEN]
     if type_name is not None:
         sql += " AND type = ?"
         args.append(type_name)
@@ -142,15 +162,15 @@ def open_tables(store: Store, type_name: str | None = None) -> list[OpenTable]:
 
 def due_tables(store: Store, now: datetime) -> list[OpenTable]:
     """The open tables whose start time has come."""
-    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = 'open' "
-                              "AND starts IS NOT NULL AND starts <= ? ORDER BY starts, rowid", [iso(now)])
+    rows = _conn(store).execute(f"SELECT {_TABLE_COLUMNS} FROM open_tables WHERE status = ? "
+                                "AND starts IS NOT NULL AND starts <= ? ORDER BY starts, rowid",
+                                [TableStatus.OPEN, iso(now)])
     return [_table(row) for row in rows.fetchall()]
 
 
-def set_status(store: Store, table_id: str, status: str, now: datetime, game: str | None = None) -> None:
-    assert status in STATUSES
+def set_status(store: Store, table_id: str, status: TableStatus, now: datetime, game: str | None = None) -> None:
     _conn(store).execute("UPDATE open_tables SET status = ?, game = ?, closed = ? WHERE id = ?",
-                       [status, game, iso(now) if status == "closed" else None, table_id])
+                         [TableStatus(status), game, iso(now) if status == TableStatus.CLOSED else None, table_id])
 
 
 def id_taken(store: Store, table_id: str) -> bool:
@@ -169,8 +189,8 @@ def next_id(store: Store) -> str:
 _SEAT_COLUMNS = "table_id, address, name, token, joined"
 
 
-def _seat(row) -> TableSeat:
-    return TableSeat(row[0], row[1], row[2], row[3], from_iso(row[4]))
+def _seat(row: Sequence[Any]) -> TableSeat:
+    return TableSeat(row[0], row[1], row[2], row[3], moment(row[4]))
 
 
 def seats(store: Store, table_id: str) -> list[TableSeat]:
@@ -220,7 +240,7 @@ def request(store: Store, token: str) -> Request | None:
                              [token.lower()]).fetchone()
     if row is None:
         return None
-    return Request(row[0], row[1], row[2], row[3], from_iso(row[4]), from_iso(row[5]), from_iso(row[6]))
+    return Request(row[0], row[1], row[2], row[3], moment(row[4]), moment(row[5]), from_iso(row[6]))
 
 
 def use_request(store: Store, token: str, now: datetime) -> None:
@@ -240,8 +260,7 @@ def pending(store: Store, table_id: str, now: datetime) -> int:
                               "AND expires > ?", [table_id, iso(now)]).fetchone()[0]
 
 
-__all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "add_request", "add_seat", "add_table",
-           "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token", "new_token",
-           "next_id",
-           "open_tables", "pending", "request", "seat_by_token", "seat_of", "seats", "set_status", "table",
-           "table_but_for_case", "tables", "use_request"]
+__all__ = ["KEPT_EXPIRED", "TABLES", "OpenTable", "Request", "TableSeat", "TableStatus", "add_request", "add_seat",
+           "add_table", "asked_lately", "drop_seat", "due_tables", "has_open_tables", "id_taken", "is_table_token",
+           "known_table", "new_token", "next_id", "open_tables", "pending", "request", "seat_by_token", "seat_of",
+           "seats", "set_status", "table", "table_but_for_case", "tables", "use_request"]

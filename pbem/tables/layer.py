@@ -7,6 +7,8 @@ from datetime import datetime
 from pbem.gm.layers import Layer
 from pbem.tables import words
 from pbem.tables.book import has_open_tables
+from pbem.tables.signup import answer
+from pbem.tables.start import tick
 
 
 class TablesLayer(Layer):
@@ -19,11 +21,9 @@ class TablesLayer(Layer):
             return None
         if token is not None and table_token is None and words.read(lines).problems:
             return None  # a player's mail to a game ("Leave the flag in ..."): the game's to answer
-        from pbem.tables.signup import answer
         return answer(door, msg, lines, table_token)
 
     def tick(self, gm, now: datetime) -> list[str]:
         if not has_open_tables(gm.store):
             return []
-        from pbem.tables.start import tick
         return tick(gm, now)

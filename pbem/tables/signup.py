@@ -19,7 +19,8 @@ from pbem.gm.inbox import Outcome
 from pbem.mail.clean import base_address, clean
 from pbem.orders.text import subject_game_id
 from pbem.tables import book, letters, start, words
-from pbem.tables.book import OpenTable, Request, TableSeat
+from pbem.store import InboundStatus
+from pbem.tables.book import OpenTable, Request, TableSeat, TableStatus
 
 log = logging.getLogger("pbem")
 
@@ -54,9 +55,10 @@ class Desk:
                 return self.refuse("table token unknown", ["This mail went to a reply address that is not in "
                                    "use here (an old one, or mistyped). Nothing was changed."], hint=LIST_HINT)
         reading = words.read(lines)
-        if reading.problems:
-            return self.refuse("table command refused", reading.problems, hint=_what_is_right())
         command = reading.command
+        # No command is no table mail (`TablesLayer.mail` passes only mail whose first word is one).
+        if reading.problems or command is None:
+            return self.refuse("table command refused", reading.problems, hint=_what_is_right())
         if command.verb == "JOIN":
             return self.join(command)
         if command.verb == "LIST":
@@ -81,7 +83,7 @@ class Desk:
         return (found[0], "") if found else (None, f"No table of {engine.TITLE} is open just now.")
 
     def _not_open(self, t: OpenTable) -> str:
-        if t.status == "started":
+        if t.status == TableStatus.STARTED:
             return f"Table {t.id} has started already, as game {t.game}: its seats are all given."
         return f"Table {t.id} is closed: no game will be played at it."
 
@@ -95,7 +97,7 @@ class Desk:
                 return silenced
         letters.write(self.postman, "refused", self.msg.sender, table_id=table_id, answer=self.msg,
                       authenticated=proven, problems=problems, hint=hint)
-        return Outcome("refused", note, auth=self.msg.sender if proven else None)
+        return Outcome(InboundStatus.REFUSED, note, auth=self.msg.sender if proven else None)
 
     def _tell(self, note: str, template: str, table_id: str | None, *, proven: bool = False,
               secret: str | None = None, game_id: str | None = None, **extra) -> Outcome:
@@ -106,7 +108,7 @@ class Desk:
                 return silenced
         letters.write(self.postman, template, self.msg.sender, table_id=table_id, answer=self.msg,
                       authenticated=proven, secret=secret, game_id=game_id, **extra)
-        return Outcome("handled", note, game_id, auth=self.msg.sender if proven else None)
+        return Outcome(InboundStatus.HANDLED, note, game_id, auth=self.msg.sender if proven else None)
 
     # -- JOIN -----------------------------------------------------------------------------------
     def join(self, command: words.Command) -> Outcome:
@@ -117,7 +119,7 @@ class Desk:
         t, why = self._find(target)
         if t is None:
             return self.refuse("JOIN of no open table", [why], hint=LIST_HINT)
-        if t.status != "open":
+        if t.status != TableStatus.OPEN:
             return self.refuse(f"JOIN {t.id}: {t.status}", [self._not_open(t)], hint=LIST_HINT, table_id=t.id)
         sender = self.msg.sender
         if base_address(sender) in {base_address(a) for a in self.door.gm_addresses}:
@@ -128,7 +130,7 @@ class Desk:
             return self._tell(f"JOIN {t.id}: seated already", "seated", t.id, secret=seat.token, already=True,
                               name=seat.name, t=letters.describe(self.store, t, self.now))
         if book.asked_lately(self.store, t.id, sender, self.now - ASKED_AGAIN, self.now):
-            return Outcome("ignored", f"JOIN {t.id}: its confirmation was asked already within the hour")
+            return Outcome(InboundStatus.IGNORED, f"JOIN {t.id}: its confirmation was asked already within the hour")
         silenced = self.door.unanswerable(self.msg, f"JOIN {t.id}")
         if silenced is not None:
             return silenced  # no answer, so no question either: nothing waits
@@ -137,7 +139,7 @@ class Desk:
                                    self.now, until)
         letters.write(self.postman, "ask", sender, table_id=t.id, answer=self.msg, secret=request.token,
                       t=letters.describe(self.store, t, self.now), until=format_utc(until))
-        return Outcome("handled", f"JOIN {t.id}: asked to confirm")
+        return Outcome(InboundStatus.HANDLED, f"JOIN {t.id}: asked to confirm")
 
     # -- the answer to the question ---------------------------------------------------------------
     def confirm(self, request: Request, lines: list) -> Outcome:
@@ -151,7 +153,7 @@ class Desk:
         if request.used is not None:
             seat = book.seat_of(self.store, table_id, request.address)
             t = book.table(self.store, table_id)
-            if seat is not None and t is not None and t.status == "open":
+            if seat is not None and t is not None and t.status == TableStatus.OPEN:
                 return self._seated(t, seat, already=True)
             return self.refuse(f"table {table_id}: confirmation used already", [
                 "This question has been answered already: its answer counts once. Nothing was changed."],
@@ -163,14 +165,14 @@ class Desk:
                 "Nothing was changed."],
                 hint=f"A question may be answered for {CONFIRM_FOR.days} days. To ask again, send a mail with "
                      f"the line JOIN {table_id}.", table_id=table_id)
-        t = book.table(self.store, table_id)
+        t = book.known_table(self.store, table_id)
         if words.first_verb(lines) == "LEAVE":
             return self._tell(f"table {table_id}: JOIN declined", "left", table_id, proven=True, declined=True,
                               t=letters.describe(self.store, t, self.now))
         return self._sit(t, request)
 
     def _sit(self, t: OpenTable, request: Request) -> Outcome:
-        if t.status != "open":
+        if t.status != TableStatus.OPEN:
             return self.refuse(f"table {t.id}: {t.status} before the confirmation", [
                 self._not_open(t) + " It changed since you asked, so you have no seat there."],
                 hint=LIST_HINT, table_id=t.id, proven=True)
@@ -195,9 +197,9 @@ class Desk:
                 with self.postman.savepoint():
                     game_id = start.start(self.postman, t, told=seat.address)
                     self._tell(note, "seated", t.id, proven=True, already=False, name=seat.name,
-                               t=letters.describe(self.store, book.table(self.store, t.id), self.now),
+                               t=letters.describe(self.store, book.known_table(self.store, t.id), self.now),
                                game_id=game_id, secret=start.game_secret(self.store, t.id, game_id, seat.address))
-                return Outcome("handled", f"{note}; started as game {game_id}", game_id, auth=seat.address)
+                return Outcome(InboundStatus.HANDLED, f"{note}; started as game {game_id}", game_id, auth=seat.address)
             except ValueError as e:  # a game the rules refuse: the table stays open, the GM reads why
                 log.error("table %s: could not start: %s", t.id, clean(e, 300))
         return self._tell(note, "seated", t.id, proven=True, secret=seat.token, already=already, name=seat.name,
@@ -210,12 +212,12 @@ class Desk:
             return self.refuse(f"table {seat.table_id}: seat token from another address", [
                 "Mail to this reply address is taken only from the address that holds the seat. Nothing was "
                 "changed."], table_id=seat.table_id)
-        t = book.table(self.store, seat.table_id)
+        t = book.known_table(self.store, seat.table_id)
         reading = words.read(lines)
         if reading.command is None:
             if not lines:
-                return Outcome("ignored", f"table {t.id}: a reply with nothing in it", auth=seat.address)
-            if t.status != "open":
+                return Outcome(InboundStatus.IGNORED, f"table {t.id}: a reply with nothing in it", auth=seat.address)
+            if t.status != TableStatus.OPEN:
                 return self.refuse(f"table {t.id}: mail to a seat of a table {t.status}", [self._not_open(t)],
                                    hint=_after(t), table_id=t.id, proven=True)
             return self._seated(t, seat, already=True)
@@ -235,7 +237,7 @@ class Desk:
             return self.refuse(f"table {t.id}: LEAVE of another table", [
                 f"This reply address is for your seat at table {t.id}, not another table. Nothing was changed."],
                 hint=f"LEAVE {t.id}", table_id=t.id, proven=True)
-        if t.status != "open":
+        if t.status != TableStatus.OPEN:
             return self.refuse(f"table {t.id}: LEAVE once {t.status}", [self._not_open(t)], hint=_after(t),
                                table_id=t.id, proven=True)
         book.drop_seat(self.store, t.id, seat.address)
@@ -279,7 +281,7 @@ def _what_is_right() -> str:
 
 
 def _after(t: OpenTable) -> str | None:
-    if t.status == "started":
+    if t.status == TableStatus.STARTED:
         return (f"To play, reply to the welcome mail of game {t.game}: its reply address carries your secret "
                 "for the game.")
     return LIST_HINT

@@ -17,7 +17,7 @@ from pbem.gm import open_game
 from pbem.gm.robot_seats import read_spec
 from pbem.mail.clean import clean
 from pbem.tables import book, letters
-from pbem.tables.book import OpenTable
+from pbem.tables.book import OpenTable, TableStatus
 
 log = logging.getLogger("pbem")
 
@@ -55,13 +55,15 @@ def start(postman, t: OpenTable, robots: int = 0, told: str | None = None) -> st
     (but `told`, the one whose answer says so)."""
     store = postman.store
     seated = book.seats(store, t.id)
-    players = [(s.name, s.address) for s in seated] + [read_spec("robot") for _ in range(robots)]
+    robot = read_spec("robot")
+    assert robot is not None  # the SPEC `robot` is a robot's by definition
+    players = [(s.name, s.address) for s in seated] + [robot] * robots
     game_id = game_id_for(store, t)
     with postman.savepoint():
         open_game(postman, t.type, players, course_of(t), options=dict(t.options), seed=new_seed(),
                   game_id=game_id, deadline=t.deadline)
-        book.set_status(store, t.id, "started", postman.now, game=game_id)
-        about = letters.describe(store, book.table(store, t.id), postman.now)
+        book.set_status(store, t.id, TableStatus.STARTED, postman.now, game=game_id)
+        about = letters.describe(store, book.known_table(store, t.id), postman.now)
         for seat in seated:
             if seat.address != told:
                 letters.to_seat(postman, seat, "started", table_id=t.id, t=about, game_id=game_id,
@@ -88,7 +90,7 @@ def close(postman, t: OpenTable, why: str) -> list[str]:
     about = letters.describe(store, t, postman.now)
     for seat in seated:
         letters.to_seat(postman, seat, "closed", table_id=t.id, t=about, why=why)
-    book.set_status(store, t.id, "closed", postman.now)
+    book.set_status(store, t.id, TableStatus.CLOSED, postman.now)
     log.info("table %s: closed (%s); %d player(s) told", t.id, why, len(seated))
     return [f"table {t.id}: closed ({why})"]
 
@@ -115,7 +117,7 @@ def tick(gm, now: datetime) -> list[str]:
         try:
             with store.transaction():
                 t = book.table(store, due.id)
-                if t is not None and t.status == "open":
+                if t is not None and t.status == TableStatus.OPEN:
                     done += at_start_time(gm.postman(), t)
         except Exception as e:  # one table's trouble never stops the pass (the table stays open)
             log.error("table %s: start failed: %s: %s", due.id, type(e).__name__, clean(e, 300))
