@@ -54,7 +54,7 @@ from typing import AbstractSet, Sequence
 from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
-from pbem.games.cards.words import GOLF_SAYINGS
+from pbem.games.golf.words import SAYINGS
 from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
 from pbem.games.golf.rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from pbem.games.golf.scoring import best_spot, game_tables, score_hole
@@ -217,7 +217,7 @@ class Golf(GolfRules, TurnByTurn):
     # -- playing orders -------------------------------------------------------------------
     # Each turn leaves a `played` event with its facts (`say`, `after`); `narrate` writes them.
     def narrate(self, events: list[dict]) -> list[dict]:
-        return card_words.narrate(GOLF_SAYINGS, self.names, events)
+        return card_words.narrate(SAYINGS, self.names, events)
 
     def apply(self, seat: int, command) -> None:
         t = command.__class__

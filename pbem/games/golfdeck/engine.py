@@ -57,7 +57,7 @@ from typing import AbstractSet, Sequence
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
-from pbem.games.cards.words import GOLFDECK_SAYINGS
+from pbem.games.golfdeck.words import SAYINGS
 from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
 from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
@@ -361,7 +361,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     # `narrate` writes them as `text` for everyone and `own` for its player. `move` is False
     # for what follows from others' moves.
     def narrate(self, events: list[dict]) -> list[dict]:
-        return card_words.narrate(GOLFDECK_SAYINGS, self.names, events)
+        return card_words.narrate(SAYINGS, self.names, events)
 
     def _deal(self) -> None:
         n = self.n

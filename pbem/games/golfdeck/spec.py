@@ -1,6 +1,8 @@
 """Golf (golf deck) as the rest of pbem knows it: a game of the `cards` family."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from pbem.games import cards
 from pbem.games.cards import show
 from pbem.games.cards.grammar import grammar
@@ -14,6 +16,7 @@ SPEC = GameSpec(
     pacing=Pacing.ROUND_THE_TABLE,
     robot=robot,
     family=cards.TEMPLATES,
+    templates=Path(__file__).parent / "templates",
     chance="deals",
     score_words="points",
     gm_lines=show.gm_lines,
