@@ -1,21 +1,18 @@
-"""The commands about games: new-game, show, list, export, verify, ratings, calendar."""
+"""The commands about games: new-game, show, list (the public record: `records`; ratings and
+calendars: `players`)."""
 from __future__ import annotations
 
 import email.utils
 import json
-import sys
 
-from pbem.calendars.targets import for_target, known
-from pbem.clock import now, parse_duration
+from pbem.clock import parse_duration
 from pbem.commands import UsageError
 from pbem.commands.common import open_app, options, send_or_warn, words
 from pbem.games import game_type, rng
 from pbem.gm.admin import no_such_game
 from pbem.gm.courses import DEFAULT_COURSE, load_course
-from pbem.gm.fairness import Difference, export_record, quoted as as_json, verify_record
 from pbem.gm.robot_seats import RobotSpecError, read_spec
 from pbem.mail.clean import clean, quoted
-from pbem.ratings import ratings, ratings_text
 from pbem.render.report import game_json, game_text, list_json
 
 
@@ -84,61 +81,4 @@ def cmd_list(args) -> int:
         waiting = "  (its state cannot be read: see pbem show)" if r["waiting_for"] is None else \
             f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
         print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}{waiting}")
-    return 0
-
-
-def cmd_ratings(args) -> int:
-    if args.type is not None:
-        try:
-            game_type(args.type)
-        except KeyError as e:
-            raise UsageError(words(e)) from None
-    with open_app(args) as app:
-        rows = ratings(app.store, args.type.lower() if args.type else None)
-    print(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else ratings_text(rows))
-    return 0
-
-
-def cmd_calendar(args) -> int:
-    with open_app(args) as app:
-        with app.store.transaction():
-            text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
-        if text is None:
-            said = no_such_game(args.target, known(app.store), "games and leagues")
-            raise UsageError(said.replace("no game", "no game or league"))
-    sys.stdout.write(text)
-    return 0
-
-
-def cmd_export(args) -> int:
-    with open_app(args) as app:
-        record = export_record(app.store, args.game, with_addresses=app.config.gm.export_addresses)
-        if record is None:
-            raise UsageError(no_such_game(args.game, [row.id for row in app.store.games()]))
-    print(json.dumps(record, indent=2, ensure_ascii=False))
-    return 0
-
-
-def cmd_verify(args) -> int:
-    """Needs no configuration and no store: the record and the rules are enough. The record may
-    come from anyone: what it says is quoted only cut short and cleaned."""
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        record = json.loads(text)
-    except (OSError, ValueError, RecursionError) as e:
-        raise UsageError(f"cannot read a record from {clean(args.file, 80)}: {clean(e)}") from None
-    if not isinstance(record, dict):
-        raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
-    game = record.get("id")
-    name = clean(game, 80) if isinstance(game, str) and game.strip() else as_json(game, 40)
-    notes: list[str] = []
-    try:
-        line = verify_record(record, notes)
-    except Difference as e:
-        print(f"not verified: {name}: {clean(e, 400)}")
-        return 1
-    # The result line is the replay's, but it holds the record's player names: cleaned too.
-    print(f"verified: {name}: {clean(line, 300) if line else 'no result (the game ended without one)'}")
-    for note in notes:  # the robots' moves: rechecked, or made by a robot this pbem does not play
-        print(f"  {note}")
     return 0
