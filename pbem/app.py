@@ -5,29 +5,31 @@ crash at any point loses nothing and handles nothing twice.
 """
 from __future__ import annotations
 
+import asyncio
 import fcntl
-import sqlite3
 import logging
 import os
+import sqlite3
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
-
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from pbem import clock
 from pbem.config import Config
-from pbem.store.faults import checkpoint
-from pbem.store import Store
 from pbem.league.rows import leagues
+from pbem.mail.courier import Alongside, Delivery, MaildirSender, Sender, deliver
+from pbem.mail.maildir import LocalTransport
+from pbem.mail.smtp import SmtpOutbox
+from pbem.store import Store
+from pbem.store.faults import checkpoint
 from pbem.tables.book import has_open_tables
 
 if TYPE_CHECKING:
-    from pbem.mail.courier import Delivery
     from pbem.gm import GM
-    from pbem.mail.maildir import LocalTransport
 
 log = logging.getLogger("pbem")
 
@@ -44,10 +46,24 @@ class BadSettings(Exception):
     """A mail server refuses the configured settings: nothing helps but mending them."""
 
 
+def _imap() -> ModuleType:
+    """The IMAP side, loaded only where IMAP is configured (its library is loaded later still)."""
+    # Start-up time: a cron pass or a piped message with the local transport never needs it.
+    from pbem.mail import imap  # noqa: PLC0415 (start-up time, above)
+    return imap
+
+
+def _wiring() -> ModuleType:
+    """The GM and the layers above it, built in `pbem.commands.wiring`."""
+    # Start-up time: the GM with its layers costs several times the CLI's own start, and a cron
+    # pass or a piped message with nothing to handle never needs it.
+    from pbem.commands import wiring  # noqa: PLC0415 (start-up time, above)
+    return wiring
+
+
 def imap_problem(error: Exception) -> Exception:
     """An IMAP error as the app tells it: settings to mend, or a server away for now."""
-    from pbem.mail.imap import ImapSettingsError
-    if isinstance(error, ImapSettingsError):
+    if isinstance(error, _imap().ImapSettingsError):
         return BadSettings(str(error))
     return Unreachable(str(error))
 
@@ -56,41 +72,25 @@ def imap_problem(error: Exception) -> Exception:
 class App:
     config: Config
     store: Store
-    _gm: "GM | None" = None
-    _sender: object = None
-    _alongside: object = None  # a cron pass's courier.Alongside while it handles the inbox
+    _gm: GM | None = None
+    _sender: Sender | None = None
+    _alongside: Alongside | None = None  # a cron pass's, while it handles the inbox
 
     @classmethod
-    def open(cls, config: Config) -> "App":
+    def open(cls, config: Config) -> App:
         return cls(config, Store(config.store))
 
     @property
-    def gm(self) -> "GM":
+    def gm(self) -> GM:
         """The GM, loaded on first need: a cron pass with nothing to do never pays for it."""
         if self._gm is None:
-            from pbem.gm import GM, layers
-            from pbem.league.layer import LeagueLayer
-            from pbem.tables.layer import TablesLayer
-            from pbem.ratings.mail import RatingsLayer
-            from pbem.calendars.layer import CalendarLayer
-            layers.register(LeagueLayer())  # the layers above the GM, registered from above
-            layers.register(TablesLayer())
-            layers.register(RatingsLayer())
-            layers.register(CalendarLayer())
-            config = self.config
-            self._gm = GM(self.store, gm_address=config.gm.address, gm_name=config.gm.name, clock=clock.now,
-                          default_deadline=config.games.deadline, default_nmr=config.games.nmr,
-                          reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
-                          gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour,
-                          strangers_per_hour=config.limits.strangers_per_hour,
-                          max_command_lines=config.limits.max_command_lines,
-                          max_message_bytes=config.limits.max_message_bytes)
+            self._gm = _wiring().build_gm(self.config, self.store)
         return self._gm
 
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> "App":
+    def __enter__(self) -> App:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -100,19 +100,15 @@ class App:
     def uses_imap(self) -> bool:
         return self.config.transport == "imap"
 
-    def local(self) -> "LocalTransport":
-        from pbem.mail.maildir import LocalTransport
+    def local(self) -> LocalTransport:
         return LocalTransport(self.config.local.maildir, self.config.gm.address)
 
     def inbox(self):
-        from pbem.mail.imap import ImapInbox
-        return ImapInbox(self.config.imap)
+        return _imap().ImapInbox(self.config.imap)
 
     def sender(self):
         if not self.uses_imap:
-            from pbem.mail.courier import MaildirSender
             return MaildirSender(self.local())
-        from pbem.mail.smtp import SmtpOutbox
         return SmtpOutbox(self.config.smtp, self.config.gm.address)
 
     @contextmanager
@@ -147,10 +143,8 @@ class App:
         with self.lock():
             counts = {"handled": len(self.gm.recover()) if self.store.inbound.unhandled() else 0}
             inbound_problem: Exception | None = None
-            from pbem.mail.courier import Delivery
             alongside = Delivery()  # what went out while the inbox was handled
             if self.uses_imap:
-                import asyncio
                 try:
                     counts["handled"] += asyncio.run(self._fetch_imap())
                 except (Unreachable, BadSettings) as e:
@@ -184,8 +178,8 @@ class App:
         last = self.store.meta("pruned")
         if not days or (last and now.strftime("%Y-%m-%d") <= last):
             return
-        from pbem.gm.originals import fingerprint  # a reply to a forgotten mail is still read against it
-        inbound, outbox = self.store.prune(now, days, fingerprint)
+        # a reply to a forgotten mail is still read against its fingerprint
+        inbound, outbox = self.store.prune(now, days, _wiring().fingerprint)
         self.store.set_meta("pruned", now.strftime("%Y-%m-%d"))
         if inbound or outbox:
             log.info("retention: forgot the text of %d received and %d sent mail(s) older than %d days",
@@ -200,9 +194,8 @@ class App:
                 or self.store.robot_games():
             done += self.gm.tick()
         if leagues(self.store, "active") or has_open_tables(self.store):
-            from pbem.gm import layers
             gm = self.gm  # registers the layers
-            for layer in layers.above():
+            for layer in _wiring().above():
                 done += layer.tick(gm, now)
         return done
 
@@ -223,8 +216,6 @@ class App:
         return n
 
     async def _fetch_imap(self) -> int:
-        from pbem.mail.imap import ImapError
-        from pbem.mail.courier import Alongside
         inbox = self.inbox()
         try:
             await inbox.connect()
@@ -233,7 +224,7 @@ class App:
                 self._alongside = Alongside(self.config.store, self.sender, clock.now,
                                             self.config.smtp.retry_seconds).start()
             return await self.handle_inbox(inbox, fetched=messages)
-        except ImapError as e:
+        except _imap().ImapError as e:
             raise imap_problem(e) from None
         finally:
             await inbox.close()
@@ -273,18 +264,15 @@ class App:
             return self.send_outbox()
 
     # -- the outbox -----------------------------------------------------------------------
-    def send_outbox(self) -> "Delivery":
-        from pbem.mail.courier import Delivery
+    def send_outbox(self) -> Delivery:
         if not self.store.outbox.queued(clock.now()):
             return Delivery()
-        import asyncio
         return asyncio.run(self.send_outbox_async())
 
-    async def send_outbox_async(self, keep_open: bool = False, waiting_too: bool = False) -> "Delivery":
+    async def send_outbox_async(self, keep_open: bool = False, waiting_too: bool = False) -> Delivery:
         """Send what is due (`waiting_too`: and what waits for a retry, the server being back).
         `keep_open` (the daemon) keeps one sender and its connection for the next pass, so an
         ack pays no new TLS handshake and login."""
-        from pbem.mail.courier import deliver
         first_retry = self.config.smtp.retry_seconds
         if keep_open:
             if self._sender is None:

@@ -1,30 +1,20 @@
-"""The command line: `pbem [--config FILE] <command> ...` (see `pbem --help`)."""
+"""The command line: `pbem [--config FILE] <command> ...` (see `pbem --help`).
+
+The parser and the usage errors are here; each command's body is in `pbem.commands`, imported
+only when that command runs.
+"""
 from __future__ import annotations
 
 import argparse
-import email.utils
-import json
-import logging
+import importlib
+import os
 import sys
 
+from pbem.commands import EXIT_CONFIG, EXIT_TEMPFAIL, EXIT_USAGE, UnusableStore, UsageError
 from pbem.games.registry import GAMES, types as game_types
-from pbem.mail.clean import quoted
 
-EXIT_USAGE = 2
-EXIT_TEMPFAIL = 75
-EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd: do not restart)
-
-
-class UsageError(Exception):
-    """A user's mistake: one line on stderr, exit 2 (or `code`), no traceback."""
-
-    def __init__(self, message: str, code: int = EXIT_USAGE):
-        super().__init__(message)
-        self.code = code
-
-
-class UnusableStore(UsageError):
-    """The configured store cannot be opened: a setting to mend (2), or busy for now (75)."""
+__all__ = ["COMMANDS", "EXIT_CONFIG", "EXIT_TEMPFAIL", "EXIT_USAGE", "UnusableStore", "UsageError",
+           "build_parser", "main"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -141,7 +131,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, NEWSECRET, ABANDON, WITHDRAW, ROLLBACK",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "
-                                    "RESUME <game> | PROCESS <game> | REPLACE <game or league> <old address> <new spec> | "
+                                    "RESUME <game> | PROCESS <game> | "
+                                    "REPLACE <game or league> <old address> <new spec> | "
                                     "NEWSECRET <game> <address> | ABANDON <game> | WITHDRAW <league> <address> | "
                                     "ROLLBACK <game> [TO <turn>]")
     gm.add_argument("words", nargs="+", metavar="WORD", help="the command and its arguments")
@@ -210,437 +201,47 @@ def main(argv: list[str] | None = None) -> int:
     elif extra:
         args.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        return COMMANDS[args.command](args)
+        return _command(args.command)(args)
     except UsageError as e:
         print(f"pbem {args.command}: {e}", file=sys.stderr)
         return e.code
     except BrokenPipeError:
         # `pbem show x --json | head`: the reader has enough. Quietly, like any Unix tool.
-        import os
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
 
 
-def _words(error: Exception) -> str:
-    """What an error says: a KeyError's own words, not their Python quoting."""
-    if isinstance(error, KeyError) and error.args and isinstance(error.args[0], str):
-        return error.args[0]
-    return str(error)
+# Each command's body, as "module:function": imported by `_command` when the command runs.
+COMMANDS = {
+    "new-game": "pbem.commands.games:cmd_new_game",
+    "process": "pbem.commands.mail:cmd_process",
+    "deliver": "pbem.commands.mail:cmd_deliver",
+    "run": "pbem.commands.mail:cmd_run",
+    "show": "pbem.commands.games:cmd_show",
+    "list": "pbem.commands.games:cmd_list",
+    "ratings": "pbem.commands.players:cmd_ratings",
+    "calendar": "pbem.commands.players:cmd_calendar",
+    "inbox": "pbem.commands.mail:cmd_inbox",
+    "check": "pbem.commands.check:cmd_check",
+    "outbox": "pbem.commands.mail:cmd_outbox",
+    "demo": "pbem.commands.demo:cmd_demo",
+    "gm": "pbem.commands.gm:cmd_gm",
+    "export": "pbem.commands.records:cmd_export",
+    "verify": "pbem.commands.records:cmd_verify",
+    "league": "pbem.commands.leagues:cmd_league",
+    "table": "pbem.commands.leagues:cmd_table",
+}
 
 
-def _config(args):
-    from pbem.config import ConfigError, find_path, load
-    try:
-        return load(find_path(args.config))
-    except ConfigError as e:
-        for line in e.problems:
-            print(line, file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
+def _command(name: str):
+    """The one lazy door: the command's module is imported now, when it runs, and no other.
+    Start-up time: `pbem deliver` runs once per mail and `pbem process` from cron every few
+    minutes; the modules of the other commands (and the GM behind most) cost several times the
+    CLI's own start, and `pbem --help` needs none of them."""
+    module, _, function = COMMANDS[name].partition(":")
+    return getattr(importlib.import_module(module), function)
 
-
-def _app(args):
-    from pbem.app import App
-    from pbem.clock import now
-    try:
-        now()
-    except ValueError as e:
-        raise UsageError(str(e))
-    config = _config(args)
-    _logging(config, args.verbose)
-    from pbem.store.file import StoreError
-    try:
-        return App.open(config)
-    except StoreError as e:
-        raise UnusableStore(str(e), EXIT_TEMPFAIL if e.temporary else EXIT_USAGE) from None
-
-
-def _logging(config, verbose: bool) -> None:
-    """One line per message handled, to `log.file` or stderr; never a secret in it."""
-    logger = logging.getLogger("pbem")
-    for handler in list(logger.handlers):
-        logger.removeHandler(handler)
-        handler.close()
-    if config.log.file:
-        handler = logging.FileHandler(config.log.file)
-    else:
-        handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s pbem[%(process)d] %(levelname)s %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG if verbose else getattr(logging, config.log.level.upper()))
-    logger.propagate = False
-
-
-def _player(spec: str) -> tuple[str, str]:
-    from pbem.gm.robot_seats import RobotSpecError, read_spec
-    try:
-        robot = read_spec(spec)
-    except RobotSpecError as e:
-        raise UsageError(f"--player {e}") from None
-    if robot is not None:  # (name, robot:<level>): the GM seats a robot
-        return robot
-    name, address = email.utils.parseaddr(spec)
-    if "@" not in address or " " in address:
-        raise UsageError(f'--player {quoted(spec)}: expected addr@host, "Name <addr@host>", robot, '
-                         'robot:easy or robot:strong')
-    if len(email.utils.getaddresses([spec])) > 1:
-        raise UsageError(f"--player {quoted(spec)}: one player per --player (repeat --player for each)")
-    return name, address.lower()
-
-
-def _options(pairs: list[str]) -> dict:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--option {quoted(pair)}: expected KEY=VALUE")
-        out[key.strip().lower()] = value.strip()
-    return out
-
-
-def cmd_new_game(args) -> int:
-    import random
-    from pbem.clock import parse_duration
-    from pbem.gm.courses import DEFAULT_COURSE, load_course
-    from pbem.games import game_type
-    try:
-        game_type(args.type)
-        course = load_course(args.course or DEFAULT_COURSE)
-        if args.deadline:
-            parse_duration(args.deadline)
-    except (KeyError, ValueError) as e:
-        raise UsageError(_words(e))
-    players = [_player(s) for s in args.player]
-    if args.id is not None and not args.id.strip():
-        raise UsageError("--id '': a game id is letters, digits, - and _ (leave --id out to number it)")
-    from pbem.games import rng
-    try:
-        seed = rng.seed_from_int(args.seed) if args.seed is not None else rng.new_seed()
-    except ValueError as e:
-        raise UsageError(f"--seed: {e}")
-    with _app(args) as app:
-        try:
-            game_id = app.gm.new_game(args.type.lower(), players, course, options=_options(args.option),
-                                      seed=seed, game_id=args.id, deadline=args.deadline)
-        except ValueError as e:
-            raise UsageError(str(e))
-        _send_or_warn(app, "new-game")
-    print(game_id)
-    return 0
-
-
-def _send_or_warn(app, command: str) -> None:
-    """The command's own work is done; its mail goes now, or waits in the outbox with one line
-    on stderr saying why. Under the lock, so a daemon's pass never sends the same mail."""
-    from pbem.app import Busy
-    try:
-        with app.lock():
-            delivery = app.send_outbox()
-    except Busy:
-        print(f"pbem {command}: the mail waits in the outbox for the running pass", file=sys.stderr)
-        return
-    if delivery.settings:
-        print(f"pbem {command}: warning: mail waits in the outbox: {delivery.settings}", file=sys.stderr)
-    elif delivery.deferred:
-        print(f"pbem {command}: warning: {delivery.deferred} mail(s) wait in the outbox: the server "
-              "cannot be reached now", file=sys.stderr)
-
-
-def cmd_process(args) -> int:
-    from pbem.app import BadSettings, Busy, Unreachable
-    try:
-        with _app(args) as app:
-            counts = app.process()
-    except Busy as e:
-        print(f"pbem process: {e}; not running twice", file=sys.stderr)
-        return 0
-    except BadSettings as e:
-        print(f"pbem process: {e}", file=sys.stderr)
-        return EXIT_CONFIG
-    except Unreachable as e:
-        print(f"pbem process: mail server unreachable: {e}", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    waiting = f", {counts['deferred']} waiting" if counts.get("deferred") else ""
-    print(f"handled {counts['handled']} message(s), {counts['deadlines']} deadline action(s), "
-          f"sent {counts['sent']} mail(s){waiting}")
-    return 0
-
-
-def cmd_deliver(args) -> int:
-    from pbem.app import Busy
-    raw = sys.stdin.buffer.read()
-    if not raw.strip():
-        raise UsageError("no message on stdin")
-    import sqlite3
-    try:
-        with _app(args) as app:
-            delivery = app.deliver(raw)
-    except UnusableStore as e:  # exit 2 would have the MTA bounce the player's mail: it waits
-        print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    except (Busy, OSError, sqlite3.OperationalError) as e:
-        print(f"pbem deliver: temporary failure: {e}", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    except Exception as e:  # a fault of pbem's own: the MTA keeps the message and tries again
-        from pbem.mail.clean import clean
-        print(f"pbem deliver: temporary failure: {type(e).__name__}: {clean(e, 200)}", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    if delivery.settings:
-        print(f"pbem deliver: mail waits in the outbox: {delivery.settings}", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    if delivery.deferred:
-        # The message is stored and handled; asking the MTA to retry brings us back to send the
-        # outbox (the retried message itself is recognised and not handled again).
-        print(f"pbem deliver: {delivery.deferred} mail(s) could not be sent yet", file=sys.stderr)
-        return EXIT_TEMPFAIL
-    return 0
-
-
-def cmd_run(args) -> int:
-    from pbem.app import BadSettings
-    from pbem.daemon import run
-    try:
-        with _app(args) as app:
-            return run(app)
-    except BadSettings as e:
-        print(f"pbem run: {e}; stopping (mend the settings, then start again)", file=sys.stderr)
-        return EXIT_CONFIG
-
-
-def cmd_check(args) -> int:
-    import asyncio
-    from pbem.check import check
-    with _app(args) as app:
-        found = asyncio.run(check(app))
-    for line in found.lines:
-        print(line)
-    if found.code == 0:
-        print("all is well")
-    return found.code
-
-
-def cmd_outbox(args) -> int:
-    if args.action == "retry":
-        with _app(args) as app:
-            count = app.store.outbox.requeue(args.id)
-            if args.id is not None and not count:
-                raise UsageError(f"no failed mail {args.id} (pbem outbox lists them)")
-            print(f"queued {count} mail(s) again")
-            _send_or_warn(app, "outbox")
-        return 0
-    if args.id is not None:
-        raise UsageError(f"unexpected {args.id}: did you mean `pbem outbox retry {args.id}`?")
-    with _app(args) as app:
-        rows = app.store.outbox.rows()
-    return _listing(args.json, rows, "nothing waits, failed or bounced", lambda r: (
-        f"{r['id']:<6} {r['status']:<8} {r['kind']:<9} {r['recipient']:<28.28} tries {r['attempts'] or 0}"
-        + (f"  {r['error']}" if r["error"] else "")))
-
-
-def _listing(as_json: bool, rows: list[dict], empty: str, line) -> int:
-    if as_json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-    elif not rows:
-        print(empty)
-    else:
-        for r in rows:
-            print(line(r))
-    return 0
-
-
-def cmd_show(args) -> int:
-    from pbem.gm.admin import no_such_game
-    from pbem.render.report import game_json, game_text
-    with _app(args) as app:
-        data = game_json(app.store, args.game)
-        if data is None:
-            raise UsageError(no_such_game(args.game, [row.id for row in app.store.games()]))
-    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else game_text(data))
-    return 0
-
-
-def cmd_list(args) -> int:
-    from pbem.render.report import list_json
-    with _app(args) as app:
-        rows = list_json(app.store)
-    if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    from pbem.mail.clean import clean
-    for r in rows:
-        status = "paused" if r["paused"] else r["status"]
-        # A game that is over has no deadline to speak of, stopped or running.
-        deadline = "-" if r["status"] != "active" else (r["deadline"] or "-") + (" (clock stopped)" if r["paused"] else "")
-        waiting = "  (its state cannot be read: see pbem show)" if r["waiting_for"] is None else \
-            f"  waiting for {', '.join(clean(name, 40) for name in r['waiting_for'])}" if r["waiting_for"] else ""
-        print(f"{r['id']:<20} {r['type']:<10} {status:<9} turn {r['turn']:<3} deadline {deadline}{waiting}")
-    return 0
-
-
-def cmd_ratings(args) -> int:
-    from pbem.games import game_type
-    from pbem.ratings import ratings, ratings_text
-    if args.type is not None:
-        try:
-            game_type(args.type)
-        except KeyError as e:
-            raise UsageError(_words(e)) from None
-    with _app(args) as app:
-        rows = ratings(app.store, args.type.lower() if args.type else None)
-    print(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else ratings_text(rows))
-    return 0
-
-
-def cmd_calendar(args) -> int:
-    from pbem.calendars.targets import for_target, known
-    from pbem.clock import now
-    with _app(args) as app:
-        with app.store.transaction():
-            text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
-        if text is None:
-            from pbem.gm.admin import no_such_game
-            raise UsageError(no_such_game(args.target, known(app.store), "games and leagues").replace("no game", "no game or league"))
-    sys.stdout.write(text)
-    return 0
-
-
-def cmd_gm(args) -> int:
-    from pbem.games.errors import OrderError
-    line = " ".join(f'"{w}"' if " " in w else w for w in args.words)
-    with _app(args) as app:
-        try:
-            done = app.gm.gm_command(line)
-        except OrderError as e:
-            hint = f" (e.g. {' or '.join(e.hint.splitlines())})" if e.hint else ""
-            raise UsageError(f"{e.message}{hint}")
-        _send_or_warn(app, "gm")
-    print(done)
-    return 0
-
-
-def cmd_inbox(args) -> int:
-    if args.action == "retry":
-        if args.id is None:
-            raise UsageError("inbox retry needs the ID of a message (pbem inbox lists them)")
-        from pbem.app import Busy
-        with _app(args) as app:
-            try:
-                with app.lock():
-                    outcome = app.gm.retry(args.id)
-                    app.send_outbox()
-            except KeyError as e:
-                raise UsageError(_words(e))
-            except Busy as e:
-                print(f"pbem inbox: {e}; try again", file=sys.stderr)
-                return EXIT_TEMPFAIL
-        print(f"message {args.id}: {outcome.status}" + (f" ({outcome.note})" if outcome.note else ""))
-        return 0
-    if args.id is not None:
-        raise UsageError(f"unexpected {args.id}: did you mean `pbem inbox retry {args.id}`?")
-    with _app(args) as app:
-        rows = app.store.inbound.rows("failed", "screened")
-    # A screening note starts with its rule's name ("list: List-Id header").
-    listing = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
-                "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],
-                "status": r["status"], "reason": r["note"],
-                "rule": (r["note"] or "").split(":", 1)[0] if r["status"] == "screened" else None} for r in rows]
-    return _listing(args.json, listing, "no failed mail, none screened",
-                    lambda r: f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} "
-                              + (f"screened ({r['reason']})" if r["status"] == "screened" else r["reason"]))
-
-
-def cmd_demo(args) -> int:
-    from pbem.demo import run_demo
-    return run_demo(print, keep=args.keep)
-
-
-def cmd_export(args) -> int:
-    from pbem.gm.fairness import export_record
-    from pbem.gm.admin import no_such_game
-    with _app(args) as app:
-        record = export_record(app.store, args.game, with_addresses=app.config.gm.export_addresses)
-        if record is None:
-            raise UsageError(no_such_game(args.game, [row.id for row in app.store.games()]))
-    print(json.dumps(record, indent=2, ensure_ascii=False))
-    return 0
-
-
-def cmd_verify(args) -> int:
-    """Needs no configuration and no store: the record and the rules are enough. The record may
-    come from anyone: what it says is quoted only cut short and cleaned."""
-    from pbem.gm.fairness import Difference, quoted as as_json, verify_record
-    from pbem.mail.clean import clean
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        record = json.loads(text)
-    except (OSError, ValueError, RecursionError) as e:
-        raise UsageError(f"cannot read a record from {clean(args.file, 80)}: {clean(e)}")
-    if not isinstance(record, dict):
-        raise UsageError(f"{clean(args.file, 80)} holds no game record (a JSON object)")
-    game = record.get("id")
-    name = clean(game, 80) if isinstance(game, str) and game.strip() else as_json(game, 40)
-    notes: list[str] = []
-    try:
-        line = verify_record(record, notes)
-    except Difference as e:
-        print(f"not verified: {name}: {clean(e, 400)}")
-        return 1
-    # The result line is the replay's, but it holds the record's player names: cleaned too.
-    print(f"verified: {name}: {clean(line, 300) if line else 'no result (the game ended without one)'}")
-    for note in notes:  # the robots' moves: rechecked, or made by a robot this pbem does not play
-        print(f"  {note}")
-    return 0
-
-
-def cmd_league(args) -> int:
-    from pbem.league.commands import league_command
-    if args.action != "list" and not args.target:
-        raise UsageError(f"league {args.action} needs {'a league file' if args.action == 'create' else 'a league id'}")
-    with _app(args) as app:
-        try:
-            out = league_command(app, args.action, args.target, as_json=args.json, html=args.html)
-        except (KeyError, ValueError, OSError) as e:
-            raise UsageError(_words(e))
-        if args.action == "create":
-            _send_or_warn(app, "league create")
-    if out:
-        print(out)
-    return 0
-
-
-def cmd_table(args) -> int:
-    from pbem.clock import now
-    from pbem.tables.opening import Opening, close_table, open_table, rows, rows_text
-    needs = {"open": "a game type: pbem table open TYPE --seats N", "close": "a table's id: pbem table close ID"}
-    if args.action in needs and not args.target:
-        raise UsageError(f"table {args.action} needs {needs[args.action]}")
-    if args.action == "list" and args.target:
-        raise UsageError(f"unexpected {quoted(args.target)}: table list takes no id")
-    given = [f"--{k}" for k in ("seats", "min", "course", "deadline", "starts", "fill", "id")
-             if getattr(args, k) is not None] + (["--option"] if args.option else [])
-    if args.action != "open" and given:
-        raise UsageError(f"{given[0]} is for table open")
-    with _app(args) as app:
-        try:
-            if args.action == "open":
-                out = open_table(app.gm, Opening(args.target, args.seats, args.min, args.course,
-                                                 _options(args.option), args.deadline, args.starts, args.fill,
-                                                 args.id), now())
-            elif args.action == "list":
-                found = rows(app.store, now())
-                out = json.dumps(found, indent=2, ensure_ascii=False) if args.json else rows_text(found)
-            else:
-                out = close_table(app.gm, args.target)
-                _send_or_warn(app, "table close")
-        except (KeyError, ValueError) as e:
-            raise UsageError(_words(e))
-    print(out)
-    return 0
-
-
-COMMANDS = {"ratings": cmd_ratings, "calendar": cmd_calendar, "table": cmd_table, "export": cmd_export, "verify": cmd_verify, "league": cmd_league, "new-game": cmd_new_game, "process": cmd_process, "deliver": cmd_deliver, "run": cmd_run,
-            "show": cmd_show, "list": cmd_list, "demo": cmd_demo, "gm": cmd_gm, "inbox": cmd_inbox,
-            "check": cmd_check, "outbox": cmd_outbox}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pbem.app import App
 from pbem.config import local_defaults
+from pbem.gm import games
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import GameState
 from pbem.games.registry import spec_for
@@ -30,7 +31,7 @@ class ScriptedPlayer:
         self.name, self.address, self.root, self.gm_address = name, address, root, gm_address
         self.read: set[str] = set()
 
-    def inbox(self) -> list[tuple[int, "ScriptedPlayer", EmailMessage]]:
+    def inbox(self) -> list[tuple[int, ScriptedPlayer, EmailMessage]]:
         """New mail from the GM, oldest first, each with the moment it was delivered."""
         folder = self.root / self.address
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
@@ -103,6 +104,9 @@ def _play(folder: Path, say, seed: int) -> int:
 
 def _state(app: App, game_id: str) -> GameState:
     """The scripted players' brain picks a legal order; it uses only what its own seat may know."""
-    from pbem.gm import games
     return games.load(app.store, game_id).state
 
+
+
+def cmd_demo(args) -> int:
+    return run_demo(print, keep=args.keep)

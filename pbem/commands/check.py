@@ -1,9 +1,13 @@
 """`pbem check`: the configured servers tried with the configured settings, and what is wrong."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
-from pbem.app import App
+from pbem.app import App, BadSettings, imap_problem
+from pbem.commands.common import open_app
+from pbem.mail.imap import ImapError
+from pbem.mail.smtp import SettingsError, TemporaryFailure
 
 OK, CONFIG, TEMPFAIL = 0, 78, 75
 
@@ -33,8 +37,6 @@ async def check(app: App) -> Findings:
 
 
 async def _imap(app: App, found: Findings) -> None:
-    from pbem.app import BadSettings, imap_problem
-    from pbem.mail.imap import ImapError
     cfg = app.config.imap
     inbox = app.inbox()
     try:
@@ -49,7 +51,6 @@ async def _imap(app: App, found: Findings) -> None:
 
 
 async def _smtp(app: App, found: Findings) -> None:
-    from pbem.mail.smtp import SettingsError, TemporaryFailure
     cfg = app.config.smtp
     outbox = app.sender()
     try:
@@ -62,3 +63,13 @@ async def _smtp(app: App, found: Findings) -> None:
         found.add(f"smtp: {e}", TEMPFAIL)
     finally:
         await outbox.close()
+
+
+def cmd_check(args) -> int:
+    with open_app(args) as app:
+        found = asyncio.run(check(app))
+    for line in found.lines:
+        print(line)
+    if found.code == 0:
+        print("all is well")
+    return found.code
