@@ -50,7 +50,7 @@ def wordwrap(s: str, width: int = 79, break_long_words: bool = True, wrapstring:
     wrapping machinery; any longer line goes to Jinja2's own filter, so the text is the same."""
     lines = s.splitlines()
     if any(len(line) > width for line in lines):
-        import jinja2.filters
+        import jinja2.filters  # as in `environment`: loaded only where a mail is written
         return jinja2.filters.do_wordwrap(environment(), s, width, break_long_words, wrapstring, break_on_hyphens)
     return ("\n" if wrapstring is None else wrapstring).join(line.rstrip(_WRAP_SPACE) for line in lines)
 
