@@ -11,7 +11,8 @@ import pytest
 
 from pbem.games.matchplay.hole_table import hole_lines
 from pbem.mail.clean import clean
-from pbem.render import environment, wordwrap
+from pbem.render import environment
+from pbem.render.jinja import wordwrap
 
 PIECES = ["a", "bb", "ccc", "word", "longerword", "x-y", "  ", " ", "\t", "\n", "\r\n", "\x0b", "é", "",
           "BLUE+1", "12345678901234567890", "-", "\n\n", " \n", "\u2028"]
@@ -30,7 +31,7 @@ def test_wordwrap_says_what_jinja2_says():
         width = rng.choice([5, 10, 20, 40, 76, 79])
         args = dict(break_long_words=rng.random() < 0.5, break_on_hyphens=rng.random() < 0.5,
                     wrapstring=rng.choice([None, "\n", "\n      ", "\r\n"]))
-        assert wordwrap(text, width, **args) == jinja2.filters.do_wordwrap(env, text, width, **args), (text, width, args)
+        assert wordwrap(env, text, width, **args) == jinja2.filters.do_wordwrap(env, text, width, **args), (text, width, args)
 
 
 def slow_clean(value: str, limit: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pbem.games.errors import IllegalOrder
+from pbem.games.errors import IllegalOrder, OrderError
 
 RULE_OVER = "no orders once the game is over"
 
@@ -271,7 +271,6 @@ class TurnByTurn(GameState):
     drawn: "str | None"
 
     def check(self, seat: int, command) -> None:
-        from pbem.games.errors import OrderError
         try:
             self.check_order(seat, command)
         except OrderError as e:
@@ -300,7 +299,6 @@ class TurnByTurn(GameState):
 
     def accepts(self, seat: int, text: str) -> bool:
         """Whether `text`, one order a line in canonical form, would be played as it stands."""
-        from pbem.games.errors import OrderError
         trial = type(self).from_dict(self.to_dict())
         try:
             for line in text.splitlines():

@@ -9,6 +9,7 @@ from typing import Callable
 
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course
+from pbem.games.rng import seed_from_int
 from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from pbem.mail.screen import screen
@@ -33,7 +34,6 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
     closed = observers.closed_option(options)  # the GM's, not the rules': never the engine's
     robot_seats.allow_robots_only(options, players)
     if isinstance(seed, int):  # an open seed (tests, the demo): its bytes as the README says
-        from pbem.games.rng import seed_from_int
         seed = seed_from_int(seed)
     for _, address in players:
         if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):

@@ -15,9 +15,15 @@ import hashlib
 import json
 from typing import Any
 
-from pbem.games.rng import commitment
+from pbem.games import game_type
+from pbem.games.course import Course
+from pbem.games.rng import commitment, seed_from_int
+from pbem.gm import games
 from pbem.gm.pacing import round_the_table
+from pbem.gm.rollback import cut_at, turns_before
 from pbem.mail.clean import clean
+from pbem.robots import LEVELS, version
+from pbem.robots.door import order_for
 
 RECORD_VERSION = 1
 # The events a replay needs, in order: what was played, and when a turn was resolved.
@@ -29,7 +35,6 @@ class Difference(Exception):
 
 
 def export_record(store, game_id: str, with_addresses: bool = False) -> dict | None:
-    from pbem.gm import games
     table = games.load(store, game_id)
     if table is None:
         return None
@@ -218,7 +223,6 @@ def _replay(record: dict, after_step, before_step=None, rewound=None):
 
 
 def _engine(record: dict):
-    from pbem.games import game_type
     try:
         return game_type(record["type"])
     except KeyError:
@@ -226,7 +230,6 @@ def _engine(record: dict):
 
 
 def _fresh(engine, record: dict):
-    from pbem.games.course import Course
     course = record["course"]
     try:
         state = engine.new(list(record["players"]), dict(record["options"]), _seed_bytes(record["seed"]),
@@ -240,7 +243,6 @@ def _fresh(engine, record: dict):
 def _roll_back(engine, record: dict, number: int, step: dict, standing: list[int], undone: set[int]):
     """A rollback step: the steps from the start of its turn on are undone (as the GM computes
     it, `gm.rollback`), and the game is the one the steps left standing make."""
-    from pbem.gm.rollback import cut_at, turns_before
     steps = record["steps"]
     to_turn = step.get("turn")
     if type(to_turn) is not int:
@@ -275,8 +277,6 @@ class RobotCheck:
         info = step.get("robot")
         if info is None or step.get("kind") not in ("orders", "nmr"):
             return
-        from pbem.robots import LEVELS, version
-        from pbem.robots.door import order_for
         seat = step.get("seat")
         if not isinstance(info, dict) or info.get("level") not in LEVELS or type(seat) is not int \
                 or not 0 <= seat < len(state.names):
@@ -325,7 +325,6 @@ class RobotCheck:
 
 def _seed_bytes(seed) -> bytes:
     if type(seed) is int:  # a game seeded the old way, by a whole number
-        from pbem.games.rng import seed_from_int
         try:
             return seed_from_int(seed)
         except ValueError:

@@ -15,6 +15,7 @@ from pbem.games.errors import IllegalOrder, InvalidOrder
 from pbem.gm import games, layers
 from pbem.gm.observers import notice_to_spectators
 from pbem.gm.pacing import plays_by_toss, round_the_table
+from pbem.gm.turns import Turns
 
 # The events that move a game, and those that only tell what a move did (they go with it).
 MOVING = ("orders", "nmr", "resign", "resolved")
@@ -119,7 +120,6 @@ def _tell(postman, table, to_turn: int, last: int, result: str | None) -> None:
 
 def _go_on(postman, table) -> None:
     """A turn that needs nobody's orders is played at once, as when the game began."""
-    from pbem.gm.turns import Turns
     state = table.state
     if round_the_table(state):
         return

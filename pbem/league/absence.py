@@ -11,7 +11,9 @@ import re
 from datetime import date, datetime, time, timedelta, timezone
 
 from pbem.games.errors import IllegalOrder
+from pbem.gm import games
 from pbem.league import rows as league_rows
+from pbem.league.plan import read_plan
 
 _LEAGUE_GAME = re.compile(r"^(.+)-r[0-9]+-[0-9]+$")
 # As for a GM's deadline: an absence that starts further off is a typing mistake, and the bound
@@ -65,7 +67,6 @@ def days_of(spans: list[Span]) -> int:
 
 
 def _allowance(store, league_id: str) -> int:
-    from pbem.league.plan import read_plan
     return read_plan(dict(league_rows.league(store, league_id)["plan"], id=league_id)).absence_days
 
 
@@ -177,7 +178,6 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
     """Record the absences of one message (checked) and move the deadlines of the address's
     league games inside them (`table`: a game already loaded, saved with the rest); what the
     acknowledgement says."""
-    from pbem.gm import games
     for command in commands:
         league_rows.add_league_event(store, league_id, now, "absence", address=address,
                                      first=command.first.isoformat(), last=command.last.isoformat())

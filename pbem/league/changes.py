@@ -19,6 +19,7 @@ from pbem.league import notices
 from pbem.league import rows as league_rows
 from pbem.league.plan import is_robot, read_plan
 from pbem.league.records import is_match
+from pbem.league.season import current_addresses, free_handle, holders, withdrawn
 from pbem.mail.clean import given_name, quoted
 
 
@@ -45,7 +46,6 @@ def _key(seat) -> str:
 
 
 def _in_league(store, league_id: str, address: str) -> bool:
-    from pbem.league.season import current_addresses
     return address in current_addresses(store, league_id)
 
 
@@ -54,7 +54,6 @@ def _plan(store, league_id: str):
 
 
 def replace(admin, league_id: str, old: str, new_spec: str) -> str:
-    from pbem.league.season import holders, withdrawn
     store = admin.store
     old = old.strip().lower()
     name, address = email.utils.parseaddr(new_spec)
@@ -91,7 +90,6 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
 
 
 def withdraw(admin, league_id: str, address: str) -> str:
-    from pbem.league.season import holders
     store = admin.store
     address = address.strip().lower()
     line = f"WITHDRAW {league_id} {address}"
@@ -126,7 +124,6 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
     """A league row handed to a robot: it takes the seat in every game of the row in play (and
     makes any move owed there at once) and, under a league handle of its own, the rounds to
     come; the leaver is told once for the league, and each game tells its own players."""
-    from pbem.league.season import free_handle, holders
     store = admin.store
     plan = _plan(store, league_id)
     if plan.game not in robot_types():

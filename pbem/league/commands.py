@@ -7,9 +7,13 @@ from pathlib import Path
 
 from pbem.clock import now
 from pbem.league import rows as league_rows
+from pbem.league.grid import results_grid
+from pbem.league.page import standings_page
 from pbem.league.plan import LeagueError
 from pbem.league.season import Season
+from pbem.league.standings import columns
 from pbem.mail.clean import quoted
+from pbem.render import environment
 
 
 def league_command(app, action: str, target: str | None, *, as_json: bool = False, html: str | None = None) -> str:
@@ -80,15 +84,11 @@ def _standings_text(season: Season, league_id: str, data: dict) -> str:
 
 def _table_text(season: Season, league_id: str, rows: list[dict]) -> str:
     """The standings as the mail shows them: the columns of the league's game."""
-    from pbem.render import environment
-    from pbem.league.standings import columns
     table = environment().get_template("league/_table.txt").module.table(rows, columns(season.plan(league_id)))
     return "\n".join(line.rstrip() for line in str(table).splitlines())
 
 
 def _page(season: Season, league_id: str, data: dict, moment) -> str:
-    from pbem.league.page import standings_page
-    from pbem.league.grid import results_grid
     plan = season.plan(league_id)
     records = season.records(league_id)
     replaced, withdrawn = season.changes(league_id)

@@ -7,7 +7,10 @@ from datetime import datetime
 from pbem.gm.layers import Layer, Watchable
 from pbem.orders.commands import SetAbsence
 from pbem.league import absence
+from pbem.league import changes
 from pbem.league import rows as league_rows
+from pbem.league.replies import answer
+from pbem.league.season import Season, round_of
 from pbem.league.tokens import is_league_token
 
 
@@ -22,14 +25,12 @@ class LeagueLayer(Layer):
         return verb in ("REPLACE", "WITHDRAW") and league_rows.league(store, target_id) is not None
 
     def gm_command(self, admin, command) -> str:
-        from pbem.league import changes
         return getattr(changes, command.verb.lower())(admin, command.game_id, *command.args)
 
     def mail(self, door, msg, lines: list, token: str | None):
         # Asked of every message: a text check of the token first, the store only after.
         if not is_league_token(token):
             return None
-        from pbem.league.replies import answer
         return answer(door, msg, lines, token)
 
     def check_orders(self, store, table, seat, orders: list, now: datetime) -> list:
@@ -46,7 +47,6 @@ class LeagueLayer(Layer):
         """A league game in play again: its round is open again, and so is a finished season,
         so that the standings are mailed once more when the game ends anew. The standings
         themselves are read from the games, so they follow at once."""
-        from pbem.league.season import round_of
         league_id = absence.league_of(store, table.id)
         if league_id is None:
             return
@@ -64,7 +64,6 @@ class LeagueLayer(Layer):
     def tick(self, gm, now: datetime) -> list[str]:
         if not league_rows.leagues(gm.store, "active"):
             return []
-        from pbem.league.season import Season
         season = Season(gm)
         return season.tick(now) if season.due(now) else []
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from pbem import calendars
+from pbem.games import game_type
+from pbem.gm.robot_seats import DEFAULT_LEVEL, robot_name
 from pbem.mail.outbound import Letter
 from pbem.render import render
 from pbem.league.pairings import Fixture, Pairing, fixtures, schedule
@@ -22,7 +25,6 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: s
     """Every mail of the league's own goes through here: none is ever written to a robot. Its
     Reply-To carries `secret`, or the reader's own league token (`replies`), so that a reply to
     it is known for theirs; `answer`: the player's message it answers."""
-    from pbem.games import game_type
     if is_robot(address):
         return
     if secret is None:  # a spectator's mail carries the spectator's token; every other, the reader's own
@@ -54,7 +56,6 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
     """The schedule of league row `row` (a plan address), to the player who holds it: every round
     at the start; a newcomer, the rounds still to open. `row_names`: each row's player now, by
     the row's plan address; `gone`: the rows whose player withdrew."""
-    from pbem.gm.robot_seats import DEFAULT_LEVEL, robot_name
     now = postman.now
     rounds = [f for f in fixtures(plan, row) if replacing is None or f.opens > now]
     if plan.bye == "robot":  # the bye is a match against a robot: the schedule names it so
@@ -62,7 +63,6 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
                   if f.bye else f for f in rounds]
         row_names = {**row_names, BYE_ROBOT: f"{robot_name(DEFAULT_LEVEL)}, a robot player"}
     # The season's calendar (CONTRACT section 13): each round still to open, for a calendar program.
-    from pbem import calendars
     openings = calendars.openings(league_id, plan, postman.gm_address, now)
     calendar = calendars.calendar(postman.store, openings, now, publish=True) if openings else None
     league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,

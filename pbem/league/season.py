@@ -13,11 +13,15 @@ import logging
 from datetime import datetime
 
 from pbem.games.rng import new_seed
+from pbem.gm import games as table_games
 from pbem.gm import robot_seats, spectators
+from pbem.gm.courses import load_course
 from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
+from pbem.ratings import ratings
 from pbem.store import from_iso
 from pbem.league import notices
+from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
 from pbem.league.pairings import schedule
 from pbem.league.plan import LeaguePlan, read_plan
@@ -67,7 +71,6 @@ class Season:
                    for league in league_rows.leagues(self.store, "active"))
 
     def _away(self, league_id: str, now: datetime) -> bool:
-        from pbem.league.absence import absences
         return any(end > now for _, _, end in absences(self.store, league_id))
 
     def _work(self, league: dict, now: datetime) -> bool:
@@ -134,8 +137,6 @@ class Season:
     def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
         """A deadline set while a player is away (a new turn, a new round) moves to the end of
         the absence; the pass after it was set does it, long before it could fall due."""
-        from pbem.gm import games as table_games
-        from pbem.league.absence import absences, later
         away = [(a, start, end) for a, start, end in absences(self.store, league_id) if end > now]
         if not away:
             return []
@@ -203,7 +204,6 @@ class Season:
         return read_plan(dict(league["plan"], id=league_id))
 
     def records(self, league_id: str) -> list[GameRecord]:
-        from pbem.gm import games as table_games
         out = []
         for row in league_rows.league_games(self.store, league_id):
             table = table_games.load(self.store, row.id)
@@ -238,7 +238,6 @@ class Season:
     def _ordinals(self, league_id: str, plan: LeaguePlan) -> dict[str, float]:
         """Each row's rating ordinal for the league's game type, over every finished game of
         that type here (CONTRACT section 13): a robot row's is its level's."""
-        from pbem.ratings import ratings
         by_key = {r["address"] or r["name"]: r["ordinal"] for r in ratings(self.store, plan.game)}
         levels = robot_levels(self.store, league_id)
         out = {}
@@ -326,7 +325,6 @@ def bye_game_id(league_id: str, round_no: int) -> str:
 
 
 def _course(name: str):
-    from pbem.gm.courses import load_course
     return load_course(name)
 
 

@@ -9,50 +9,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pbem.games.registry import spec_for, specs, types
+from pbem.games.registry import spec_for, types
 
 
 @lru_cache(maxsize=1)
 def environment():
-    import jinja2  # only a pass that writes mail pays for loading Jinja2
-    from pbem.render.game_templates import GameTemplates  # a Jinja2 loader: loaded with it
-
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.PackageLoader("pbem", "templates"), GameTemplates()]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        # Templates are package data, fixed for the life of a process: compiled once, never
-        # looked at again on disk (the default stats each file at every render).
-        auto_reload=False,
-        # Templates write text only; the HTML part is made from the text (`html_part`), escaped there.
-        autoescape=False,
-    )
-    env.filters["wordwrap"] = wordwrap
-    env.filters["ljust"] = lambda value, width: str(value).ljust(width)
-    env.filters["rjust"] = lambda value, width: str(value).rjust(width)
-    env.filters["names"] = names
-    env.filters["signed"] = lambda score: f"{score:+d}" if score else "0"
-    for spec in specs():  # the filters a game's own templates use
-        env.filters.update(spec.filters)
-    return env
-
-
-# What textwrap counts as white space (it splits and drops only these).
-_WRAP_SPACE = "\t\n\x0b\x0c\r "
-
-
-def wordwrap(s: str, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None,
-             break_on_hyphens: bool = True) -> str:
-    """Jinja2's `wordwrap`, with a shortcut for the common case of lines that fit already: each
-    comes back as textwrap would return it (its trailing white space dropped), without the
-    wrapping machinery; any longer line goes to Jinja2's own filter, so the text is the same."""
-    lines = s.splitlines()
-    if any(len(line) > width for line in lines):
-        import jinja2.filters
-        return jinja2.filters.do_wordwrap(environment(), s, width, break_long_words, wrapstring, break_on_hyphens)
-    return ("\n" if wrapstring is None else wrapstring).join(line.rstrip(_WRAP_SPACE) for line in lines)
+    # Jinja2 loads here, not at the head: a pass that loads the GM but writes no mail (a quiet
+    # tick of a league's) does not pay for it.
+    from pbem.render.jinja import new_environment
+    return new_environment({
+        "ljust": lambda value, width: str(value).ljust(width),
+        "rjust": lambda value, width: str(value).rjust(width),
+        "names": names,
+        "signed": lambda score: f"{score:+d}" if score else "0",
+    })
 
 
 def names(items) -> str:
