@@ -34,5 +34,10 @@ if [ -n "$missing" ]; then
   [ -z "$left" ] || { echo "test.sh: could not install $left" >&2; exit 1; }
 fi
 
+# The linters first (their settings are in pyproject.toml): ruff on the whole package, mypy on the
+# packages typed so far.
+.venv/bin/ruff check pbem
+.venv/bin/mypy
+
 # Two workers (pytest-xdist), for two cores; `-n 0` among the arguments runs one process.
 exec .venv/bin/python -m pytest -n 2 "$@"

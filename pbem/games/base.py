@@ -20,7 +20,7 @@ class Result:
         return {"line": self.line, "winners": list(self.winners), "scores": list(self.scores)}
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Result | None":
+    def from_dict(cls, d: dict | None) -> Result | None:
         if d is None:
             return None
         return cls(d["line"], tuple(d["winners"]), tuple(d.get("scores", ())))
@@ -131,11 +131,11 @@ class GameState:
 
     # The protocol; each game implements all of it.
     @classmethod
-    def new(cls, names: list[str], options: dict, seed: int, course) -> "GameState":
+    def new(cls, names: list[str], options: dict, seed: int, course) -> GameState:
         raise NotImplementedError
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameState":
+    def from_dict(cls, data: dict) -> GameState:
         raise NotImplementedError
 
     def to_dict(self) -> dict:
@@ -230,7 +230,7 @@ class TurnByTurn(GameState):
 
     events: list
     totals: list
-    _result: "Result | None"
+    _result: Result | None
     _turn: int
     hole_no: int
 
@@ -268,7 +268,7 @@ class TurnByTurn(GameState):
     # where the rule broke, but a mail's second order (KEEP after DRAW STOCK) is checked on a
     # copy that has the first one played: `check` leaves the error a `suggest` that answers for
     # the game as it really is, and falls back on a legal order of its own.
-    drawn: "str | None"
+    drawn: str | None
 
     def check(self, seat: int, command) -> None:
         try:

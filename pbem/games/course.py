@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from pbem.games.base import written
 
@@ -61,7 +62,7 @@ class Course:
         return _grouped("".join(str(p) for p in self.pars))
 
     @classmethod
-    def from_pars_string(cls, text: str, name: str | None = None) -> "Course":
+    def from_pars_string(cls, text: str, name: str | None = None) -> Course:
         """A course from digits such as ``443 544 354 445 345 434`` (spaces and commas ignored)."""
         digits = "".join(ch for ch in text if ch not in _IGNORED)
         if not digits:

@@ -5,7 +5,8 @@ can quote exactly what was wrong and say what would be right.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 # What a parser leaves when the right suggestion depends on the game: it reads a mail before the
 # game's state is at hand, and a suggestion must be an order that is legal in that state.
@@ -31,7 +32,7 @@ class OrderError(Exception):
         self.also: list[OrderError] = []  # further problems of the same order, each on its own line
         self.suggest = suggest  # (state, seat) -> the hint, made once the game is known
 
-    def at(self, line: str, lineno: int) -> "OrderError":
+    def at(self, line: str, lineno: int) -> OrderError:
         """The same error, placed on the player's line (the parser knows it, the engine does not)."""
         if self.line is None:
             self.line = line

@@ -29,7 +29,8 @@ import hashlib
 import secrets
 import struct
 from operator import mod
-from typing import MutableSequence, Sequence, TypeVar
+from typing import TypeVar
+from collections.abc import MutableSequence, Sequence
 
 __all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "game_generator", "new_seed", "seed_from_int",
            "stored_generator", "stream"]
@@ -63,13 +64,13 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(_checked(seed)).hexdigest()
 
 
-def game_generator(seed: bytes | int) -> "Generator":
+def game_generator(seed: bytes | int) -> Generator:
     """The generator a new game draws from: on the seed's bytes, or on a whole number N as
     `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
     return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
 
 
-def stored_generator(state, game: str) -> "Generator":
+def stored_generator(state, game: str) -> Generator:
     """A stored game's generator, where it stopped. A game stored before the games drew from
     `Generator` holds a state of Python's `random` instead: it cannot go on the same way, so
     it is refused rather than continued on other cards or dice."""
@@ -116,7 +117,7 @@ class Generator:
         return {"seed": self._seed.hex(), "words": self._used}
 
     @classmethod
-    def restore(cls, state: dict, record: list[int] | None = None) -> "Generator":
+    def restore(cls, state: dict, record: list[int] | None = None) -> Generator:
         words = state["words"]
         if words.__class__ is not int or words < 0:
             raise ValueError(f"the words taken are a count, got {words!r}")
@@ -130,7 +131,7 @@ class Generator:
     def __repr__(self) -> str:  # never the seed: a repr can end up in a log
         return f"<Generator {self.commitment()[:12]}... words={self.words}>"
 
-    def __deepcopy__(self, memo) -> "Generator":
+    def __deepcopy__(self, memo) -> Generator:
         return Generator.restore(self.state(), None if self.record is None else list(self.record))
 
     def __reduce__(self):

@@ -5,7 +5,7 @@ import logging
 import traceback
 from pathlib import Path
 from datetime import datetime, timedelta
-from typing import Callable
+from collections.abc import Callable
 
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course

@@ -93,7 +93,9 @@ class Admin:
         try:
             return self._run(command)
         except OrderError as e:
-            raise e.at(str(command), command.lineno) if command.lineno else e
+            if not command.lineno:
+                raise
+            raise e.at(str(command), command.lineno) from e
 
     def _run(self, command: GMCommand) -> str:
         above = layers.owner(self.store, command.game_id, command.verb)
@@ -285,7 +287,8 @@ class Admin:
     def _replace(self, table: Table, old_address: str, new_spec: str) -> str:
         seat = table.seat_of(old_address) or robot_seats.seat_of_key(table.seats, old_address)
         if seat is None:
-            raise InvalidOrder(f"{old_address} has no seat in game {table.id}", line=f"REPLACE {table.id} {old_address}")
+            raise InvalidOrder(f"{old_address} has no seat in game {table.id}",
+                               line=f"REPLACE {table.id} {old_address}")
         line = f"REPLACE {table.id} {old_address} {new_spec}"
         try:
             robot = robot_seats.read_spec(new_spec)

@@ -13,7 +13,9 @@ from pbem.games.base import Resign
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from pbem.mail.inbound import Inbound
 from pbem.games.registry import spec_for, specs
-from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading
+from pbem.orders.commands import (
+    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading,
+)
 from pbem.orders.text import Reading, read_lines
 from pbem.store import Seat
 from pbem.gm import games, layers, originals, robot_seats

@@ -10,7 +10,7 @@ import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Iterator
+from collections.abc import Iterator
 
 from pbem.clock import format_utc
 from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
@@ -62,7 +62,7 @@ class Postman:
         for letter, topic in held:
             if letter.in_reply_to == msg.message_id:
                 answers.setdefault(letter.to_addr, []).append((letter, topic))
-        for letter, topic in held:
+        for letter, _topic in held:
             if letter.in_reply_to != msg.message_id:
                 self._send(letter)
             elif letter.to_addr in answers:

@@ -115,7 +115,7 @@ def move(turns) -> list[str]:
     robots = {seat.seat: seat for seat in table.seats if seat.robot}
     if not robots or table.row.status != "active":
         return []
-    state, seed = table.state, bytes(table.row.seed_value)
+    state = table.state
     events = turns.store.events(table.id)
     played: dict[int, int] = {s: robot_moves(events, s) for s in robots}
     done: list[str] = []

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
-from pbem.orders.commands import Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off
+from pbem.orders.commands import (
+    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off,
+)
 from pbem.store import Seat
 from pbem.gm.games import Table
 from pbem.gm import layers, robot_seats

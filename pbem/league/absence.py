@@ -8,7 +8,7 @@ ninety-nine fresh allowances. A message is taken or refused whole, and answered 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta, UTC
 
 from pbem.games.errors import IllegalOrder
 from pbem.gm import games
@@ -38,8 +38,8 @@ def league_of(store, game_id: str) -> str | None:
 
 
 def _span(first: date, last: date) -> tuple[datetime, datetime]:
-    start = datetime.combine(first, time(0), tzinfo=timezone.utc)
-    return start, datetime.combine(last, time(0), tzinfo=timezone.utc) + timedelta(days=1)
+    start = datetime.combine(first, time(0), tzinfo=UTC)
+    return start, datetime.combine(last, time(0), tzinfo=UTC) + timedelta(days=1)
 
 
 def _taken(store, league_id: str, address: str | None = None) -> list[tuple[str, date, date]]:

@@ -147,14 +147,16 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
 
 def _tell_table(postman, table, leaver, league_id: str, plan) -> None:
     """Each other player of a game the leaver leaves: why, and what it counts as for them."""
-    head = f"The GM has withdrawn {leaver.name} from league {league_id}, so {leaver.name} plays no more in game {table.id}."
+    head = (f"The GM has withdrawn {leaver.name} from league {league_id}, so {leaver.name} plays no more in "
+            f"game {table.id}.")
     if is_match(plan.game) and len(table.seats) == 2:
         counts = (" In the league standings this match counts as a win for you by forfeit, by the widest "
                   "margin a match can have." if plan.withdrawn == "forfeit" else
                   " In the league standings this match is void: it counts for neither of you.")
     else:
         counts = (f" In the league standings {leaver.name} scores the round's worst score for it."
-                  if plan.withdrawn == "forfeit" else f" In the league standings it counts for {leaver.name} not at all.")
+                  if plan.withdrawn == "forfeit"
+                  else f" In the league standings it counts for {leaver.name} not at all.")
     for seat in table.seats:
         if seat.seat != leaver.seat and seat.address:
             postman.to_seat("status", table, seat, template="gm_notice", notice=head + counts, deadline=None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable
+from collections.abc import Iterable
 
 from pbem.league.pairings import schedule
 from pbem.league.records import (GameOutcome, GameRecord, Replacement, Roster,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from html import escape
 from types import SimpleNamespace
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from pbem.games import game_type
 from pbem.league.standings import columns

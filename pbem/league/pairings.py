@@ -11,7 +11,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
-from typing import Sequence
+from collections.abc import Sequence
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,10 @@ import dataclasses
 import email.utils
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, UTC
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import yaml
 
@@ -398,7 +399,7 @@ class _Reader:
         if isinstance(value, datetime):
             return _utc(value)
         if isinstance(value, date):
-            return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
+            return datetime(value.year, value.month, value.day, tzinfo=UTC)
         try:
             return parse_time(str(value))
         except ValueError:
@@ -631,8 +632,8 @@ def _option_problem(message: str) -> str:
 
 def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def _show(value: Any) -> str:

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from pbem.games.registry import spec_for
 from pbem.league.pairings import Pairing, schedule

@@ -290,7 +290,8 @@ class Season:
                 return shown
         who = ", ".join(name for a, name in seated.items() if a in gone)
         if plan.withdrawn == "forfeit" and plan.format == "round-robin" and staying:
-            return shown | {"status": "forfeit", "result": f"Result: {seated[staying[0]]} wins by forfeit ({who} withdrew)"}
+            result = f"Result: {seated[staying[0]]} wins by forfeit ({who} withdrew)"
+            return shown | {"status": "forfeit", "result": result}
         return shown | {"status": "void", "result": f"Not played: {who} withdrew"}
 
     # -- who plays a league row now ------------------------------------------------------------

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from pbem.league.records import (GameOutcome, GameRecord, Replacement, Roster,
                                  Withdrawal, outcomes, is_match)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from pbem.games.base import Resign
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError

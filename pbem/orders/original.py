@@ -77,11 +77,11 @@ class Original:
     _places: dict[int, list[int]] | None = field(default=None, repr=False)
 
     @classmethod
-    def of_text(cls, text: str, sent: datetime | None = None, subject: str = "") -> "Original":
+    def of_text(cls, text: str, sent: datetime | None = None, subject: str = "") -> Original:
         return cls(_hashes(text[: _MOST_WORDS * 8])[:_MOST_WORDS], sent, _hashes(subject[:_SUBJECT_CHARS]))
 
     @classmethod
-    def of_fingerprint(cls, data: bytes, sent: datetime | None = None) -> "Original":
+    def of_fingerprint(cls, data: bytes, sent: datetime | None = None) -> Original:
         """Read back `fingerprint()`: the number of the subject's words, their hashes, the text's."""
         chunk = data[: 4 * (1 + _SUBJECT_CHARS + _MOST_WORDS)]
         every = array("I")

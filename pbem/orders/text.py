@@ -122,7 +122,7 @@ class LongLine(str):
 
     length: int
 
-    def __new__(cls, start: str, length: int) -> "LongLine":
+    def __new__(cls, start: str, length: int) -> LongLine:
         line = super().__new__(cls, f"{start}\u2026")
         line.length = length
         return line

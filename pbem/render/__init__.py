@@ -7,7 +7,7 @@ A template's first line is `Subject: ...`, then a blank line, then the body. `<g
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, cache
 
 from pbem.games.registry import spec_for, types
 
@@ -16,7 +16,7 @@ from pbem.games.registry import spec_for, types
 def environment():
     # Jinja2 loads here, not at the head: a pass that loads the GM but writes no mail (a quiet
     # tick of a league's) does not pay for it.
-    from pbem.render.jinja import new_environment
+    from pbem.render.jinja import new_environment  # noqa: PLC0415 (see above)
     return new_environment({
         "ljust": lambda value, width: str(value).ljust(width),
         "rjust": lambda value, width: str(value).rjust(width),
@@ -31,7 +31,7 @@ def names(items) -> str:
     return " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def template_name(kind: str, game_type: str | None) -> str | None:
     known = set(environment().list_templates())
     for folder in (game_type, _family(game_type)):

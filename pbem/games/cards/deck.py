@@ -7,7 +7,7 @@ Cards are their canonical names (the names of the contract): golf-deck cards by 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pbem.games.rng import Generator
 
@@ -152,7 +152,7 @@ class Grid:
         return {"cards": list(self.cards), "cols": self.cols, "face_up": list(self.face_up)}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Grid":
+    def from_dict(cls, d: dict) -> Grid:
         return cls(list(d["cards"]), d["cols"], list(d["face_up"]))
 
 

@@ -13,7 +13,7 @@ Each game's own sayings are in its folder (`words.py`); `resigned` is everyone's
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 Saying = Callable[..., "tuple[str, str]"]
 BY_GM = ":by_gm"  # the name of a saying's variant for a move the GM played

@@ -12,7 +12,7 @@ here; the engine (`dicegolf`) keeps the sheets.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 SIDES = range(1, 7)
 OUTCOMES = tuple((a, b) for a in SIDES for b in SIDES)  # the 36 equally likely tosses
@@ -63,7 +63,7 @@ def names_of(value: int, dice: Dice) -> list[str]:
     return [name for name, shown in (("SUM", a + b), ("DIE1", a), ("DIE2", b)) if shown == value]
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected(flag: int, total: int = 0, toss: int = 1, lenient: bool = False) -> Fraction:
     """The expected hole score under perfect play, before toss `toss` with `total` entered."""
     if toss > TOSSES:
@@ -74,7 +74,7 @@ def expected(flag: int, total: int = 0, toss: int = 1, lenient: bool = False) ->
     return acc * ONE_OUTCOME
 
 
-@lru_cache(maxsize=None)
+@cache
 def policy_expected(kind: str, flag: int, total: int = 0, toss: int = 1, lenient: bool = False) -> Fraction:
     """The expected hole score when every choice from here on is made by `kind` (BEST, HIGH,
     LOW)."""
@@ -144,7 +144,7 @@ def coach(flag: int, total: int, toss: int, dice, entered: int | str | None, len
             "best": top, "best_names": names_of(top, dice), "best_expected": ideal, "loss": mine - ideal}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _distribution(kind: str, flag: int, total: int, toss: int, lenient: bool) -> tuple[tuple[int, Fraction], ...]:
     if toss > TOSSES:
         return ((FAILED, Fraction(1)),)

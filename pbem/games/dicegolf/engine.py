@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.games.dicegolf import best
 from pbem.games import rng as fair
@@ -177,7 +177,7 @@ class DiceGolf(Sheets, GameState):
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
-    def new(cls, names, options, seed, course=None) -> "DiceGolf":
+    def new(cls, names, options, seed, course=None) -> DiceGolf:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
@@ -227,7 +227,7 @@ class DiceGolf(Sheets, GameState):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "DiceGolf":
+    def from_dict(cls, d: dict) -> DiceGolf:
         s = cls(d["names"], d["options"], d["flags"], fair.stored_generator(d["rng"], cls.TYPE))
         s.ahead = copy.deepcopy(d["ahead"])
         s.chance = copy.deepcopy(d["chance"])
@@ -307,7 +307,8 @@ class DiceGolf(Sheets, GameState):
             self.entry_value(seat, command)
         elif t is Policy:
             if command.kind not in POLICIES:
-                raise IllegalOrder(f"there is no policy {written(command.kind, quoted=False)}", rule=RULE_POLICY, hint="POLICY BEST")
+                raise IllegalOrder(f"there is no policy {written(command.kind, quoted=False)}", rule=RULE_POLICY,
+                                   hint="POLICY BEST")
         elif t in (Autoplay, ForfeitHole):
             self._waiting_toss(seat, command)
         elif t is not Resign:

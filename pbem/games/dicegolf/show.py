@@ -8,7 +8,8 @@ from pbem.render import environment
 def gm_lines(state: dict, data: dict) -> list[str]:
     sheets = environment().get_template("dicegolf/_sheet.txt").module.sheets(state)
     flags = " ".join(map(str, state["flags"]))
-    return [f"Hole {state['hole']} of {state['holes']}, flags {flags}"] + [line.rstrip() for line in str(sheets).rstrip("\n").splitlines()]
+    drawn = [line.rstrip() for line in str(sheets).rstrip("\n").splitlines()]
+    return [f"Hole {state['hole']} of {state['holes']}, flags {flags}", *drawn]
 
 
 def json_extras(state, keys: list[str]) -> dict:

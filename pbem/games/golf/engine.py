@@ -49,7 +49,8 @@ Where the rule text and RULES.md leave a gap, this engine decides:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import AbstractSet, Sequence
+from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.cards import words as card_words
@@ -140,7 +141,7 @@ class Golf(GolfRules, TurnByTurn):
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
-    def new(cls, names, options, seed, course=None) -> "Golf":
+    def new(cls, names, options, seed, course=None) -> Golf:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"Golf is a game for 2 to 8 players, not {len(names)}")
         game = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
@@ -174,7 +175,7 @@ class Golf(GolfRules, TurnByTurn):
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Golf":
+    def from_dict(cls, d: dict) -> Golf:
         g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
             setattr(g, k, list(d[k]))

@@ -6,7 +6,7 @@ estimates layouts with it) on its own.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, cache
 from typing import NamedTuple
 
 from pbem.games.cards.deck import HIDDEN, JOKER, RANKS, SUITS, standard_pack
@@ -64,7 +64,7 @@ def game_tables(options: dict, packs: int) -> Tables:
                    bool(options["jokers"]), packs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pair_places(size: int, cols: int, rowcol: bool) -> tuple[tuple[int, int], ...]:
     """Index pairs (0-based) whose cards may pair: anywhere, or sharing a row or a column."""
     out = []

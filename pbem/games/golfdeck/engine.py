@@ -52,7 +52,8 @@ do not load: `from_dict` refuses them with a ValueError that says so.
 from __future__ import annotations
 
 import copy
-from typing import AbstractSet, Sequence
+from collections.abc import Set as AbstractSet
+from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
@@ -182,7 +183,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
-    def new(cls, names, options, seed, course=None) -> "GolfDeck":
+    def new(cls, names, options, seed, course=None) -> GolfDeck:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"{cls.TITLE} is a game for 2 to 4 players, not {len(names)}")
         state = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
@@ -213,7 +214,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GolfDeck":
+    def from_dict(cls, d: dict) -> GolfDeck:
         s = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         s.shuffles = [list(x) for x in d["shuffles"]]
         s.hole_no, s.dealer, s.starter, s.current = d["hole"], d["dealer"], d["starter"], d["current"]

@@ -111,7 +111,8 @@ def default_move(view: dict, seat: int, options: dict, rng):
 def strong_move(view: dict, seat: int, options: dict, rng):
     moves = candidates(view, seat)
     usual = default_move(view, seat, options, rng)
-    return search.best_move(moves, usual, seat, lambda: rebuild(view, seat, options, rng), clone, _policy, sample_scores)
+    return search.best_move(moves, usual, seat, lambda: rebuild(view, seat, options, rng), clone, _policy,
+                            sample_scores)
 
 
 def _policy(state, seat: int, me: int):

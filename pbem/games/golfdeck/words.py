@@ -41,7 +41,8 @@ def _kept(name: str, card: str, pos: int, old: str, limit: int | None) -> tuple[
 
 def _flipped(name: str, card: str, pos: int, under: str, limit: int | None) -> tuple[str, str]:
     why, shown = _why(card, limit, False), f"{pos} ({under})"
-    own = f"{why}it went to the discard and you turned up {shown}" if why else f"You discarded {card} and turned up {shown}"
+    own = (f"{why}it went to the discard and you turned up {shown}" if why
+           else f"You discarded {card} and turned up {shown}")
     return f"{name} drew {card} from the stock, discarded it and turned up {shown}", own
 
 

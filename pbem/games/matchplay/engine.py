@@ -11,7 +11,8 @@ set) and no die is rolled, so the game draws nothing from its seed and `chance_r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
 from pbem.games.errors import IllegalOrder
@@ -159,7 +160,7 @@ class MatchPlay(GameState):
 
     # -- creation and storage -------------------------------------------------------------
     @classmethod
-    def new(cls, names, options, seed, course: "Course") -> "MatchPlay":
+    def new(cls, names, options, seed, course: Course) -> MatchPlay:
         if len(names) != 2:
             raise ValueError("MatchPlay Golf is a game for exactly two players")
         if course.holes != HOLES:
@@ -177,7 +178,7 @@ class MatchPlay(GameState):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "MatchPlay":
+    def from_dict(cls, d: dict) -> MatchPlay:
         s = cls(d["names"], d["pars"], d["options"])
         s.hands = [{int(k): v for k, v in h.items()} for h in d["hands"]]
         s.specials_left = [list(x) for x in d["specials_left"]]

@@ -91,7 +91,7 @@ def grammar(lines: list[Line]) -> tuple[list[Order], list[OrderError]]:
             errors.append(UnknownCommand(f"not a MatchPlay order or command (those are {COMMANDS})",
                                          line=line, lineno=lineno, hint=PLAY_EXAMPLE))
     if play_line is None:
-        for special, (lineno, line) in specials:
+        for _special, (lineno, line) in specials:
             errors.append(IllegalOrder(
                 "a SPECIAL goes with the turn's PLAY line, in the same message",
                 rule=rule("i"), line=line, lineno=lineno, hint=f"{PLAY_EXAMPLE}\n{line}"))

@@ -673,7 +673,8 @@ def _exploit(state, seat, mine, a, y, lead, worth, belief, rng) -> Play:
                 sp = ("help" if helpful else "harm", order[i])
             k = index[(tuple(sorted(order)), sp)]
             change = sum((m < t) - (m > t) for m, t in zip(eff, d_eff))
-            value = belief * worth(lead + change, mine[k][3] - d_worth + _hands(mine[k][4], d_hand)) + (1 - belief) * against_mix[k]
+            value = (belief * worth(lead + change, mine[k][3] - d_worth + _hands(mine[k][4], d_hand))
+                     + (1 - belief) * against_mix[k])
             if value > best + 1e-9:
                 best, chosen = value, [(order, s)]
             elif value > best - 1e-9:

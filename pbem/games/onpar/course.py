@@ -10,7 +10,7 @@ k covers the spaces after those of cards 1..k-1; The Green is last, and its last
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 # -- the course deck -------------------------------------------------------------------------
 PLAIN = "plain"
@@ -116,7 +116,7 @@ class Layout:
         self.par = len(self.cards) - 1
 
     @classmethod
-    def of(cls, course_cards: Sequence[Sequence]) -> "Layout":
+    def of(cls, course_cards: Sequence[Sequence]) -> Layout:
         """The layout of these course cards with The Green added at the end."""
         return cls([*course_cards, (GREEN, GREEN_SPACES)])
 

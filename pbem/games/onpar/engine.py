@@ -74,7 +74,7 @@ shuffled into the new pile, top last. `chance_record()` lists every shuffle's re
 from __future__ import annotations
 
 import copy
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.games.onpar import course as oc
 from pbem.games.onpar import play
@@ -84,7 +84,7 @@ from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, writ
 from pbem.games.cards.deck import share_the_win
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder
-from pbem.games.onpar.orders import ORDERS, DiscardCard, Pass, PlaySkill, Shot, Trap, from_text
+from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
 from pbem.games.onpar.play import handicap_option, read_handicaps
 
 __all__ = ["OnPar", "handicap_option", "random_orders"]
@@ -167,7 +167,7 @@ class OnPar(TurnByTurn):
         return {**options, "handicap": play.handicap_option(options["handicap"], names, addresses)}
 
     @classmethod
-    def new(cls, names, options, seed, course: Course | None = None) -> "OnPar":
+    def new(cls, names, options, seed, course: Course | None = None) -> OnPar:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
             raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
@@ -202,7 +202,7 @@ class OnPar(TurnByTurn):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "OnPar":
+    def from_dict(cls, d: dict) -> OnPar:
         s = cls(d["names"], d["options"], d["pars"], fair.stored_generator(d["rng"], cls.TYPE))
         s.shuffles = copy.deepcopy(d["shuffles"])
         s.hole_no = d["hole"]

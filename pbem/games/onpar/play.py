@@ -8,7 +8,7 @@ an engine error builds its hint, and playing a wrong hint would build another.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbem.games.onpar import course as oc
 from pbem.games.base import written

@@ -16,7 +16,9 @@ def gm_lines(state: dict, data: dict) -> list[str]:
 def json_extras(state, keys: list[str]) -> dict:
     """Where each ball stopped, the shots played, the strokes scored and the winner, by seat key."""
     view = state.view(None)
-    by_key = lambda values: {keys[i]: v for i, v in enumerate(values)}
+    def by_key(values):
+        return {keys[i]: v for i, v in enumerate(values)}
+
     holes = [{"hole": h["hole"], "par": h["par"], "course": h["course"], "finish": by_key(h["finish"]),
               "shots": by_key(h["shots"]), "strokes": by_key(h["strokes"]),
               "winner": keys[h["winner"]] if h["winner"] is not None else None}
