@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import uuid
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -166,6 +167,26 @@ def too_wide(text: str, width: int = 78) -> list[str]:
 
 def kinds(msgs) -> list[str]:
     return [m["X-PBEM-Kind"] for m in msgs]
+
+
+class MailClock:
+    """PBEM_NOW moving on 150 s a mail (under the hourly limit of answers), from `start`."""
+
+    def __init__(self, start: datetime = datetime(2026, 12, 1, 10, 0)):
+        self.at = start
+
+    def tick(self) -> str:
+        self.at += timedelta(seconds=150)
+        return self.at.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def verified(table: "LocalTable", game: str) -> str:
+    """`pbem verify` of the record `pbem export` writes of `game`: what it says (it must pass)."""
+    _, record, _ = table.pbem("export", game)
+    (table.root / f"{game}.json").write_text(record)
+    code, out, _ = table.pbem("verify", str(table.root / f"{game}.json"), check=False)
+    assert code == 0, out
+    return out
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 import random
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pytest
-from conftest import GEORGE, body, kinds, too_wide
+from conftest import MailClock, GEORGE, body, kinds, too_wide
 
 from pbem.games.registry import game_type, spec_for, types
 from pbem.games.base import Resign, Result
@@ -160,21 +160,13 @@ def test_every_game_type_is_played_here():
 START = datetime(2026, 12, 1, 10, 0)  # the game's clock; a mail each 150 s (under the hourly limit)
 
 
-class Clock:
-    def __init__(self):
-        self.at = START
-
-    def tick(self) -> str:
-        self.at += timedelta(seconds=150)
-        return self.at.strftime("%Y-%m-%dT%H:%M:%SZ")
-
 
 def short(cls) -> list[str]:
     """The shortest game the options allow, where a game is counted in holes."""
     return ["--option", "holes=2"] if "holes" in cls.OPTIONS else []
 
 
-def play_by_mail(table, type_name: str, game: str, rng: random.Random, clock: Clock) -> list[int]:
+def play_by_mail(table, type_name: str, game: str, rng: random.Random, clock: MailClock) -> list[int]:
     """George sends legal orders by mail until the game ends; the robot moves in the same pass.
     The turn of each mail he sent."""
     turns: list[int] = []
@@ -201,7 +193,7 @@ def exported_and_verified(table, game: str) -> tuple[dict, str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("type_name", game_types())
 def test_a_game_against_a_robot_by_mail_rolled_back_and_verified(table, type_name):
-    cls, clock, game = engine(type_name), Clock(), "e1"
+    cls, clock, game = engine(type_name), MailClock(START), "e1"
     table.pbem("new-game", type_name, "--player", f"George <{GEORGE}>", "--player", "robot:easy",
                "--id", game, "--seed", "5", *short(cls), now=clock.tick())
     welcome = table.new_mails(GEORGE)

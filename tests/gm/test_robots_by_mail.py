@@ -12,7 +12,7 @@ import random
 from datetime import datetime, timedelta
 
 import pytest
-from conftest import BILL, GEORGE, body, kinds, too_wide
+from conftest import BILL, GEORGE, body, kinds, too_wide, verified
 
 from pbem.robots import version
 
@@ -57,13 +57,6 @@ def play_out(table, game: str, game_type: str, humans: dict[int, str], rng, most
         assert moves < most, "the game does not end"
     return moves
 
-
-def verified(table, game: str) -> str:
-    _, record, _ = table.pbem("export", game)
-    (table.root / f"{game}.json").write_text(record)
-    code, out, _ = table.pbem("verify", str(table.root / f"{game}.json"), check=False)
-    assert code == 0, out
-    return out
 
 
 @pytest.mark.slow

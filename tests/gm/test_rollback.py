@@ -9,10 +9,10 @@ import email.utils
 import importlib
 import json
 import random
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pytest
-from conftest import BILL, GEORGE, body, kinds, too_wide
+from conftest import MailClock, BILL, GEORGE, body, kinds, too_wide
 from test_admin import BOSS, admin_mail, with_admin
 
 ENGINE_MODULE = {"onpar": "pbem.games.onpar.play"}
@@ -22,23 +22,13 @@ PLAYERS = (GEORGE, BILL)
 GM_PASSWORD = "PASSWORD gm-secret-0123456789"
 
 
-class Clock:
-    """PBEM_NOW moving on 150 s a mail (under the hourly limit of answers)."""
 
-    def __init__(self):
-        self.at = START
-
-    def tick(self) -> str:
-        self.at += timedelta(seconds=150)
-        return self.at.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def new_game(table, game_type: str, game: str, clock: Clock) -> None:
+def new_game(table, game_type: str, game: str, clock: MailClock) -> None:
     table.pbem("new-game", game_type, "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
                "--id", game, "--seed", "11", *SHORT.get(game_type, []), now=clock.tick())
 
 
-def send(table, address: str, game: str, text: str, clock: Clock) -> None:
+def send(table, address: str, game: str, text: str, clock: MailClock) -> None:
     table.new_mails(address)
     table.send(address, text, subject=f"Re: [{game}] orders", to=table.reply_to_game(address, game))
     table.pbem("process", now=clock.tick())
@@ -46,7 +36,7 @@ def send(table, address: str, game: str, text: str, clock: Clock) -> None:
     assert "error" not in kinds(got), body(next(m for m in got if m["X-PBEM-Kind"] == "error"))
 
 
-def play(table, game_type: str, game: str, rng, clock: Clock, moves: int) -> list[tuple[int, int, str]]:
+def play(table, game_type: str, game: str, rng, clock: MailClock, moves: int) -> list[tuple[int, int, str]]:
     """Up to `moves` legal orders drawn at random, by mail, from whoever owes one: what was sent,
     as (turn, seat, order)."""
     module = importlib.import_module(ENGINE_MODULE.get(game_type, f"pbem.games.{game_type}"))
@@ -65,7 +55,7 @@ def play(table, game_type: str, game: str, rng, clock: Clock, moves: int) -> lis
     return sent
 
 
-def rollback_cli(table, game: str, *args: str, clock: Clock) -> str:
+def rollback_cli(table, game: str, *args: str, clock: MailClock) -> str:
     return table.pbem("gm", "ROLLBACK", game, *args, now=clock.tick())[1]
 
 
@@ -81,7 +71,7 @@ def same_game(table, rolled: str, fresh: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game_type", ["matchplay", "golfdeck", "golf", "onpar", "dicegolf"])
 def test_a_rolled_back_game_plays_on_as_a_fresh_game_fed_the_orders_that_stand(table, game_type):
-    clock = Clock()
+    clock = MailClock(START)
     new_game(table, game_type, "g", clock)
     first = play(table, game_type, "g", random.Random(1), clock, 8)
     back_to = table.show("g")["turn"]
@@ -115,7 +105,7 @@ def test_a_rolled_back_game_plays_on_as_a_fresh_game_fed_the_orders_that_stand(t
 @pytest.mark.slow
 def test_a_finished_match_rolled_back_by_mail_reopens_and_ends_with_a_new_result(table):
     with_admin(table)
-    clock = Clock()
+    clock = MailClock(START)
     new_game(table, "matchplay", "g", clock)
     play(table, "matchplay", "g", random.Random(5), clock, 40)
     ended = table.show("g")
@@ -169,7 +159,7 @@ def test_a_finished_match_rolled_back_by_mail_reopens_and_ends_with_a_new_result
 
 
 def test_a_rollback_shows_no_secret_order_and_the_history_marks_what_was_undone(table):
-    clock = Clock()
+    clock = MailClock(START)
     new_game(table, "matchplay", "g", clock)
     play(table, "matchplay", "g", random.Random(8), clock, 4)  # turns 1 and 2
     assert table.show("g")["turn"] == 3
@@ -195,7 +185,7 @@ def test_a_rollback_shows_no_secret_order_and_the_history_marks_what_was_undone(
 
 def test_rollback_refusals_name_the_line_and_change_nothing(table):
     with_admin(table)
-    clock = Clock()
+    clock = MailClock(START)
     new_game(table, "matchplay", "g", clock)
     code, _, err = table.pbem("gm", "ROLLBACK", "g", now=clock.tick(), check=False)
     assert code != 0 and "nothing has been played in game g yet" in err
@@ -216,7 +206,7 @@ def test_rollback_refusals_name_the_line_and_change_nothing(table):
 
 def test_a_spectator_hears_of_the_rollback_and_nothing_secret(table):
     fan = "fan@example.test"
-    clock = Clock()
+    clock = MailClock(START)
     new_game(table, "matchplay", "g", clock)
     table.send(fan, "OBSERVE g", subject="watching")
     table.pbem("process", now=clock.tick())

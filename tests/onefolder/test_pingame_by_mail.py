@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import BILL, GEORGE, body, kinds
+from conftest import BILL, GEORGE, body, kinds, verified
 from pingame.spec import SPEC
 
 from pbem.games import registry
@@ -26,13 +26,6 @@ def nearest(mail) -> str:
     pin = int(PIN.search(body(mail)).group(1))
     return f"CLUB {min(range(1, 10), key=lambda n: abs(90 + 10 * n - pin))}"
 
-
-def verified(table, game: str) -> str:
-    _, record, _ = table.pbem("export", game)
-    (table.root / f"{game}.json").write_text(record)
-    code, out, _ = table.pbem("verify", str(table.root / f"{game}.json"), check=False)
-    assert code == 0, out
-    return out
 
 
 def test_two_players_play_the_test_game_by_mail_to_its_result(pin_table):

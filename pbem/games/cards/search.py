@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.rng import Generator
 
-__all__ = ["MOVE_CAP", "best_move", "generator", "rollout", "tried", "unseen", "value"]
+__all__ = ["MOVE_CAP", "best_move", "decide_with", "generator", "rollout", "tried", "unseen", "value"]
 
 # Every candidate on `SAMPLES` sampled states, then the `FINALISTS` best and the missed-deadline
 # move on `FINAL_SAMPLES` more; the rollouts play the hole out (some 20 moves).
@@ -104,3 +104,13 @@ def best_move(moves: list, usual, seat: int, sample: Callable, clone: Callable, 
               for i, m in enumerate(finalists)}
     points[usual] -= MARGIN
     return min(finalists, key=lambda m: (points[m], finalists.index(m)))
+
+
+def decide_with(default_move: Callable, strong_move: Callable) -> Callable[..., str]:
+    """A card robot's `decide(view, seat, level, options, rng)`, from its easy and strong moves."""
+    def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
+        if seat not in view.get("to_move", ()):
+            raise ValueError("this seat owes no order now")
+        move = default_move if level == "easy" else strong_move
+        return str(move(view, seat, options, rng))
+    return decide

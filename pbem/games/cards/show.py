@@ -2,6 +2,12 @@
 (`pbem show`), and every finished hole's grids and scores by seat (`pbem show --json`)."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from pbem.games.cards import TEMPLATES
+from pbem.games.cards.grammar import grammar
+from pbem.games.spec import GameSpec, Pacing
+
 
 def gm_lines(state: dict, data: dict) -> list[str]:
     lines = [(f"Hole {state['hole']} of {state['holes']}, {state['phase']}; stock {state['stock']}, "
@@ -22,3 +28,11 @@ def json_extras(state, keys: list[str]) -> dict:
     return {"holes": [{"hole": h["hole"],
                        "grids": {keys[i]: list(g) for i, g in enumerate(h["grids"])},
                        "scores": {keys[i]: p for i, p in enumerate(h["scores"])}} for h in state.holes]}
+
+
+def card_spec(engine, robot, random_orders, folder: Path) -> GameSpec:
+    """The spec of a card-grid game: played round the table in the card grammar, its own
+    templates (`folder`) before the `cards` family's, the deals its chance, points its scores."""
+    return GameSpec(engine=engine, grammar=grammar, pacing=Pacing.ROUND_THE_TABLE, robot=robot,
+                    family=TEMPLATES, templates=folder, chance="deals", score_words="points",
+                    gm_lines=gm_lines, json_extras=json_extras, random_orders=random_orders)

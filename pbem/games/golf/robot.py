@@ -48,16 +48,6 @@ KNOCK_VS_WAIT = {6: (0.3, 0.2)}
 KNOCK_EDGE = 0.1
 
 
-
-
-def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
-    if seat not in view.get("to_move", ()):
-        raise ValueError("this seat owes no order now")
-    if level == "easy":
-        return str(default_move(view, seat, options, rng))
-    return str(strong_move(view, seat, options, rng))
-
-
 def _golf_state(view: dict, seat: int, options: dict, rng) -> engine.Golf:
     names = list(view["names"])
     n = len(names)
@@ -297,3 +287,7 @@ def _knock_wins(view: dict) -> float:
     late = min(1.0, max(0.0, (rounds - SETTLED) / LATE))
     early, end = KNOCK_VS_WAIT.get(view["options"]["layout"], (KNOCK_WINS, KNOCK_WINS_LATE))
     return early + (end - early) * late
+
+
+# The robot's one door (`pbem.robots`): the easy level plays what a missed deadline plays.
+decide = search.decide_with(default_move, strong_move)

@@ -27,14 +27,6 @@ __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 VERSION = "cards-3"  # the card robots' version, as when one module played both card games
 
 
-def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
-    if seat not in view.get("to_move", ()):
-        raise ValueError("this seat owes no order now")
-    if level == "easy":
-        return str(default_move(view, seat, options, rng))
-    return str(strong_move(view, seat, options, rng))
-
-
 def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
     names = list(view["names"])
     n = len(names)
@@ -195,3 +187,7 @@ def _deck_no_better(mine: list, card: str, pos: int) -> bool:
 
 def _column(a: str, b: str) -> int:
     return 0 if a == b else engine.POINTS[a] + engine.POINTS[b]
+
+
+# The robot's one door (`pbem.robots`): the easy level plays what a missed deadline plays.
+decide = search.decide_with(default_move, strong_move)
