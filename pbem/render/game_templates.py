@@ -13,7 +13,7 @@ class GameTemplates(jinja2.BaseLoader):
 
     @staticmethod
     def _folders() -> dict[str, jinja2.FileSystemLoader]:
-        folders = {}
+        folders: dict[str, jinja2.FileSystemLoader] = {}
         for spec in specs():
             for prefix, folder in spec.template_folders().items():
                 folders.setdefault(prefix, jinja2.FileSystemLoader(folder))

@@ -77,6 +77,8 @@ def _waiting_for(store: Store, row) -> list[str] | None:
         return []
     try:
         table = games.load(store, row.id)
+        if table is None:
+            return None
         return [table.seats[s].name or table.seats[s].address for s in sorted(table.state.to_move())
                 if not table.seats[s].robot]
     except Exception:  # noqa: BLE001 - `pbem show` of that game says what is wrong with it

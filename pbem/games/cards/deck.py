@@ -46,7 +46,8 @@ def suit(card: str) -> str | None:
 
 def with_symbol(card: str) -> str:
     """`Q♠` for `QS`: for mail, beside the canonical name, never instead of it."""
-    return card if card == JOKER or suit(card) not in SUIT_SYMBOLS else rank(card) + SUIT_SYMBOLS[suit(card)]
+    symbol = SUIT_SYMBOLS.get(suit(card) or "")
+    return card if card == JOKER or symbol is None else rank(card) + symbol
 
 
 def shuffled(cards: Sequence[str], rng: Generator) -> list[str]:

@@ -150,7 +150,9 @@ class Layout:
             return "the tee"
         if space == self.hole:
             return "the hole"
-        name = self.cards[self.card_at(space)][0]
+        card = self.card_at(space)
+        assert card is not None  # neither the tee nor the hole: a space of a card
+        name = self.cards[card][0]
         return f"space {space} ({'The Green' if name == GREEN else name if name != PLAIN else 'fairway'})"
 
     def described(self, k: int) -> str:

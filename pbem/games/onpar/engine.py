@@ -283,7 +283,7 @@ class OnPar(TurnByTurn):
             "played": list(self.played), "skips": list(self.skips), "handicaps": list(self.handicaps),
             "totals": list(self.totals), "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
             "options": {k: self.options[k] for k in ("hazards", "skill_shots", "traps")},
-            "result": self._result.line if over else None,
+            "result": self._result.line if self._result is not None else None,
         }
         if seat is None:
             v["hands"] = [list(h) for h in self.hands]
@@ -575,6 +575,7 @@ class OnPar(TurnByTurn):
 
     def _finish(self) -> None:
         active = [s for s in range(self.n) if not self.resigned[s]]
+        winners: tuple[int, ...]
         if self.n == 1:
             total, par = self.totals[0], sum(h["par"] for h in self.holes)
             line, winners = f"{self.names[0]} scores {total} (par {par})", (0,)

@@ -51,7 +51,8 @@ def _cards(text: str) -> tuple[list[str], list[str]]:
     whole = card_code(text)
     if whole is not None:  # a skill shot or trap written in words: "HIGH FADE"
         return [whole], []
-    codes, wrong = [], []
+    codes: list[str] = []
+    wrong: list[str] = []
     for word in _SEPARATORS.split(text):
         if word:
             code = card_code(word)

@@ -155,7 +155,7 @@ def legal_orders(state, seat: int) -> list:
 def choices(state, seat: int) -> list[dict]:
     """The legal orders of `seat` for its turn mail, with where each shot takes the ball."""
     out = []
-    for order, outcome in sorted(legal_shots(state, seat) + legal_skills(state, seat), key=_rank, reverse=True):
+    for order, outcome in sorted([*legal_shots(state, seat), *legal_skills(state, seat)], key=_rank, reverse=True):
         out.append({"order": str(order), "space": outcome.space, "holed": outcome.holed, "note": outcome.note})
     out += [{"order": str(o)} for o in legal_orders(state, seat) if type(o) in (Trap, DiscardCard, Pass)]
     return out
