@@ -85,6 +85,16 @@ def imap_count(stack: MailStack, address: str, folder: str = "INBOX") -> int:
     return n
 
 
+def course_loader():
+    """`load_course` where this pbem keeps it: with the GM now, at the top of the package before
+    issue 32 (bench/side_by_side.py runs this script on both)."""
+    try:
+        from pbem.gm.courses import load_course
+    except ImportError:
+        from pbem.courses import load_course
+    return load_course
+
+
 def gm_app(folder: Path, stack: MailStack, submission: bool = False):
     from pbem.app import App
     from pbem.config import load
@@ -99,7 +109,7 @@ def p1q(stack: MailStack) -> str:
 def p1_traffic(app, quoting: bool = False) -> list[bytes]:
     """P1's 1,000 orders for 500 new matches of `app` (P1q's quoting replies with `quoting`);
     the welcomes are marked sent, so that they are not part of what is measured."""
-    from pbem.gm.courses import load_course
+    load_course = course_loader()
     course = load_course("parkland")
     raws = []
     for i in range(500):
@@ -201,7 +211,7 @@ async def bare_io(stack: MailStack, mails: list[tuple[str, bytes]]) -> tuple[int
 
 
 def p2(stack: MailStack, orders: int = 200) -> str:
-    from pbem.gm.courses import load_course
+    load_course = course_loader()
     folder = Path(tempfile.mkdtemp(prefix="pbem-p2-"))
     # A provider's submission port: STARTTLS and AUTH, which the daemon's kept connection spares.
     app = gm_app(folder, stack, submission=True)
