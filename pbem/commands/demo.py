@@ -71,6 +71,8 @@ def _play(folder: Path, say, seed: int) -> int:
     config = local_defaults(folder)
     app = App.open(config)
     rng = random.Random(seed)
+    play = spec_for(GAME).random_orders
+    assert play is not None  # GAME is chosen for a spec that plays random orders
     players = [ScriptedPlayer("George", "george@example.test", config.local.maildir, config.gm.address),
                ScriptedPlayer("Bill", "bill@example.test", config.local.maildir, config.gm.address)]
     say(f"Demo folder: {folder} (removed at the end; pbem demo --keep keeps it)")
@@ -85,12 +87,14 @@ def _play(folder: Path, say, seed: int) -> int:
             seat = players.index(player)
             kind = mail["X-PBEM-Kind"]
             say(f"GM -> {player.name}: [{kind}] {mail['Subject']}")
-            body = mail.get_body(preferencelist=("plain",)).get_content()
+            part = mail.get_body(preferencelist=("plain",))
+            assert part is not None  # every mail of the GM's has a plain text part
+            body = part.get_content()
             if kind == "result":
                 result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
             if kind in ("welcome", "report") and "Result:" not in body:
                 state = _state(app, game_id)
-                orders = str(spec_for(GAME).random_orders(state, seat, rng))
+                orders = str(play(state, seat, rng))
                 say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
                 player.reply(mail, orders)
         if result_line:
@@ -104,7 +108,9 @@ def _play(folder: Path, say, seed: int) -> int:
 
 def _state(app: App, game_id: str) -> GameState:
     """The scripted players' brain picks a legal order; it uses only what its own seat may know."""
-    return games.load(app.store, game_id).state
+    table = games.load(app.store, game_id)
+    assert table is not None  # the demo's game was made before the first mail it answers
+    return table.state
 
 
 

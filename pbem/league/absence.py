@@ -67,7 +67,7 @@ def days_of(spans: list[Span]) -> int:
 
 
 def _allowance(store, league_id: str) -> int:
-    return read_plan(dict(league_rows.league(store, league_id)["plan"], id=league_id)).absence_days
+    return read_plan(dict(league_rows.known_league(store, league_id)["plan"], id=league_id)).absence_days
 
 
 def days_left(store, league_id: str, address: str) -> int:
@@ -101,7 +101,7 @@ def _others(lines: list) -> str:
 def check_league(store, league_id: str, address: str, lines: list, now: datetime) -> list[IllegalOrder]:
     """`check_all` for a league named by its own mail (a reply to its welcome): the same count."""
     others = _others(lines)
-    league, allowance = league_rows.league(store, league_id), _allowance(store, league_id)
+    league, allowance = league_rows.known_league(store, league_id), _allowance(store, league_id)
     if league["status"] != "active":
         return [_refused(lines[0], f"league {league_id} is {league['status']}: there is no deadline of it "
                                    f"left to move{others}", rule(allowance), None)]
@@ -169,6 +169,7 @@ def take(store, postman, table, seat, commands, answer=None) -> str:
     player's league games inside them; one acknowledgement for them all."""
     commands = list(commands) if isinstance(commands, (list, tuple)) else [commands]
     league_id = league_of(store, table.id)
+    assert league_id is not None  # check_all refused the absences of a game in no league
     answered = record(store, postman.now, league_id, seat.address, commands, table)
     postman.to_seat("ack", table, seat, answer=answer, template="absence", **answered)
     return said(commands, answered)
@@ -190,6 +191,7 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
         if until == row.deadline:
             continue
         other = table if table is not None and row.id == table.id else games.load(store, row.id)
+        assert other is not None  # league_games lists the games the store keeps
         if other.seat_of(address) is None:
             continue
         other.row.deadline, other.row.reminded_turn = until, None

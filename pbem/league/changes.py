@@ -50,7 +50,7 @@ def _in_league(store, league_id: str, address: str) -> bool:
 
 
 def _plan(store, league_id: str):
-    return read_plan(dict(league_rows.league(store, league_id)["plan"], id=league_id))
+    return read_plan(dict(league_rows.known_league(store, league_id)["plan"], id=league_id))
 
 
 def replace(admin, league_id: str, old: str, new_spec: str) -> str:
@@ -66,7 +66,9 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
         raise InvalidOrder(str(e), line=line, hint=f"REPLACE {league_id} {old} robot:strong") from None
     if robot is not None:
         name, spec = robot
-        return _to_robot(admin, league_id, old, name, robot_seats.level_of(spec), line)
+        level = robot_seats.level_of(spec)
+        assert level is not None  # read_spec gives a robot's spec with its level, or refuses it
+        return _to_robot(admin, league_id, old, name, level, line)
     if "@" not in address:
         raise InvalidOrder(f"{quoted(new_spec)} is not one address", line=line,
                            hint=f'REPLACE {league_id} {old} "William <will@example.test>"')
@@ -95,7 +97,7 @@ def withdraw(admin, league_id: str, address: str) -> str:
     line = f"WITHDRAW {league_id} {address}"
     if not _in_league(store, league_id, address):
         raise InvalidOrder(f"{address} plays in no row of league {league_id}", line=line)
-    plan, opened = _plan(store, league_id), league_rows.league(store, league_id)["opened"]
+    plan, opened = _plan(store, league_id), league_rows.known_league(store, league_id)["opened"]
     if plan.withdrawn == "robot":
         if is_robot(address):
             raise InvalidOrder(f"{address} is a robot already: with withdrawn: robot a robot's row plays on",
@@ -140,7 +142,7 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
         moved.append(table.id)
     league_rows.add_league_event(store, league_id, admin.now, "replace", old=old, new=handle, name=name, robot=level)
     notices.to_robot(admin.postman, league_id, plan, row, old, old_name, robot=name, moved=moved,
-                     opened=league_rows.league(store, league_id)["opened"])
+                     opened=league_rows.known_league(store, league_id)["opened"])
     return (f"{old}'s row of league {league_id} handed to a robot ({level}, {handle})"
             + (f"; it plays {', '.join(moved)} now" if moved else ""))
 

@@ -18,6 +18,15 @@ from pbem.render import environment
 
 def league_command(app, action: str, target: str | None, *, as_json: bool = False, html: str | None = None) -> str:
     season = Season(app.gm)
+    if action == "list":
+        rows = [{"id": lg["id"], "name": lg["name"], "status": lg["status"], "opened": lg["opened"],
+                 "reported": lg["reported"]} for lg in league_rows.leagues(app.store)]
+        if as_json:
+            return json.dumps(rows, indent=2, ensure_ascii=False)
+        return "\n".join(f"{r['id']:<20} {r['status']:<9} rounds open {r['opened']}, reported {r['reported']}  "
+                         f"{r['name']}" for r in rows)
+    if target is None:  # `pbem league` asks for it before it gets here
+        raise ValueError(f"league {action} needs {'a league file' if action == 'create' else 'a league id'}")
     if action == "create":
         try:
             text = Path(target).read_text(encoding="utf-8")
@@ -27,13 +36,6 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
             return season.create(text)
         except LeagueError as e:
             raise ValueError(problems_text(target, e.problems)) from None
-    if action == "list":
-        rows = [{"id": lg["id"], "name": lg["name"], "status": lg["status"], "opened": lg["opened"],
-                 "reported": lg["reported"]} for lg in league_rows.leagues(app.store)]
-        if as_json:
-            return json.dumps(rows, indent=2, ensure_ascii=False)
-        return "\n".join(f"{r['id']:<20} {r['status']:<9} rounds open {r['opened']}, reported {r['reported']}  "
-                         f"{r['name']}" for r in rows)
     if league_rows.league(app.store, target) is None:
         known = ", ".join(lg["id"] for lg in league_rows.leagues(app.store)) or "none yet"
         raise ValueError(f"there is no league {quoted(target)} (leagues: {known})")

@@ -64,7 +64,7 @@ def results_grid(plan, games: Iterable[GameRecord], *, now: datetime,
     games, replacements, withdrawals = list(games), list(replacements), list(withdrawals)
     roster = Roster(plan, replacements)
     table = standings(plan, games, now=now, replacements=replacements, withdrawals=withdrawals)
-    order = [roster.slot(row.address) for row in table]
+    order = [roster.held(row.address) for row in table]
     played = outcomes(plan, games, now=now, replacements=replacements, withdrawals=withdrawals)
     if is_match(plan.game) and plan.format == "round-robin":
         return _matches(order, roster, played)
@@ -92,7 +92,7 @@ def _rounds(plan, order: list[int], roster: Roster, played: list[GameOutcome]) -
                 cells[place[seat.slot]][game.round - 1] = _cell(seat, game, roster)
     for one_round in schedule(plan):
         for address in one_round.byes:
-            row = cells[place[roster.slot(address)]]
+            row = cells[place[roster.held(address)]]
             if row[one_round.number - 1] is None:
                 row[one_round.number - 1] = GridCell("bye", round=one_round.number)
     columns = tuple(f"Round {r}" for r in range(1, plan.rounds + 1))

@@ -50,9 +50,9 @@ class LeagueLayer(Layer):
         league_id = absence.league_of(store, table.id)
         if league_id is None:
             return
-        league = league_rows.league(store, league_id)
+        league = league_rows.known_league(store, league_id)
         number = round_of(league_id, table.id)
-        changes = {}
+        changes: dict[str, int | str] = {}
         if league["reported"] >= number:
             changes["reported"] = number - 1
         if league["status"] == "finished":

@@ -92,9 +92,9 @@ def round_robin(players: Sequence[str]) -> list[Round]:
         for k in range(1, (q + 1) // 2):
             high, low = circle[(r + k) % q], circle[(r - k) % q]
             couples.append((high, low) if k % 2 else (low, high))
-        byes = tuple(a or b for a, b in couples if a is None or b is None)
-        games = tuple(Pairing(r + 1, n + 1, pair)
-                      for n, pair in enumerate(c for c in couples if None not in c))
+        byes = tuple(p for a, b in couples if a is None or b is None for p in (a, b) if p is not None)
+        games = tuple(Pairing(r + 1, n + 1, (a, b))
+                      for n, (a, b) in enumerate((a, b) for a, b in couples if a is not None and b is not None))
         rounds.append(Round(r + 1, games, byes))
     return rounds
 
@@ -182,6 +182,7 @@ class _Season:
             self.layout.pop()
             if best_cost is None or cost < best_cost:
                 best, best_cost = groups, cost
+        assert best is not None  # _STARTS tries at least one start
         for player in byes:
             self.bye_count[player] += 1
         self.meet_all(best, 1)

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, UTC
 from types import MappingProxyType
-from typing import Any
-from collections.abc import Mapping
+from typing import Any, Literal
+from collections.abc import Hashable, Mapping
 
 import yaml
 
@@ -49,7 +49,9 @@ SHOWN_CHARS = 60             # of a wrong value, quoted in its problem
 
 def is_robot(address: str | None) -> bool:
     """Whether a league address is a robot's handle (``robot-<k>``) rather than a mailbox."""
-    return bool(address) and ROBOT_HANDLE.fullmatch(address.strip().lower()) is not None
+    if not address:
+        return False
+    return ROBOT_HANDLE.fullmatch(address.strip().lower()) is not None
 
 
 class LeagueError(Exception):
@@ -174,8 +176,10 @@ class _Loader(yaml.SafeLoader):
     """YAML as safe_load reads it, but a key written twice in one mapping is noted (plain YAML
     keeps the last silently, and the GM would never learn which one was used)."""
 
-    def construct_mapping(self, node, deep=False):
-        seen: dict[str, int] = {}
+    twice: list[str]  # given by `_parse`, which reads the problems it notes with the rest
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        seen: dict[str | None, int] = {}
         for key_node, _ in node.value:
             key = str(key_node.value).strip().lower() if isinstance(key_node, yaml.ScalarNode) else None
             line = key_node.start_mark.line + 1
@@ -258,10 +262,14 @@ class _Reader:
         self.robots(engine, players, withdrawn, bye, fmt)
         if self.problems:
             return None
+        # A reader gives None only after noting a problem, and there is none.
+        assert name is not None and options is not None and courses is not None and start is not None \
+            and round_length is not None and absence is not None and withdrawn is not None \
+            and bye is not None and fmt is not None
         return LeaguePlan(
             id=league_id, name=name, game=engine.TYPE, options=MappingProxyType(options),
             courses=courses, players=players, start=start, round_length=round_length,
-            deadline=deadline and self.data["deadline"].strip(), format=fmt, table_size=size,
+            deadline=self.data["deadline"].strip() if deadline is not None else None, format=fmt, table_size=size,
             rounds=rounds, min_table=engine.MIN_PLAYERS, absence_days=absence,
             withdrawn=withdrawn, bye=bye, spectators=spectators)
 
@@ -350,7 +358,8 @@ class _Reader:
                          f"got {_show(many)}")
             return None
         specs = [self.course(f"courses[{i}]", str(spec)) for i, spec in enumerate(many)]
-        return None if None in specs else tuple(s[0] for s in specs)
+        read = [s for s in specs if s is not None]
+        return None if len(read) < len(specs) else tuple(s[0] for s in read)
 
     def course(self, key: str, spec: str) -> tuple[str] | None:
         try:
@@ -373,7 +382,8 @@ class _Reader:
         found = [_player(self, f"players[{i}]", item) for i, item in enumerate(value)]
         found = _number_robots(found)
         self.unique(found)
-        return tuple(found) if len(self.problems) == start else None
+        # A player is None only after a problem noted, so none is left out of a plan.
+        return tuple(p for p in found if p is not None) if len(self.problems) == start else None
 
     def unique(self, players: list[LeaguePlayer | None]) -> None:
         seen: dict[str, int] = {}
@@ -543,9 +553,10 @@ def _player(reader: _Reader, key: str, item: Any) -> LeaguePlayer | None:
     for extra in (k for k in item if k not in PLAYER_KEYS):
         reader.problem(f"{key}.{extra}", f"unknown key; a player has {', '.join(PLAYER_KEYS)}")
     robot = None
+    address: str | None
     if isinstance(item.get("address"), str) and robot_seats.is_robot_spec(item["address"]):
         robot = _robot(reader, f"{key}.address", item["address"].strip())
-        address = robot and robot.address
+        address = robot.address if robot is not None else None
     else:
         address = _address(reader, f"{key}.address", item.get("address"))
     name = item.get("name")
@@ -566,10 +577,12 @@ def _robot(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
     """A robot player (``robot``, ``robot:easy``, ``"Caddie <robot:strong>"``); its address is
     ``robot`` until ``_number_robots`` gives it the league's handle."""
     try:
-        name, address = robot_seats.read_spec(spec)
+        read = robot_seats.read_spec(spec)
     except robot_seats.RobotSpecError as err:
         reader.problem(key, str(err))
         return None
+    assert read is not None  # the callers pass a robot's spec only, which read_spec reads or refuses
+    name, address = read
     return LeaguePlayer(name, "robot", robot=robot_seats.level_of(address))
 
 
@@ -588,8 +601,8 @@ def _player_spec(reader: _Reader, key: str, spec: str) -> LeaguePlayer | None:
     if len(email.utils.getaddresses([spec])) > 1:
         reader.problem(key, f"one player a line, got {_show(spec)}")
         return None
-    name, address = email.utils.parseaddr(spec)
-    address = _address(reader, key, address or spec, shown=spec)
+    name, written = email.utils.parseaddr(spec)
+    address = _address(reader, key, written or spec, shown=spec)
     if address is None:
         return None
     return LeaguePlayer(given_name(name, address), address)
@@ -604,7 +617,7 @@ def _address(reader: _Reader, key: str, value: Any, shown: Any = None) -> str | 
     return value.strip().lower()
 
 
-def _zone(reader: _Reader, key: str, value: Any) -> str | None | bool:
+def _zone(reader: _Reader, key: str, value: Any) -> str | None | Literal[False]:
     """The tz database name; None when not given; False after a problem."""
     if value is None:
         return None

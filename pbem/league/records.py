@@ -148,6 +148,11 @@ class Roster:
     def slot(self, address: str) -> int | None:
         return self.by_address.get(address.strip().lower())
 
+    def held(self, address: str) -> int:
+        """The row of an address known to hold or to have held one (a standings row's, the
+        schedule's): KeyError if not."""
+        return self.by_address[address.strip().lower()]
+
     def name(self, slot: int) -> str:
         return self.holders[slot][-1][0]
 
@@ -198,11 +203,11 @@ class _Reader:
     def slots(self, pairing: Pairing | None, record: GameRecord | None) -> list[int | None]:
         """Each seat's row; None for a robot that holds no row (the robot of a `bye: robot`
         match), whose game counts for the other seats' rows only."""
-        addresses = record.players if record is not None else pairing.players
+        addresses = record.players if record is not None else _scheduled(pairing).players
         found = [self.roster.slot(a) for a in addresses]
         for address, slot in zip(addresses, found):
             if slot is None and not is_robot(address):
-                where = record.id if record is not None else f"round {pairing.round}"
+                where = record.id if record is not None else f"round {_scheduled(pairing).round}"
                 raise ValueError(f"game {where}: {address} plays in no row")
         return found
 
@@ -215,14 +220,14 @@ class _Reader:
         return record.ended is not None and record.ended > self.gone[slot]
 
     def game(self, pairing: Pairing | None, record: GameRecord | None, opened: int) -> GameOutcome:
-        round_no = record.round if record is not None else pairing.round
-        number = record.number if record is not None else pairing.number
+        round_no = record.round if record is not None else _scheduled(pairing).round
+        number = record.number if record is not None else _scheduled(pairing).number
         slots = self.slots(pairing, record)
         left = {s for s in slots if s is not None and self.remaining(s, record)}
         if record is None and (round_no > opened or not left):
             seats = tuple(SeatOutcome(s, "pending") for s in slots if s is not None)
         elif self.match:
-            seats = tuple(s for s in self.match_seats(slots, record, left) if s.slot is not None)
+            seats = self.match_seats(slots, record, left)
         else:
             seats = tuple(self.table_seat(i, s, record, left, round_no) for i, s in enumerate(slots)
                           if s is not None)
@@ -230,26 +235,29 @@ class _Reader:
 
     # -- match play ------------------------------------------------------------------------
 
-    def match_seats(self, slots: list[int], record: GameRecord | None,
+    def match_seats(self, slots: list[int | None], record: GameRecord | None,
                     left: set[int]) -> tuple[SeatOutcome, ...]:
+        """The outcome of each seat that holds a row (a `bye: robot` match's robot holds none)."""
+        rows = [(seat, s) for seat, s in enumerate(slots) if s is not None]
         if left:
             if self.plan.withdrawn == "void":
-                return tuple(SeatOutcome(s, "void") for s in slots)
+                return tuple(SeatOutcome(s, "void") for _, s in rows)
             return tuple(SeatOutcome(s, "lost", -self.largest, how="forfeit", detail="by forfeit")
                          if s in left else
                          SeatOutcome(s, "won", self.largest, how="forfeit", detail="by forfeit")
-                         for s in slots)
+                         for _, s in rows)
+        assert record is not None  # `game` scores a game not made only when a player of it has left
         if record.status == "abandoned":
-            return tuple(SeatOutcome(s, "void") for s in slots)
+            return tuple(SeatOutcome(s, "void") for _, s in rows)
         if record.status != "finished" or record.line is None:
-            return tuple(SeatOutcome(s, "pending") for s in slots)
+            return tuple(SeatOutcome(s, "pending") for _, s in rows)
         winner, margin, how = read_match_result(record.line, record.winners, self.largest)
         if winner is None:
-            return tuple(SeatOutcome(s, "halved", detail="halved") for s in slots)
+            return tuple(SeatOutcome(s, "halved", detail="halved") for _, s in rows)
         detail = _by_what(record.line, margin, how)
         return tuple(SeatOutcome(s, "won", margin, how=how, detail=detail) if seat == winner
                      else SeatOutcome(s, "lost", -margin, how=how, detail=detail)
-                     for seat, s in enumerate(slots))
+                     for seat, s in rows)
 
     # -- table games -----------------------------------------------------------------------
 
@@ -305,6 +313,12 @@ def read_match_result(line: str, winners: tuple[int, ...], largest: int) -> tupl
         return winners[0], largest, "resignation"
     raise ValueError(f"match result {text!r}: expected '<Name> wins 4 and 3', "
                      f"'<Name> wins 2 up', '{HALVED}' or a resignation")
+
+
+def _scheduled(pairing: Pairing | None) -> Pairing:
+    """The pairing of a game not made: `read` gives one for every game it has no record of."""
+    assert pairing is not None  # a game with neither a record nor a pairing is never read
+    return pairing
 
 
 def _by_what(line: str, margin: int, how: str) -> str:

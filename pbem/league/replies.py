@@ -41,7 +41,7 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
         return door.unproven(msg, note=f"league {league_id}: token from another address", problem=(
             "Mail to this reply address is taken only from the address the league's mail went to."),
             hint="Nothing was changed. Reply from the address that got the league's mail.")
-    league = league_rows.league(store, league_id)
+    league = league_rows.known_league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     name = _name(store, league_id, plan, address)
     errors = heading.errors + [_league_only(e) for e in errors]

@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 from datetime import datetime
+from typing import Any, TypedDict
 
 from pbem.store import GameRow, Store, Tables, iso
 
@@ -25,6 +26,17 @@ TABLES = Tables("league", (
 _COLUMNS = "id, name, plan, created, status, opened, reported"
 
 
+class League(TypedDict):
+    """A league as the store keeps it: `opened` and `reported` count rounds (0 before any)."""
+    id: str
+    name: str
+    plan: dict[str, Any]
+    created: str
+    status: str
+    opened: int
+    reported: int
+
+
 def _conn(store: Store) -> sqlite3.Connection:
     return store.with_tables(TABLES)
 
@@ -35,12 +47,20 @@ def add_league(store: Store, league_id: str, name: str, plan: dict, now: datetim
                          [league_id, name, json.dumps(plan), iso(now)])
 
 
-def league(store: Store, league_id: str) -> dict | None:
+def league(store: Store, league_id: str) -> League | None:
     row = _conn(store).execute(f"SELECT {_COLUMNS} FROM leagues WHERE id = ?", [league_id]).fetchone()
     return _league(row) if row else None
 
 
-def leagues(store: Store, status: str | None = None) -> list[dict]:
+def known_league(store: Store, league_id: str) -> League:
+    """A league known to be kept (its games, its events, its token name it): KeyError if not."""
+    found = league(store, league_id)
+    if found is None:
+        raise KeyError(league_id)
+    return found
+
+
+def leagues(store: Store, status: str | None = None) -> list[League]:
     rows = _conn(store).execute(f"SELECT {_COLUMNS} FROM leagues WHERE ? IS NULL OR status = ? "
                                 "ORDER BY created, id", [status, status])
     return [_league(row) for row in rows]
@@ -66,7 +86,7 @@ def league_games(store: Store, league_id: str) -> list[GameRow]:
     return [row for row in store.games_like(pattern) if exact.fullmatch(row.id)]
 
 
-def _league(row) -> dict:
+def _league(row) -> League:
     league_id, name, plan, created, status, opened, reported = row
     return {"id": league_id, "name": name, "plan": json.loads(plan), "created": created, "status": status,
             "opened": opened or 0, "reported": reported or 0}
@@ -101,5 +121,5 @@ def league_token_holder(store: Store, token: str) -> tuple[str, str] | None:
     return (row[0], row[1]) if row else None
 
 
-__all__ = ["TABLES", "add_league", "add_league_event", "ids_but_for_case", "league", "league_events",
-           "league_games", "league_token", "league_token_holder", "leagues", "update_league"]
+__all__ = ["TABLES", "League", "add_league", "add_league_event", "ids_but_for_case", "known_league", "league",
+           "league_events", "league_games", "league_token", "league_token_holder", "leagues", "update_league"]

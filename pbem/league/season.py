@@ -19,7 +19,7 @@ from pbem.gm.courses import load_course
 from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
 from pbem.ratings import ratings
-from pbem.store import from_iso
+from pbem.store import from_iso, moment
 from pbem.league import notices
 from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
@@ -73,7 +73,7 @@ class Season:
     def _away(self, league_id: str, now: datetime) -> bool:
         return any(end > now for _, _, end in absences(self.store, league_id))
 
-    def _work(self, league: dict, now: datetime) -> bool:
+    def _work(self, league: league_rows.League, now: datetime) -> bool:
         plan = self.plan(league["id"])
         return plan.round_at(now) > league["opened"] or league["reported"] < league["opened"]
 
@@ -89,7 +89,7 @@ class Season:
                 log.error("league %s: %s: %s", league["id"], type(e).__name__, e)
         return done
 
-    def _open_rounds(self, league: dict, now: datetime) -> list[str]:
+    def _open_rounds(self, league: league_rows.League, now: datetime) -> list[str]:
         plan = self.plan(league["id"])
         done = []
         rounds = schedule(plan)
@@ -148,7 +148,7 @@ class Season:
                 seated = {s.address for s in self.store.seats(row.id)}
                 moved = later(row.deadline, [(start, end) for a, start, end in away if a in seated])
                 if moved != row.deadline:
-                    table = table_games.load(self.store, row.id)
+                    table = _table(self.store, row.id)
                     table.row.deadline, table.row.reminded_turn = moved, None
                     table_games.save(self.store, table)
                     done.append(f"league {league_id}: {row.id} deadline moved to {moved:%Y-%m-%d %H:%M} (absence)")
@@ -156,7 +156,7 @@ class Season:
 
     def _report(self, league_id: str, now: datetime) -> list[str]:
         """The standings of each round whose games have all ended, once, to every player."""
-        league = league_rows.league(self.store, league_id)
+        league = league_rows.known_league(self.store, league_id)
         plan = self.plan(league_id)
         games = league_rows.league_games(self.store, league_id)
         done = []
@@ -198,15 +198,13 @@ class Season:
 
     # -- reading -----------------------------------------------------------------------------
     def plan(self, league_id: str) -> LeaguePlan:
-        league = league_rows.league(self.store, league_id)
-        if league is None:
-            raise KeyError(league_id)
+        league = league_rows.known_league(self.store, league_id)
         return read_plan(dict(league["plan"], id=league_id))
 
     def records(self, league_id: str) -> list[GameRecord]:
         out = []
         for row in league_rows.league_games(self.store, league_id):
-            table = table_games.load(self.store, row.id)
+            table = _table(self.store, row.id)
             result = table.state.result()
             events = self.store.events(row.id)
             ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == "finished"), None)
@@ -221,9 +219,9 @@ class Season:
         replaced, withdrawn = [], []
         for ev in league_rows.league_events(self.store, league_id):
             if ev["kind"] == "replace":
-                replaced.append(Replacement(ev["old"], ev["new"], ev["name"], from_iso(ev["at"])))
+                replaced.append(Replacement(ev["old"], ev["new"], ev["name"], moment(ev["at"])))
             elif ev["kind"] == "withdraw":
-                withdrawn.append(Withdrawal(ev["address"], from_iso(ev["at"])))
+                withdrawn.append(Withdrawal(ev["address"], moment(ev["at"])))
         return replaced, withdrawn
 
     def standings_data(self, league_id: str, now: datetime) -> dict:
@@ -249,7 +247,7 @@ class Season:
 
     def show(self, league_id: str, now: datetime) -> dict:
         """`pbem league show --json` (CONTRACT section 10)."""
-        league = league_rows.league(self.store, league_id)
+        league = league_rows.known_league(self.store, league_id)
         plan = self.plan(league_id)
         games = {g.id: g for g in league_rows.league_games(self.store, league_id)}
         seats = {gid: [s.address for s in self.store.seats(gid)] for gid in games}
@@ -302,13 +300,14 @@ class Season:
         return address
 
     def _name(self, league_id: str, plan: LeaguePlan, address: str) -> str:
-        name = plan.player(address).name if plan.player(address) else address.split("@")[0]
+        player = plan.player(address)
+        name = player.name if player else address.split("@")[0]
         for ev in league_rows.league_events(self.store, league_id):
             if ev["kind"] == "replace" and ev["old"] in (address, self._address(league_id, address)):
                 name = ev["name"]
         return name
 
-    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str,
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None,
               secret: str | None = None, **extra) -> None:
         notices.league_mail(postman, league_id, plan, kind, address, name, secret=secret, **extra)
 
@@ -327,6 +326,14 @@ def bye_game_id(league_id: str, round_no: int) -> str:
 
 def _course(name: str):
     return load_course(name)
+
+
+def _table(store, game_id: str) -> table_games.Table:
+    """A game of the league, known to be kept (`league_games` lists it): KeyError if not."""
+    table = table_games.load(store, game_id)
+    if table is None:
+        raise KeyError(game_id)
+    return table
 
 
 def round_of(league_id: str, game_id: str) -> int:
@@ -349,7 +356,7 @@ def _orders(seats, events: list[dict]) -> dict[str, Orders]:
 
 def current_addresses(store, league_id: str) -> set[str]:
     """The addresses that play a row of the league now (after replacements and withdrawals)."""
-    league = league_rows.league(store, league_id)
+    league = league_rows.known_league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     current = set(plan.addresses)
     for ev in league_rows.league_events(store, league_id):
@@ -362,7 +369,7 @@ def current_addresses(store, league_id: str) -> set[str]:
 
 def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
     """Each league row, by its address in the league file: (name, address) of who holds it now."""
-    league = league_rows.league(store, league_id)
+    league = league_rows.known_league(store, league_id)
     plan = read_plan(dict(league["plan"], id=league_id))
     out = {p.address: (p.name, p.address) for p in plan.players}
     for ev in league_rows.league_events(store, league_id):
@@ -374,7 +381,7 @@ def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
 def robot_levels(store, league_id: str) -> dict[str, str]:
     """Every robot that holds or held a league row, by its handle: its level. The file's robot
     players, and those that took over a row (`withdrawn: robot`, `REPLACE ... robot`)."""
-    league = league_rows.league(store, league_id)
+    league = league_rows.known_league(store, league_id)
     out = dict(read_plan(dict(league["plan"], id=league_id)).robots)
     for ev in league_rows.league_events(store, league_id):
         if ev["kind"] == "replace" and ev.get("robot"):
@@ -385,7 +392,7 @@ def robot_levels(store, league_id: str) -> dict[str, str]:
 def free_handle(store, league_id: str) -> str:
     """A robot handle that no row and no seat of the league has ever had: `robot-<k>`, the
     lowest such k. A robot that takes a row, or plays a bye's match, is told apart by it."""
-    league = league_rows.league(store, league_id)
+    league = league_rows.known_league(store, league_id)
     used = set(read_plan(dict(league["plan"], id=league_id)).addresses)
     used |= {ev["new"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == "replace"}
     used |= {s.address for row in league_rows.league_games(store, league_id) for s in store.seats(row.id)}

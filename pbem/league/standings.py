@@ -112,9 +112,9 @@ def _rank_matches(tallies: list[_Tally], played: list[GameOutcome],
     ordered = sorted(tallies, key=lambda t: (-t.points, -t.holes_diff))
     keyed: list[tuple[tuple, _Tally]] = []
     for level, group in groupby(ordered, key=lambda t: (-t.points, -t.holes_diff)):
-        group = list(group)
-        among = _head_to_head({t.slot for t in group}, played)
-        for tally in group:
+        members = list(group)
+        among = _head_to_head({t.slot for t in members}, played)
+        for tally in members:
             keyed.append(((*level, -among.get(tally.slot, 0.0)), tally))
     return _ranked(keyed, roster)
 
@@ -158,9 +158,11 @@ def _notes(plan, roster: Roster, replacements: list[Replacement],
             notes.setdefault(slot, []).append(
                 f"took over from {old_name} in round {max(1, plan.round_at(at))}")
     for leaving in sorted(withdrawals, key=lambda w: w.at):
-        slot = roster.slot(leaving.address)
+        left = roster.slot(leaving.address)
+        if left is None:
+            continue  # never: `outcomes` has refused the withdrawal of an address that holds no row
         what = "forfeited" if plan.withdrawn == "forfeit" else "void"
-        notes.setdefault(slot, []).append(
+        notes.setdefault(left, []).append(
             f"withdrew in round {max(1, plan.round_at(leaving.at))}, games left {what}")
     return {slot: "; ".join(lines) for slot, lines in notes.items()}
 

@@ -6,6 +6,7 @@ It is made from `secrets`, begins with `l` (a game's secret is hex, a table's to
 from __future__ import annotations
 
 import secrets
+from typing import TypeGuard
 
 from pbem.league import rows as league_rows
 
@@ -16,7 +17,7 @@ _TOKEN_LENGTH = 17
 _HEX = frozenset("0123456789abcdef")
 
 
-def is_league_token(token: str | None) -> bool:
+def is_league_token(token: str | None) -> TypeGuard[str]:
     """Whether `token` has a league token's shape (a text check: the store is asked after)."""
     token = (token or "").lower()
     return len(token) == _TOKEN_LENGTH and token[0] == TOKEN_PREFIX and set(token[1:]) <= _HEX
