@@ -15,6 +15,7 @@ from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from pbem.mail.screen import screen
 from pbem.store import Store
 from pbem.gm import admin, games, observers, robot_seats, spectators
+from pbem.gm.games import Table
 from pbem.gm.inbox import Inbox, Outcome, Policy
 from pbem.gm.letters import Postman
 from pbem.gm.pacing import plays_by_toss, round_the_table
@@ -187,10 +188,15 @@ class GM:
             log.error("game %s: %s failed: %s: %s", game_id, what, type(e).__name__, clean(e, 300))
             return []
 
+    def _load(self, game_id: str) -> Table:
+        table = games.load(self.store, game_id)
+        assert table is not None  # the store named the game (`tick`), and no game is ever deleted
+        return table
+
     def _deadline(self, game_id: str, now) -> list[str]:
         postman = self.postman()
         with self.store.transaction():
-            table = games.load(self.store, game_id)
+            table = self._load(game_id)
             # A wait game has a deadline only when the GM set one: it acts, once (README).
             once = table.row.options.get("nmr") == "wait"
             notes = Turns(postman, table).missed_deadline(forced=once)
@@ -206,7 +212,7 @@ class GM:
         again at most: `robot_seats.MOVES_A_CALL`)."""
         postman = self.postman()
         with self.store.transaction():
-            table = games.load(self.store, game_id)
+            table = self._load(game_id)
             notes = robot_seats.move(Turns(postman, table))
             if notes:
                 games.save(self.store, table)
@@ -217,7 +223,7 @@ class GM:
     def _remind(self, game_id: str, now) -> list[str]:
         postman = self.postman()
         with self.store.transaction():
-            table = games.load(self.store, game_id)
+            table = self._load(game_id)
             reminded = Turns(postman, table).remind()
             games.save(self.store, table)
         log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded) or "nobody")

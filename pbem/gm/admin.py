@@ -67,6 +67,7 @@ def parse(line: str, lineno: int | None = None) -> GMCommand:
     if verb == "ROLLBACK":  # TO <turn>, or nothing: the last turn played
         rollback.read_target(words[1], rest, lineno)
         return GMCommand(verb, words[1], (rest,) if rest else (), lineno)
+    args: tuple[str, ...]
     if verb == "REPLACE":
         m = re.match(r"^(\S+)\s+(.+)$", rest)
         args = (m.group(1), m.group(2).strip().strip('"')) if m else ()
@@ -316,7 +317,7 @@ class Admin:
         seat.secret = new_secret()
         seat.robot = None
         self.store.update_seat(seat)
-        table.state.names[seat.seat] = seat.name
+        games.rename(table.state, seat.seat, seat.name)
         self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name)
         self.postman.to_seat("welcome", table, seat, course=games.course_of(self.store, table.id),
                              replacing=old_name)
@@ -341,7 +342,7 @@ class Admin:
         seat.address = given if given != "robot-0" else robot_seats.free_handle(table.seats, seat.seat)
         seat.robot = robot_seats.level_of(spec)
         self.store.update_seat(seat)
-        table.state.names[seat.seat] = seat.name
+        games.rename(table.state, seat.seat, seat.name)
         self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name, robot=seat.robot)
         layers.tell("seat_replaced", self.store, self.postman, table, seat, old_address)
         for other in table.seats:

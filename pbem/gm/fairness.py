@@ -72,7 +72,7 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
         "seed_commitment": row.commitment,
         "seed": (row.seed_hex if row.seed_hex else row.seed) if over else None,
         "steps": steps,
-        "chance": state.chance_record() if over else None,
+        "chance": games.chance_record(state) if over else None,
         "results": _results(state) if over else None,
         "result": row.result,
     }
@@ -102,12 +102,12 @@ def _results(state) -> Any:
     return json.loads(json.dumps(state.spectator_view()))
 
 
-def verify_record(record: dict, notes: list[str] | None = None) -> str:
-    """The result line of a record that checks out; `Difference` names the first thing that does
-    not. The record may come from anyone: whatever is in it, the answer is a Difference, never a
-    crash, and what it quotes of the record is cut short. Every robot order is computed again
-    from its seat's view and stream (`RobotCheck`); what could not be rechecked (a robot of
-    another version) is said in `notes`."""
+def verify_record(record: dict, notes: list[str] | None = None) -> str | None:
+    """The result line of a record that checks out (None: the game ended without one);
+    `Difference` names the first thing that does not. The record may come from anyone: whatever
+    is in it, the answer is a Difference, never a crash, and what it quotes of the record is cut
+    short. Every robot order is computed again from its seat's view and stream (`RobotCheck`);
+    what could not be rechecked (a robot of another version) is said in `notes`."""
     _check_shape(record)
     seed = _seed_bytes(record.get("seed"))
     try:

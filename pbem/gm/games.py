@@ -6,6 +6,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol, cast
 
 from pbem.clock import parse_duration
 from pbem.games import GameState, game_type, rng
@@ -13,6 +14,25 @@ from pbem.games.course import Course
 from pbem.store import GameRow, Seat, Store
 from pbem.gm import deadlines, robot_seats
 from pbem.mail.clean import NAME_CHARS, clean, quoted
+
+
+class Recorded(Protocol):
+    """What the GM reads of every engine beyond the methods `GameState` declares: the players'
+    names by seat (the protocol's docstring speaks of them, each engine keeps its own list) and
+    the chance as it fell, for the public record."""
+    names: list[str]
+
+    def chance_record(self) -> list: ...
+
+
+def rename(state: GameState, seat: int, name: str) -> None:
+    """The engine names the seat's new player from now on (a replacement)."""
+    cast(Recorded, state).names[seat] = name
+
+
+def chance_record(state: GameState) -> list:
+    """Every deal and roll of the game so far, as the engine records them."""
+    return cast(Recorded, state).chance_record()
 
 
 @dataclass
@@ -124,17 +144,21 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         raise ValueError(f"a game with id {quoted(game_id)} exists already")
     # The GM's names (--player, a league file) are cleaned as a mail's are: they reach headers,
     # reports and calendars, which take no control character.
-    names = [clean(name, NAME_CHARS) or (robot_seats.robot_name(levels[i]) if levels[i] else address.split("@")[0])
-             for i, (name, address) in enumerate(players)]
+    names = [clean(name, NAME_CHARS) or (robot_seats.robot_name(level) if level else address.split("@")[0])
+             for (name, address), level in zip(players, levels)]
     names = robot_seats.told_apart(names, levels)
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)
-    state = engine.new(names, options, seed, course)
+    # `GameState.new` says int, but the engines are seeded with the seed's bytes (an old game's
+    # integer only on replay), as `rng.game_generator` takes them.
+    state = engine.new(names, options, seed, course)  # type: ignore[arg-type]
     if deadline is not None:
         parse_duration(deadline)
     # The seed stays secret until the end; its commitment is public from the start (CONTRACT 11).
     row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
-                  options=dict(getattr(state, "options", options)), course=course.name, seed=None,
+                  options=dict(getattr(state, "options", options)), course=course.name,
+                  # `GameRow.seed` says int, which only an old game holds: a new one keeps its bytes.
+                  seed=None,  # type: ignore[arg-type]
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     # A robot seat's secret is empty: no mail can ever speak for it.
@@ -172,9 +196,11 @@ def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     """The game as it was created, before any order (`created`: its first event, when read)."""
     created = created or store.events(game_id)[0]
     row = store.game(game_id)
+    assert row is not None  # a loaded table's game (a rollback's), and no game is ever deleted
     engine = game_type(row.type)
     seed = row.seed_value if "seed" not in created else created["seed"]
-    state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))
+    # Bytes, or an old game's integer: see `create`.
+    state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))  # type: ignore[arg-type]
     drain = getattr(state, "drain_events", lambda: None)
     drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     return state
@@ -184,7 +210,9 @@ def replay(store: Store, game_id: str) -> GameState:
     """Rebuild a game's state from its events alone (the history is the source of truth); the
     events a rollback undid are not played."""
     events = store.events(game_id)
-    engine = game_type(store.game(game_id).type)
+    row = store.game(game_id)
+    assert row is not None  # a loaded table's game (a rollback's), and no game is ever deleted
+    engine = game_type(row.type)
     state = fresh(store, game_id, events[0])
     for ev in events[1:]:
         play_event(engine, state, ev)
@@ -198,7 +226,7 @@ def play_event(engine, state: GameState, ev: dict) -> None:
     elif ev["kind"] == "resolved":
         state.resolve()
     elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
-        state.names[ev["seat"]] = ev["name"]
+        rename(state, ev["seat"], ev["name"])
         return
     else:
         return

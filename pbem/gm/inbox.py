@@ -287,7 +287,9 @@ def _collapse(orders: list[Order]) -> list[Order]:
             seen.add(type(command))
         elif isinstance(command, Press):
             if press is not None:
-                press.command = Press(f"{press.command.text}\n{command.text}")
+                first = press.command
+                assert isinstance(first, Press)  # `press` is the order made below, of the first PRESS
+                press.command = Press(f"{first.text}\n{command.text}")
                 press.lines += order.lines
                 continue
             press = order = Order(command, list(order.lines), dict(order.parts))

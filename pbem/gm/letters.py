@@ -72,14 +72,14 @@ class Postman:
     def savepoint(self) -> Iterator[None]:
         """All or nothing: a store savepoint that takes back the mail written inside it too,
         the mail still held (`answering`) as well as the queued."""
-        held = len(self.held) if self.held is not None else None
+        held, kept = self.held, len(self.held) if self.held is not None else 0
         answered, spectated = set(self.answered), set(self.spectated)
         try:
             with self.store.transaction():
                 yield
         except BaseException:
             if held is not None:
-                del self.held[held:]
+                del held[kept:]
             self.answered, self.spectated = answered, spectated
             raise
 
@@ -196,10 +196,10 @@ def _with_clock(text: str, note: str | None, gm_name: str) -> str:
 
 def _robots(kind: str, table: Table, reader: Seat) -> str:
     """A welcome says which seats pbem's robots play, and how (CONTRACT section 12)."""
-    robots = [seat for seat in table.seats if seat.robot and seat.seat != reader.seat]
+    robots = [(seat, seat.robot) for seat in table.seats if seat.robot and seat.seat != reader.seat]
     if kind != "welcome" or not robots:
         return ""
-    names = [f"{seat.name} ({seat.robot})" if seat.robot not in seat.name else seat.name for seat in robots]
+    names = [f"{seat.name} ({robot})" if robot not in seat.name else seat.name for seat, robot in robots]
     who = names[0] + " is a robot" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] + \
         " are robots"
     # Where nobody but robots would read a press, the mail offers none (`can_press`).

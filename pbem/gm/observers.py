@@ -130,7 +130,7 @@ def watched(store: Store, target_id: str) -> list[Watched]:
     if row is not None:
         names = [seat.name for seat in store.seats(target_id)]
         cast = " v ".join(names) if len(names) == 2 else ", ".join(names)
-        over = f"game {target_id} is {row.status}" + (f" ({row.result})" if row.result else "")
+        over: str | None = f"game {target_id} is {row.status}" + (f" ({row.result})" if row.result else "")
         closed = spectators.closed_to_spectators(store, target_id) or _league_closed(store, target_id)
         out.append(Watched("game", target_id, f"game {target_id} ({game_type(row.type).TITLE}: {cast})",
                            over if row.status in ENDED else None, closed))
@@ -188,6 +188,7 @@ class Spectator:
     def _step(self, order: Order, named: str | None) -> Step:
         lineno, line = order.lines[0]
         command = order.command
+        assert isinstance(command, SPECTATOR_COMMANDS)  # a request holds nothing else (`read_request`)
         word = str(command).split()[0]
         target_id = command.target or named
         if target_id is None:

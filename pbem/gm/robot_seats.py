@@ -150,6 +150,7 @@ def _command(state, table, seat: Seat, index: int, level: str | None = None):
     message of the player who moved before it would fail with it): the seat plays the default
     order instead, the event says so, and the GM's log says why."""
     level = level or seat.robot
+    assert level is not None  # a robot's own seat, or the level a missed deadline's robot plays at
     mark = marks(level, table.type, index)
     try:
         return order_for(state, table.type, seat.seat, level, table.row.options, bytes(table.row.seed_value),
@@ -201,7 +202,8 @@ def free_handle(seats: list[Seat], seat: int) -> str:
 def told_apart(names: list[str], levels: list[str | None]) -> list[str]:
     """Two robots of one level at a table would both be `Robot (strong)`: the second is
     `Robot (strong) 2`, the third `Robot (strong) 3` (a name the GM gave stays as given)."""
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, int] = {}
     for name, level in zip(names, levels):
         if level and name == robot_name(level) and name in seen:
             seen[name] += 1

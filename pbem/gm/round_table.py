@@ -193,7 +193,9 @@ class RoundTheTable:
         for s in sorted(state.to_move()):
             if state.result() is not None:
                 break
-            turn, orders, events = state.turn, [], []
+            turn = state.turn
+            orders: list[str] = []
+            events: list[dict] = []
             while s in state.to_move() and state.turn == turn and len(orders) < MOVE_STEPS:
                 command, mark = self.turns.nmr_command(s, policy)
                 state.apply(s, command)
@@ -235,9 +237,9 @@ class RoundTheTable:
                 others.append({"at": at, "text": rolled_back_text(ev)})
         for h in range(1, state.hole + 1):
             holes.setdefault(h, {"hole": h, "moves": []})
-        for h in holes.values():
-            scores = finished.get(h["hole"])
-            h["scores"] = ", ".join(f"{n} {p}" for n, p in zip(names, scores)) if scores else None
+        for shown in holes.values():
+            scores = finished.get(shown["hole"])
+            shown["scores"] = ", ".join(f"{n} {p}" for n, p in zip(names, scores)) if scores else None
         return {"holes": [holes[h] for h in sorted(holes)], "others": others}
 
 

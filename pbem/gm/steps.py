@@ -315,6 +315,7 @@ def _gm_door(door: Door, msg: Inbound, heading) -> Outcome:
         return Outcome("refused", f"GM password right, but locked until {format_utc(was_locked)}")
     until, alarm = lock.miss(msg.sender)
     if was_locked is not None:
+        assert until is not None  # locked before this miss, so still locked after it
         outcome = Outcome("ignored", f"wrong GM password while locked until {format_utc(until)}: not answered")
     else:
         note = "wrong GM password" + (f"; GM commands by mail locked until {format_utc(until)}" if until else "")
@@ -322,6 +323,7 @@ def _gm_door(door: Door, msg: Inbound, heading) -> Outcome:
                         until=format_utc(until) if until else None)
         outcome = door.unproven(msg, note=note, problem=words.problem, hint=words.hint)
     for address in sorted(door.policy.admins) if alarm else ():
+        assert until is not None  # the alarm is for the miss that began a lockout
         door.postman.to_address("error", address, template="gm_locked", sender=msg.sender, tries=lock.tries,
                                 until=format_utc(until))
     return outcome

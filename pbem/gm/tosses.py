@@ -9,7 +9,7 @@ tosses the reader answered by hand, and the reader's first toss of the next hole
 """
 from __future__ import annotations
 
-from pbem.games import GameState
+from pbem.gm.pacing import TossGame
 from pbem.mail.inbound import Inbound
 from pbem.store import Seat
 
@@ -63,7 +63,7 @@ class Tosses:
         self.pending: list[dict] = []
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> TossGame:
         return self.table.state
 
     def play(self, seat: Seat, command, msg: Inbound | None) -> str:

@@ -213,7 +213,7 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                     else (None, None)
             except ValueError:
                 first = last = None
-            if first is None or last < first:
+            if first is None or last is None or last < first:
                 errors.append(InvalidOrder("SET ABSENCE takes two ISO dates, the first day away and the last, "
                                            "the second not before the first", line=line, lineno=lineno,
                                            hint=ABSENCE_EXAMPLE))
@@ -235,9 +235,9 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 errors.append(InvalidOrder(f"unknown time zone {quoted(shown)}: use a name like {ZONE_EXAMPLES}",
                                            line=line, lineno=lineno, hint=TIMEZONE_EXAMPLE))
         elif word in ("OBSERVE", "UNOBSERVE"):
-            order, wrong = _spectator_line(word, arg, lineno, line)
+            order, mistake = _spectator_line(word, arg, lineno, line)
             orders += [order] if order else []
-            errors += [wrong] if wrong else []
+            errors += [mistake] if mistake else []
         elif word in ("HELP", "STATUS", "HISTORY", "RESIGN") and not arg:
             command = {"HELP": Help, "STATUS": Status, "HISTORY": History, "RESIGN": Resign}[word]()
             orders.append(Order(command, [(lineno, line)]))
@@ -305,7 +305,8 @@ def _without_signature(orders: list[Order], errors: list[OrderError]) -> list[Or
     if not orders:
         return errors
     last = max(no for o in orders for no, _ in o.lines)
-    unknown = sorted(e.lineno for e in errors if isinstance(e, UnknownCommand) and e.lineno > last)
+    unknown = sorted(e.lineno for e in errors
+                     if isinstance(e, UnknownCommand) and e.lineno is not None and e.lineno > last)
     tail_ok = all(isinstance(e, UnknownCommand) for e in errors if (e.lineno or 0) > last)
     if unknown and tail_ok and unknown[0] > last + 1:
         return [e for e in errors if (e.lineno or 0) <= last]
@@ -333,12 +334,11 @@ def read_body(body: list[Line], grammar: Grammar | None, breaks: dict[int, str] 
         no, ln = next(o.lines[0] for o in orders if isinstance(o.command, Resign))
         errors.append(AmbiguousOrder("RESIGN cannot share a message with other commands", line=ln, lineno=no,
                                      hint="send RESIGN alone, once you are sure"))
-    watching = [o for o in orders if isinstance(o.command, SPECTATOR_COMMANDS)]
+    watching = [(o.lines[0], o.command) for o in orders if isinstance(o.command, SPECTATOR_COMMANDS)]
     if watching and len(watching) < len(orders):
-        for order in watching:  # a spectator's request is answered apart, without a seat's secret
-            no, ln = order.lines[0]
-            errors.append(AmbiguousOrder(f"{str(order.command).split()[0]} goes in a mail of its own, with no "
+        for (no, ln), command in watching:  # a spectator's request is answered apart, without a seat's secret
+            errors.append(AmbiguousOrder(f"{str(command).split()[0]} goes in a mail of its own, with no "
                                          "other command beside it", line=ln, lineno=no,
-                                         hint=str(order.command) if order.command.target else None))
+                                         hint=str(command) if command.target else None))
     errors.sort(key=lambda e: e.lineno or 0)
     return orders, errors

@@ -210,9 +210,9 @@ def _classify(line: str, later: list[str]) -> tuple[str | None, int]:
     for pattern, kind in _STOP_LINES:
         if pattern.match(line):
             return kind, 1
-    kind = reply_marks.separator(line)
-    if kind:
-        return kind, 1
+    separator = reply_marks.separator(line)
+    if separator:
+        return separator, 1
     if reply_marks.footer(line):
         return "footer", 1
     if reply_marks.is_rule(line):
