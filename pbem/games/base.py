@@ -1,8 +1,9 @@
 """The engine protocol every game follows."""
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 from pbem.games.errors import IllegalOrder, OrderError
 
@@ -141,7 +142,8 @@ class GameState:
     def to_dict(self) -> dict:
         raise NotImplementedError
 
-    def to_move(self) -> set[int]:
+    def to_move(self) -> AbstractSet[int]:
+        """The seats that owe orders now (a set, read only: an engine may hand out a shared one)."""
         raise NotImplementedError
 
     def check(self, seat: int, command) -> None:
@@ -151,11 +153,12 @@ class GameState:
         """The refusals every engine's check starts with: the game is over, there is no such
         seat, or the seat has resigned (RESIGN included: once is enough). The state keeps
         `_result`, `n` and `resigned`; the rules are cited as the game's own text words them."""
-        if self._result is not None:
-            raise IllegalOrder(f"the game is over ({self._result.line})", rule=RULE_OVER)
-        if type(seat) is not int or not 0 <= seat < self.n:
+        state = cast(_Seated, self)
+        if state._result is not None:
+            raise IllegalOrder(f"the game is over ({state._result.line})", rule=RULE_OVER)
+        if type(seat) is not int or not 0 <= seat < state.n:
             raise IllegalOrder(f"there is no seat {seat} in this game", rule=seat_rule)
-        if self.resigned[seat]:
+        if state.resigned[seat]:
             raise IllegalOrder("you have resigned already" if type(command) is Resign else
                                "you have resigned from this game", rule=resigned_rule)
 
@@ -221,6 +224,14 @@ class GameState:
         """The holes the turn open now plays, in order (the mail names them to a player whose
         orders were written for another turn)."""
         raise NotImplementedError
+
+
+class _Seated(Protocol):
+    """What `GameState.refuse_out_of_play` reads of a state (MatchPlay, which never calls it,
+    keeps no `n` nor `resigned`)."""
+    _result: Result | None
+    n: int
+    resigned: list[bool]
 
 
 class TurnByTurn(GameState):

@@ -30,7 +30,7 @@ import secrets
 import struct
 from operator import mod
 from typing import TypeVar
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 
 __all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "game_generator", "new_seed", "seed_from_int",
            "stored_generator", "stream"]
@@ -153,7 +153,7 @@ class Generator:
         self._used = used + 1
         return words[used]
 
-    def _take(self, m: int) -> list[int]:
+    def _take(self, m: int) -> tuple[int, ...]:
         """The next m words in stream order (a shuffle takes all it needs at once)."""
         used, words = self._used, self._words
         end = used + m
@@ -214,6 +214,7 @@ class Generator:
         sizes = range(n, 1, -1)
         # A largest word under the lowest limit of the sizes n ... 2 is accepted by them all
         # (the odds of a word at or above it are below n / 2**64 a draw).
+        picks: Iterable[int]
         if n < len(_SAFE) and max(words) < _SAFE[n]:
             picks = map(mod, words, sizes)
         else:
@@ -224,7 +225,7 @@ class Generator:
         for i, j in zip(range(n - 1, 0, -1), picks):
             items[i], items[j] = items[j], items[i]
 
-    def _redraw(self, words: list[int], sizes: range) -> list[int]:
+    def _redraw(self, words: Sequence[int], sizes: range) -> list[int]:
         """The picks of `sizes`, taking `words` first and then the stream, skipping rejects."""
         pending = iter(words)
         picks = []

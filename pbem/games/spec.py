@@ -60,7 +60,8 @@ class GameSpec:
     `pbem show --json` adds, by seat key), `filters` (Jinja filters its templates use).
     `match_holes`: a league scores the game as a match over that many holes (a win, a half, the
     margin); None: by the total of the game's scores, lower better.
-    `random_orders(state, seat, rng)`: any legal order (tests, the demo, the arena).
+    `random_orders(state, seat, rng)`: any legal order (tests, the demo, the arena); `state` is
+    one of the spec's own `engine`, so the function is typed on that engine, not on `GameState`.
     """
     engine: type[GameState]
     grammar: Callable
@@ -74,7 +75,7 @@ class GameSpec:
     json_extras: Callable[[GameState, list[str]], dict] = _nothing
     filters: Mapping[str, Callable] = field(default_factory=lambda: MappingProxyType({}))
     match_holes: int | None = None
-    random_orders: Callable[[GameState, int, Any], Any] | None = None
+    random_orders: Callable[[Any, int, Any], Any] | None = None
 
     @property
     def type(self) -> str:

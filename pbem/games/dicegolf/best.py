@@ -57,8 +57,9 @@ def shown_value(choice, dice: Dice) -> int | None:
     return choice if type(choice) is int and choice in named.values() else None
 
 
-def names_of(value: int, dice: Dice) -> list[str]:
-    """How a player may name `value` for these dice: SUM, DIE1, DIE2 (those that show it)."""
+def names_of(value: int | None, dice: Dice) -> list[str]:
+    """How a player may name `value` for these dice: SUM, DIE1, DIE2 (those that show it; none
+    for None, an X)."""
     a, b = dice
     return [name for name, shown in (("SUM", a + b), ("DIE1", a), ("DIE2", b)) if shown == value]
 
@@ -98,6 +99,7 @@ def _toss_value(flag: int, total: int, toss: int, dice: Dice, lenient: bool, kin
     if not values:
         return policy_expected(kind, flag, total, toss + 1, lenient)
     value = choose(kind, flag, total, toss, dice, lenient)
+    assert value is not None  # there are entries, so every policy makes one
     return policy_expected(kind, flag, total + value, toss + 1, lenient)
 
 
@@ -149,6 +151,7 @@ def _distribution(kind: str, flag: int, total: int, toss: int, lenient: bool) ->
     if toss > TOSSES:
         return ((FAILED, Fraction(1)),)
     out: dict[int, Fraction] = {}
+    rest: tuple[tuple[int, Fraction], ...]
     for dice in OUTCOMES:
         if completing_value(flag, total, toss, dice, lenient) is not None:
             rest = ((HOLE_SCORES[toss], Fraction(1)),)

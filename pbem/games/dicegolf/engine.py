@@ -337,7 +337,6 @@ class DiceGolf(Sheets, GameState):
         """What `seat` may see (None: the GM, everything). `sheets` and `totals` hold the holes
         that have closed, alike for everyone; `playing` and `waiting` the hole in play, for the
         reader's own seat only."""
-        over = self._result is not None
         seats = range(self.n) if seat is None else (seat,)
         return {
             "game": self.TYPE, "names": list(self.names), "seat": seat, "hole": self.hole_no,
@@ -349,7 +348,7 @@ class DiceGolf(Sheets, GameState):
             "waiting": [self.toss_view(s) if s in seats else None for s in range(self.n)],
             "policies": [self.policies[s] if s in seats else None for s in range(self.n)],
             "coaching": [self.coaching_view(s) if s in seats else None for s in range(self.n)],
-            "result": self._result.line if over else None,
+            "result": self._result.line if self._result is not None else None,
         }
 
     def default_orders(self, seat: int):
@@ -515,7 +514,9 @@ class DiceGolf(Sheets, GameState):
                 continue
             policy = kind or self.policies[seat]
             if policy == "ASK":
-                self.events.append({"kind": "ask", "seat": seat, **self.toss_view(seat)})
+                waiting = self.toss_view(seat)
+                assert waiting is not None  # the toss above waits for its entry
+                self.events.append({"kind": "ask", "seat": seat, **waiting})
                 return
             flag, total, toss_no, dice = self.position(seat)
             self._enter(seat, best.choose(policy, flag, total, toss_no, dice, self.lenient), by or policy)
@@ -524,7 +525,7 @@ class DiceGolf(Sheets, GameState):
         """Roll the next toss and enter it at once when the rules leave no choice."""
         flag, total, toss_no = card["flag"], _total(card), len(card["tosses"]) + 1
         dice = self._toss_dice(seat, toss_no)
-        toss = {"dice": list(dice), "entry": None, "by": None}
+        toss: dict[str, object] = {"dice": list(dice), "entry": None, "by": None}
         card["tosses"].append(toss)
         done = best.completing_value(flag, total, toss_no, dice, self.lenient)
         values = best.entries(flag, total, dice)
@@ -563,6 +564,7 @@ class DiceGolf(Sheets, GameState):
 
     def _finish(self) -> None:
         totals = self.totals()
+        winners: tuple[int, ...]
         if self.n == 1:
             line, winners = f"{self.names[0]} scores {totals[0]}, {rank(totals[0])}", (0,)
         else:

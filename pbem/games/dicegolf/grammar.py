@@ -15,7 +15,7 @@ import re
 
 from pbem.games.dicegolf.engine import Enter, Policy
 from pbem.games.dicegolf.best import POLICIES
-from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
+from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError, Suggest
 from pbem.orders.commands import Line, Order, UnknownCommand, first_word
 from pbem.orders.numbers import read_number
 
@@ -41,7 +41,9 @@ def read_enter(line: str) -> Enter | None:
         return Enter("SUM")
     if word == "X":
         return Enter("X")
-    return Enter(read_number(word))
+    value = read_number(word)
+    assert value is not None  # the pattern lets one or two ASCII digits through, nothing else
+    return Enter(value)
 
 
 def read_policy(line: str) -> Policy | None:
@@ -91,7 +93,7 @@ def _suggest(word: str | None):
     return lambda state, seat: state.suggestion(seat, word)
 
 
-def _suggest_again(first) -> object:
+def _suggest_again(first) -> Suggest:
     """The first of two POLICY lines stands as a suggestion while any policy may be set; for
     two ENTER lines, the best entry (the first may be against the rules)."""
     def suggest(state, seat: int) -> str | None:

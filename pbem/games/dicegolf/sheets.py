@@ -10,23 +10,30 @@ is over every hole begun is on the table.
 """
 from __future__ import annotations
 
+from pbem.games.base import Result
+
+
+def _shown(card: dict) -> dict:
+    """A hole begun, as its sheet shows it (CONTRACT section 8)."""
+    out = {"flag": card["flag"], "tosses": [{"dice": list(t["dice"]), "entry": t["entry"]} for t in card["tosses"]],
+           "score": card["score"]}
+    if card.get("forfeit"):
+        out["forfeit"] = True
+    return out
+
 
 class Sheets:
     scorecards: list[list[dict]]
     holes: list[dict]
     n: int
+    _result: Result | None
 
     def sheet(self, seat: int, hole: int) -> dict | None:
         """One hole of `seat`'s sheet in the form of CONTRACT section 8 (None: not begun)."""
         cards = self.scorecards[seat]
         if hole > len(cards):
             return None
-        card = cards[hole - 1]
-        out = {"flag": card["flag"], "tosses": [{"dice": list(t["dice"]), "entry": t["entry"]}
-                                                for t in card["tosses"]], "score": card["score"]}
-        if card.get("forfeit"):
-            out["forfeit"] = True
-        return out
+        return _shown(cards[hole - 1])
 
     def closed(self, seat: int) -> int:
         """How many holes of `seat`'s sheet everyone may see: those closed, or, once the game is
@@ -35,7 +42,7 @@ class Sheets:
                                                                                len(self.scorecards[seat]))
 
     def closed_sheets(self) -> list[list[dict]]:
-        return [[self.sheet(s, h) for h in range(1, self.closed(s) + 1)] for s in range(self.n)]
+        return [[_shown(c) for c in self.scorecards[s][:self.closed(s)]] for s in range(self.n)]
 
     def closed_totals(self) -> list[int]:
         return [sum(c["score"] for c in cards[:self.closed(s)] if c["score"] is not None)
@@ -48,4 +55,4 @@ class Sheets:
 
     def sheets(self) -> list[list[dict]]:
         """Every seat's sheet, one entry per hole begun (`pbem show --json` keys it by address)."""
-        return [[self.sheet(s, h) for h in range(1, len(self.scorecards[s]) + 1)] for s in range(self.n)]
+        return [[_shown(c) for c in self.scorecards[s]] for s in range(self.n)]

@@ -114,15 +114,22 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
-        self.last_seat, self.last_kind = None, None  # who completed the last turn, and how
-        self.dealer, self.current, self.drawn = 0, None, None
+        self.last_seat: int | None = None  # who completed the last turn,
+        self.last_kind: str | None = None  # and how
+        self.dealer = 0
+        self.current: int | None = None
+        self.drawn: str | None = None
         self.knocker: int | None = None
         self.final: list[int] | None = None  # seats still owed a last turn, once the end is called
         self.rebuilt = False
         self.stock: list[str] = []
         self.discard: list[str] = []
         # Per seat and position; `known`: what the seat has seen of its own face-down cards.
-        self.grids, self.up, self.known, self.start_seen, self.replaced = [], [], [], [], []
+        self.grids: list[list[str]] = []
+        self.up: list[list[bool]] = []
+        self.known: list[list[bool]] = []
+        self.start_seen: list[list[bool]] = []
+        self.replaced: list[list[bool]] = []
         self.peeks_left, self.paid, self.started = [0] * n, [0] * n, [False] * n
 
     def _derive(self) -> None:
@@ -163,7 +170,7 @@ class Golf(GolfRules, TurnByTurn):
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
-        d = {k: list(getattr(self, k)) for k in self._LISTS}
+        d: dict[str, object] = {k: list(getattr(self, k)) for k in self._LISTS}
         d.update({k: [list(row) for row in getattr(self, k)] for k in self._GRIDS})
         d.update({
             "names": list(self.names), "options": dict(self.options), "rng": self.rng.state(),
@@ -290,10 +297,12 @@ class Golf(GolfRules, TurnByTurn):
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
     def _keep(self, seat: int, pos: int, drawn_if: list | None = None) -> None:
         card, self.drawn = self.drawn, None
+        assert card is not None  # KEEP follows a draw
         self._replace(seat, pos, card, "keep", drawn_if)
 
     def _throw(self, seat: int, drawn_if: list | None = None) -> None:
         card, self.drawn = self.drawn, None
+        assert card is not None  # DISCARD follows a draw
         self.discard.append(card)
         self._pass_turn(seat, "discard", ["threw", card, drawn_if], card in self.jacks)
 
@@ -332,7 +341,7 @@ class Golf(GolfRules, TurnByTurn):
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
         over = False
-        after = []  # what else the turn did, as facts too
+        after: list[list] = []  # what else the turn did, as facts too
         if not self.stock:
             if self.rebuilt or not self._rebuild():
                 after.append(["used_up"])
@@ -418,7 +427,7 @@ class Golf(GolfRules, TurnByTurn):
         # goes to seat (dealer + 1 + k) mod n, at position k // n + 1.
         dealt = deck[:-size * n - 1:-1]
         del deck[-size * n:]
-        grids = [[]] * n
+        grids: list[list[str]] = [[]] * n
         for k in range(n):
             grids[(self.dealer + 1 + k) % n] = dealt[k::n]
         self.grids = grids
@@ -494,7 +503,7 @@ class Golf(GolfRules, TurnByTurn):
             "drawing": self.drawn is not None, "resigned": list(self.resigned),
             "result": self._result.line if self._result else None,
         }
-        if gm:
+        if seat is None:
             v["seen"] = {s: self._seen(s) for s in range(self.n)}
             v["drawn"] = self.drawn
             v["stock_cards"], v["discard_pile"] = list(self.stock), list(self.discard)
@@ -536,8 +545,9 @@ class Golf(GolfRules, TurnByTurn):
     def orders_like(self, seat: int, word: str | None) -> list:
         free = self.replaceable(seat) or [1]
         looks = self.peekable(seat)[:1]
-        return {"DRAW": [DrawStock()], "IF": [DrawStockIf(4, free[0])], "KEEP": [Keep(free[0])],
-                "DISCARD": [Discard()], "KNOCK": [Knock()], "PEEK": [Peek(p) for p in looks]}.get(word or "", [])
+        orders: dict[str, list] = {"DRAW": [DrawStock()], "IF": [DrawStockIf(4, free[0])], "KEEP": [Keep(free[0])],
+                                   "DISCARD": [Discard()], "KNOCK": [Knock()], "PEEK": [Peek(p) for p in looks]}
+        return orders.get(word or "", [])
 
     def _best_spot(self, seat: int, card: str) -> int | None:
         g, up, known = self.grids[seat], self.up[seat], self.known[seat]

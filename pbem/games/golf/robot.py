@@ -118,7 +118,7 @@ def _improve_others(s: engine.Golf, seat: int, pool: list, turns: list[int], rng
     it. A kept card is known to its owner; the card it replaced becomes the discard's top.
     Returns the cards left unseen (the pool and the pile so made)."""
     others = [o for o in range(s.n) if o != seat and not s.resigned[o]]
-    thrown = []
+    thrown: list[str] = []
     for r in range(max((turns[o] for o in others), default=0)):
         for o in others:
             if r >= turns[o]:
@@ -131,7 +131,7 @@ def _improve_others(s: engine.Golf, seat: int, pool: list, turns: list[int], rng
                 _first_looks(s, o)
             top = thrown.pop() if thrown else None
             spot = None if top is None else _spot(s, o, top)
-            if spot is None:
+            if top is None or spot is None:  # (no spot without a card)
                 if top is not None:
                     thrown.append(top)
                 i = rng.below(len(pool))

@@ -6,7 +6,9 @@ break, each with a message that says why and, where one helps, a hint that is a 
 """
 from __future__ import annotations
 
-from pbem.games.base import NMR_OPTION, Option, Resign, written
+from typing import TYPE_CHECKING
+
+from pbem.games.base import NMR_OPTION, Option, Resign, Result, written
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from pbem.games.errors import IllegalOrder
 
@@ -57,6 +59,30 @@ class GolfRules:
     """`check_order` and its helpers; the state, `replaceable`, `peekable` and
     `default_orders` are the game's."""
 
+    # What it reads of the game's state.
+    _result: Result | None
+    names: list[str]
+    options: dict
+    resigned: list[bool]
+    last_seat: int | None
+    last_kind: str | None
+    current: int | None
+    drawn: str | None
+    knocker: int | None
+    size: int
+    positions: tuple[int, ...]
+    faceup: bool
+    peeks_left: list[int]
+    started: list[bool]
+    up: list[list[bool]]
+    known: list[list[bool]]
+
+    if TYPE_CHECKING:  # the game's own (`golf.Golf`)
+        def locked(self, seat: int, pos: int) -> bool: ...
+        def replaceable(self, seat: int) -> list[int]: ...
+        def peekable(self, seat: int) -> list[int]: ...
+        def default_orders(self, seat: int) -> object: ...
+
     def check_order(self, seat: int, command) -> None:
         if self._result is not None:
             raise IllegalOrder(f"the game is over ({self._result.line})", rule="no orders after the end of the game")
@@ -79,7 +105,7 @@ class GolfRules:
             if t is Keep:
                 self._check_position(seat, command.pos, Keep)
             elif t is not Discard:
-                self._refuse_while_drawn(command)
+                self._refuse_while_drawn(seat, command)
         elif t is DrawDiscard:
             self._check_position(seat, command.pos, DrawDiscard)
         elif t is DrawStockIf:
@@ -116,14 +142,15 @@ class GolfRules:
         if self.current is None:
             raise IllegalOrder("nobody is to move", rule="play in turn")
         whose = self.names[self.current]
-        if self.last_seat == seat:
+        if self.last_seat == seat and self.last_kind is not None:  # (they are set together)
             done = _DONE_AS.get(self.last_kind, self.last_kind)
             raise IllegalOrder(f"your turn ended with {done}; it is {whose}'s turn now",
                                rule="one action a turn")
         raise IllegalOrder(f"it is {whose}'s turn, not yours", rule="play in turn")
 
-    def _refuse_while_drawn(self, command) -> None:
-        keep = self.replaceable(self.current)
+    def _refuse_while_drawn(self, seat: int, command) -> None:
+        """`seat` is the one to move, who has drawn."""
+        keep = self.replaceable(seat)
         hint = f"KEEP {keep[0]}" if keep else "DISCARD"
         if isinstance(command, Knock):
             raise IllegalOrder("you have drawn a card: a knock takes the whole turn instead of drawing",

@@ -79,12 +79,14 @@ _DRAWS = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS = len(REVEAL_PAIRS)
-_REVEAL = (None,) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
+# _REVEAL[a][b] is Reveal(a, b) (index 0 is a placeholder, never read).
+_REVEAL = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
     """(the score of a grid turned all face up, the positions of its cancelled columns)."""
-    score, cancelled = 0, []
+    score = 0
+    cancelled: list[int] = []
     for a, b in COLUMNS:
         if cards[a] == cards[b]:
             cancelled += (a + 1, b + 1)
@@ -309,7 +311,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "finished": [{"hole": h["hole"], "grids": [list(g) for g in h["grids"]],
                           "scores": list(h["scores"])} for h in self.holes],
             "resigned": list(self.resigned),
-            "result": self._result.line if over else None,
+            "result": self._result.line if self._result is not None else None,
         }
         if seat is None:
             v["grids"] = [list(g) for g in self.grid]
@@ -319,7 +321,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return v
         grids = []
         for s in range(self.n):
-            seen = self.reveals[s] if s == seat and self.revealing and self.reveals[s] else ()
+            pair = self.reveals[s]
+            seen = pair if s == seat and self.revealing and pair else ()
             grids.append(Grid(self.grid[s], 3, list(self.up[s])).shown(seen))
         v["grids"] = grids
         v["drawn"] = self.drawn if not over and seat == self.current and not self.revealing else None
@@ -354,8 +357,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         default = self.default_orders(seat)
         keep = default if type(default) is Keep else _KEEP[1]
         flip = _FLIP[down[0]]
-        return {"DRAW": [_DRAW_STOCK], "IF": [DrawStockIf(4, down[0], down[0])], "KEEP": [keep],
-                "DISCARD": [flip], "FLIP": [flip]}.get(word or "", [])
+        orders: dict[str, list] = {"DRAW": [_DRAW_STOCK], "IF": [DrawStockIf(4, down[0], down[0])], "KEEP": [keep],
+                                   "DISCARD": [flip], "FLIP": [flip]}
+        return orders.get(word or "", [])
 
     # -- play -----------------------------------------------------------------------------
     # Each move leaves a `played` event with its facts in `say`, a list (it stores as JSON);
@@ -368,7 +372,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         n = self.n
         self.dealer = (self.game_no - 1 + self.hole_no - 1) % n
         self.drawn = self.ender = None
-        self.starter = self.current = self._following(self.dealer)
+        starter = self._following(self.dealer)
+        assert starter is not None  # two seats in play at least (else the game is over), and no ender yet
+        self.starter = self.current = starter
         deck = list(DECK)
         rng = self.rng
         rng.shuffle(deck)
@@ -435,11 +441,13 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         if POINTS[card] <= limit:
             self._keep(seat, command.keep, limit)
         else:
+            assert command.flip is not None  # checked: here a conditional draw names its flip
             self._discard_flip(seat, command.flip, limit)
 
     def _keep(self, seat: int, pos: int, limit: int | None = None) -> None:
         """Keep the drawn card at `pos`; `limit`: the conditional draw's, when that kept it."""
         i, grid, card = pos - 1, self.grid[seat], self.drawn
+        assert card is not None  # KEEP follows a draw
         self.drawn = None
         old = grid[i]
         grid[i] = card
@@ -450,6 +458,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
 
     def _discard_flip(self, seat: int, pos: int, limit: int | None = None) -> None:
         card = self.drawn
+        assert card is not None  # DISCARD FLIP follows a draw
         self.drawn = None
         self.discard.append(card)
         up = self.up[seat]
@@ -468,9 +477,10 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return self._end_hole()
         following = seat + 1 if seat + 1 < self.n else 0  # the plain case: the next seat
         if following == ender or self.resigned[following]:
-            following = self._following(seat)
-            if following is None:
+            in_play = self._following(seat)
+            if in_play is None:
                 return self._end_hole()
+            following = in_play
         self.current = following
 
     def _following(self, seat: int) -> int | None:
@@ -524,7 +534,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return self._finish_among_active()
         if self.revealing:
             if self.current == seat:  # the seat due to start the hole is out: the next in play starts
-                self.starter = self.current = self._following(seat)
+                starter = self._following(seat)
+                assert starter is not None  # two seats in play at least, and no ender while revealing
+                self.starter = self.current = starter
             return self._end_reveals()
         if self.current != seat:
             return

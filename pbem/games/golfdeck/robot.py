@@ -59,7 +59,7 @@ def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
 def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
     """The reveals made so far: the seat's own as its view shows them, another seat's (unseen
     until all are in) as its default pair."""
-    reveals = [None] * len(view["names"])
+    reveals: list[tuple[int, int] | None] = [None] * len(view["names"])
     for o, done in enumerate(view["revealed"]):
         if not done:
             continue

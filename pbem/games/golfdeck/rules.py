@@ -7,6 +7,9 @@ about everything else.
 """
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
+
 from pbem.games import base
 from pbem.games.base import Resign
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
@@ -35,6 +38,21 @@ RULE_RESIGNED = "a player who has resigned takes no more turns"
 
 class GolfDeckRules:
     """`check_order` and its helpers; the state and `default_orders` are the game's."""
+
+    # What it reads of the game's state.
+    names: list[str]
+    hole_no: int
+    revealing: bool
+    reveals: list[tuple[int, int] | None]
+    current: int
+    drawn: str | None
+    grid: list[list[str]]
+    up: list[list[bool]]
+
+    if TYPE_CHECKING:  # the game's own (`golfdeck.GolfDeck`, a `base.TurnByTurn`)
+        def refuse_out_of_play(self, seat: int, command, *, seat_rule: str, resigned_rule: str) -> None: ...
+        def to_move(self) -> AbstractSet[int]: ...
+        def default_orders(self, seat: int) -> object: ...
 
     def check_order(self, seat: int, command) -> None:
         self.refuse_out_of_play(seat, command, seat_rule=RULE_TURN, resigned_rule=RULE_RESIGNED)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
-from pbem.games.errors import IllegalOrder
+from pbem.games.errors import IllegalOrder, OrderError
 
 if TYPE_CHECKING:
     from pbem.games.course import Course
@@ -241,7 +241,7 @@ class MatchPlay(GameState):
         return won
 
     def check(self, seat: int, command) -> None:
-        if self.finished:
+        if self._result is not None:
             raise IllegalOrder(f"the match is over ({self._result.line})", rule=rule("j"))
         if type(command) is not Play:
             if isinstance(command, Resign):
@@ -250,7 +250,7 @@ class MatchPlay(GameState):
                 command = command.play
         if not isinstance(command, Play):
             raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
-        problems = []
+        problems: list[OrderError] = []
         try:
             self._check_cards(seat, command.cards)
         except IllegalOrder as e:  # the specials may be wrong too: report every wrong line
@@ -321,9 +321,9 @@ class MatchPlay(GameState):
         required, allowed = self._special_options(seat)
         if not required:
             return Play(tuple(cards))
-        card = next(c for c in HELPFUL_FIRST if c in allowed)
+        special = next(c for c in HELPFUL_FIRST if c in allowed)
         hardest = max(range(3), key=lambda i: (cards[i] - self.pars[holes[i] - 1], self.pars[holes[i] - 1], -i))
-        return Play(tuple(cards), (Special(card, holes[hardest]),))
+        return Play(tuple(cards), (Special(special, holes[hardest]),))
 
     # -- helpers --------------------------------------------------------------------------
     def match_line(self) -> str:
@@ -340,12 +340,13 @@ class MatchPlay(GameState):
         first, count, colour = self._phase(seat)
         left = self.specials_left[seat]
         owed = []
-        if first == 1 and colour is None:
-            owed.append(f"two specials of one colour (both BLUE or both RED), in two different turns, "
-                        f"{self._by(3)}")
-        elif first == 1 and count < 2:
-            mine = " and ".join(c for c in left if c.startswith(colour))
-            owed.append(f"a {colour} special ({mine}) {self._by(3)}")
+        if first == 1:
+            if colour is None:
+                owed.append(f"two specials of one colour (both BLUE or both RED), in two different turns, "
+                            f"{self._by(3)}")
+            elif count < 2:
+                mine = " and ".join(c for c in left if c.startswith(colour))
+                owed.append(f"a {colour} special ({mine}) {self._by(3)}")
         later = [c for c in left if colour is None or not c.startswith(colour)]
         if colour is None:
             owed.append(f"the two of the other colour {self._by(6)}")
@@ -511,6 +512,7 @@ class MatchPlay(GameState):
 
     def _play_hole(self, i: int, hole: int) -> dict:
         o0, o1 = self.pending
+        assert o0 is not None and o1 is not None  # `resolve` plays a turn with both orders in
         c0, c1 = o0.cards[i], o1.cards[i]
         scores = [c0, c1]
         played_specials: list[list[str]] = [[], []]

@@ -36,8 +36,9 @@ def read_cards(text: str) -> list[int] | None:
     tokens = [t for t in _CARD_GAPS.split(text) if t]
     if len(tokens) == 1 and is_digits(tokens[0]) and len(tokens[0]) > 1:
         tokens = list(tokens[0])  # "PLAY 435": one digit a card
-    cards = [read_number(t) for t in tokens]
-    if not cards or None in cards:
+    numbers = [read_number(t) for t in tokens]
+    cards = [n for n in numbers if n is not None]
+    if not cards or len(cards) < len(numbers):
         return None
     return cards
 

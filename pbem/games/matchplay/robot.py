@@ -44,6 +44,7 @@ The order drawn from the mixed strategy is checked on the rebuilt state before i
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import permutations
 from operator import mul
 
@@ -152,7 +153,7 @@ def _actions(state: MatchPlay, seat: int) -> list[tuple]:
     out = []
     for cards in _multisets(hand):
         rest = tuple(hand[v] - cards.count(v) for v in (3, 4, 5))
-        specials = [] if required else [None]
+        specials: list[tuple[str, int] | None] = [] if required else [None]
         specials += [(k, v) for k in kinds for v in sorted(set(cards))]
         for sp in specials:
             eff = list(cards)
@@ -264,10 +265,11 @@ def _solve(a: list[list[float]], iterations: int = ITERATIONS, fixed: list[float
     x, y = [1.0 / n] * n, [1.0 / m] * m
     rx, ry = [0.0] * n, [0.0] * m
     sx, sy = [0.0] * n, [0.0] * m
-    against_fixed = None
+    against_fixed: list[float] = []  # what each row earns against the bound column player (with `share`)
     if share and against is not None:
         against_fixed = [share * v for v in against]
     elif share:
+        assert fixed is not None  # the bound column player is `against` or plays `fixed`
         against_fixed = [share * sum(map(mul, row, fixed)) for row in (model or a)]
     for it in range(1, iterations + 1):
         if share:
@@ -351,14 +353,14 @@ def _features(actions: list) -> list[tuple]:
     return out
 
 
-def _tilted(base: list[float], feats: list[tuple], theta: tuple) -> list[float]:
+def _tilted(base: list[float], feats: list[tuple], theta: Sequence[float]) -> list[float]:
     """The uniformly random mix tilted by exp(theta . features)."""
     scores = [sum(map(mul, theta, f)) for f in feats]
     top = max(scores)
     return _normal([b * math.exp(v - top) for b, v in zip(base, scores)])
 
 
-def _fit(data: list, theta: tuple) -> tuple:
+def _fit(data: list, theta: Sequence[float]) -> tuple:
     """The most likely tilt, a posteriori (a normal prior of spread FIT_PRIOR on each weight),
     for the (base mix, features, index played) of the turns seen: Newton's method from `theta`."""
     k = len(theta)
@@ -555,10 +557,10 @@ def _last_turn(lead: int, mine: tuple, theirs: tuple, specials: tuple) -> float:
         eff = list(my_cards)
         if v is not None:
             eff[eff.index(v)] += my_delta
-        eff = tuple(sorted(eff))
+        mine_eff = tuple(sorted(eff))
         value = 0.0
         for teff, q in theirs_eff:
-            for s, p in _meetings(eff, teff):
+            for s, p in _meetings(mine_eff, teff):
                 total = lead + s
                 value += q * p * (1.0 if total > 0 else 0.5 if total == 0 else 0.0)
         best = max(best, value)
