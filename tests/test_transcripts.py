@@ -81,3 +81,10 @@ def test_a_calendar_part_comes_after_the_text_and_reads_as_one_event(name):
 def test_the_rollback_scenario_shows_calendar_parts():
     calendars = played("rollback").calendars
     assert {kind for _, kind, _, _ in calendars} >= {"ack", "report", "notice"}
+
+
+@pytest.mark.parametrize("name", ["golf", "golfdeck", "tables"])
+def test_card_games_mail_never_names_a_course(name):
+    # The card games deal hands on no course: a table or game of theirs never says "parkland".
+    texts = [text for _, _, text, _ in played(name).mails]
+    assert texts and not [t for t in texts if "course" in " ".join(t.split()).lower().replace("of course", "")]

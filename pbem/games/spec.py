@@ -62,6 +62,8 @@ class GameSpec:
     margin); None: by the total of the game's scores, lower better.
     `random_orders(state, seat, rng)`: any legal order (tests, the demo, the arena); `state` is
     one of the spec's own `engine`, so the function is typed on that engine, not on `GameState`.
+    `uses_course`: whether the game is played on a course (the card games deal hands instead:
+    their mail never names one).
     """
     engine: type[GameState]
     grammar: Callable
@@ -76,6 +78,7 @@ class GameSpec:
     filters: Mapping[str, Callable] = field(default_factory=lambda: MappingProxyType({}))
     match_holes: int | None = None
     random_orders: Callable[[Any, int, Any], Any] | None = None
+    uses_course: bool = True
 
     @property
     def type(self) -> str:

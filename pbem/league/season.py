@@ -168,7 +168,8 @@ class Season:
             with self.store.transaction():
                 data = self.standings_data(league_id, now)
                 finished = number >= plan.rounds
-                table = dict(round=number, finished=finished, rows=data["standings"], columns=columns(plan))
+                table = dict(round=number, finished=finished, rows=data["standings"], columns=columns(plan),
+                             next_open=not finished and plan.opens(number + 1) <= now)
                 players, gone = set(), withdrawn(self.store, league_id)
                 for player in plan.players:
                     address = self._address(league_id, player.address)

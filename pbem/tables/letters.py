@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.clock import format_utc, parse_duration
-from pbem.games import game_type
+from pbem.games import game_type, spec_for
 from pbem.mail.clean import clean
 from pbem.mail.outbound import Letter
 from pbem.render import render
@@ -38,7 +38,8 @@ def describe(store, t: OpenTable, now: datetime) -> dict:
     return {"id": t.id, "type": t.type, "title": game_type(t.type).TITLE, "seats": t.seats, "taken": taken,
             "free": max(t.seats - taken, 0), "min": t.min, "fill": t.fill, "status": t.status, "game": t.game,
             "starts": format_utc(t.starts) if t.starts else None, "past_start": waiting,
-            "deadline": spoken(t.deadline), "course": t.course.get("name") or ""}
+            "deadline": spoken(t.deadline),
+            "course": (t.course.get("name") or "") if spec_for(t.type).uses_course else ""}
 
 
 def spoken(duration: str | None) -> str | None:

@@ -171,10 +171,14 @@ def rows_text(rows: list[dict]) -> str:
     lines = []
     for r in rows:
         taken = len(r["joined"])
-        when = f"starts {r['starts']}, fill {r['fill']}" if r["starts"] else "starts when full"
-        status = f"started as {r['game']}" if r["status"] == TableStatus.STARTED else r["status"]
-        lines.append(f"{r['id']:<20} {r['type']:<10} {status:<8} {taken}/{r['seats']} seats, {r['pending']} pending, "
-                     f"{when}")
+        if r["status"] == TableStatus.OPEN:
+            when = f"starts {r['starts']}, fill {r['fill']}" if r["starts"] else "starts when full"
+            state = f"open     {taken}/{r['seats']} seats, {r['pending']} pending, {when}"
+        elif r["status"] == TableStatus.STARTED:
+            state = f"started  {taken}/{r['seats']} seats, now game {r['game']}"
+        else:
+            state = f"closed   {taken}/{r['seats']} seats, no game"
+        lines.append(f"{r['id']:<20} {r['type']:<10} {state}")
         if r["joined"]:
             lines.append("    " + ", ".join(f"{clean(j['name'], 40)} <{j['address']}>" for j in r["joined"]))
     return "\n".join(lines)

@@ -71,3 +71,14 @@ def test_set_calendar_in_reply_to_the_welcome_is_taken_for_the_address(table):
     table.pbem("process", now=iso(START + timedelta(seconds=1)))
     game_welcome = next(m for m in table.mails(ADDRESSES[1]) if m["X-PBEM-Game"] and m["X-PBEM-Kind"] == "welcome")
     assert any(part.get_content_type() == "text/calendar" for part in game_welcome.walk())
+
+
+def test_two_absences_in_one_mail_are_named_as_two_not_one_span(table):
+    path = league_file(table, players=4, extra="absence_days: 10\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    welcome = welcome_of(table, ADDRESSES[0])
+    got = reply(table, ADDRESSES[0], welcome, "SET ABSENCE 2026-12-08 to 2026-12-09\nSET ABSENCE 2026-12-15 to 2026-12-16",
+                iso(START - timedelta(days=2)))
+    assert kinds(got) == ["ack"], [body(m) for m in got]
+    assert got[0]["Subject"] == "[cup] 2 absences noted, starting 2026-12-08 and 2026-12-15"
+    assert "Your 2 absences are noted" in " ".join(body(got[0]).split())

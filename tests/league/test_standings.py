@@ -347,3 +347,31 @@ def test_the_rounds_grid_shows_each_players_table_and_byes():
                 assert cell.detail == str(scores[row.name][r - 1])
                 assert cell.game == played[r - 1].game_of(row.address).game_id("lg")
                 assert cell.outcome in ("won", "lost") and len(cell.against) == 1
+
+
+# -- the standings mail, as its readers take it ---------------------------------------------------
+def _standings_mail(next_open: bool, finished: bool = False) -> str:
+    from pbem.render import render
+
+    plan = plan_of(4)
+    rows = [{"rank": 1, "name": "Ann", "played": 1, "won": 1, "halved": 0, "lost": 0, "points": 1.0,
+             "holes_diff": 3, "on_time": 2 / 3, "ordinal": None, "note": ""}]
+    _, text = render("standings", "league", gm_address="gm@example.test", gm_name="Golf GM", now="",
+                     league_id="lg", plan=plan, name="Ann", address=addr("Ann"), title="MatchPlay Golf",
+                     spectator=None, round=1, finished=finished, rows=rows, columns=columns(plan),
+                     next_open=next_open)
+    return " ".join(text.split())
+
+
+def test_the_standings_say_whether_the_next_round_has_opened_not_that_it_may_have():
+    assert "Round 2 opens 2026-12-14 18:00 UTC." in _standings_mail(next_open=False)
+    opened = _standings_mail(next_open=True)
+    assert "Round 2 opened 2026-12-14 18:00 UTC: its games are under way." in opened
+    assert "if it has not already" not in opened
+
+
+def test_the_standings_say_what_their_columns_mean_and_round_on_time_as_the_page_does():
+    text = _standings_mail(next_open=False)
+    assert "On time: the share of a player's deadlines met" in text
+    assert "Rating: the rating ordinal" in text and "Points: a won match 1" in text
+    assert " 67% " in text  # two deadlines of three: the page's round(66.67) too, not 66

@@ -42,6 +42,13 @@ def test_table_list_json_rows_have_exactly_the_contracts_shape(table):
                      "fill": "wait", "status": "closed", "game": None}
     text = table.pbem("table", "list")[1]
     assert waiting in text and "Ann <ann@example.test>" in text and "1/3 seats" in text
+    lines = {line.split()[0]: line for line in text.splitlines() if not line.startswith(" ")}
+    # A started table says which game it became, not that it waits to be full; a closed one
+    # that it made none.
+    assert lines[second["id"]].endswith(f"started  2/2 seats, now game {played}"), lines
+    assert "pending" not in lines[second["id"]] and "starts when full" not in lines[second["id"]]
+    assert lines["dice_1"].endswith("closed   0/2 seats, no game"), lines
+    assert "1 pending, starts 2026-12-05T11:00:00Z, fill robots" in lines[waiting]
 
 
 def test_a_table_keeps_what_it_will_need_to_start_from_the_configuration_at_opening(table):

@@ -35,4 +35,5 @@ def card_spec(engine, robot, random_orders, folder: Path) -> GameSpec:
     templates (`folder`) before the `cards` family's, the deals its chance, points its scores."""
     return GameSpec(engine=engine, grammar=grammar, pacing=Pacing.ROUND_THE_TABLE, robot=robot,
                     family=TEMPLATES, templates=folder, chance="deals", score_words="points",
-                    gm_lines=gm_lines, json_extras=json_extras, random_orders=random_orders)
+                    gm_lines=gm_lines, json_extras=json_extras, random_orders=random_orders,
+                    uses_course=False)
