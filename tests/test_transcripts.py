@@ -88,3 +88,13 @@ def test_card_games_mail_never_names_a_course(name):
     # The card games deal hands on no course: a table or game of theirs never says "parkland".
     texts = [text for _, _, text, _ in played(name).mails]
     assert texts and not [t for t in texts if "course" in " ".join(t.split()).lower().replace("of course", "")]
+
+
+def test_the_cancelled_card_mark_is_explained_exactly_when_a_report_shows_one():
+    seen = 0
+    for name in ("golf", "golfdeck", "tables"):
+        for _, kind, text, _ in played(name).mails:
+            if kind == "report" and "Every card face up" in text:
+                seen += "(x)" in text.replace("(x) marks", "")
+                assert ("(x) marks a cancelled card" in text) == ("(x)" in text.replace("(x) marks", "")), text
+    assert seen, "no report with a cancelled card"

@@ -67,8 +67,12 @@ def roll_back(postman, table, to_turn: int | None, line: str) -> str:
             raise IllegalOrder(f"nothing has been played in game {table.id} yet", rule=RULE, line=line)
     first = next((turn for turn in before if turn is not None), None)
     cut = cut_at(before, to_turn)
+    played = sorted({turn for turn in before if turn is not None})
+    if played and to_turn < played[0]:
+        raise IllegalOrder(f"game {table.id} has no turn {to_turn}: its turns count from {played[0]}, and "
+                           f"ROLLBACK {table.id} TO {played[0]} undoes every one of them",
+                           rule=RULE, line=line, hint=f"ROLLBACK {table.id} TO {played[0]}")
     if cut is None or first is None or to_turn < first:
-        played = sorted({turn for turn in before if turn is not None})
         span = f"turns {played[0]} to {played[-1]}" if played else "no turn yet"
         raise IllegalOrder(f"game {table.id} has nothing to undo from turn {to_turn} on (played: {span})",
                            rule=RULE, line=line,

@@ -354,3 +354,10 @@ def test_the_nearest_legal_orders_keep_what_the_player_may_play():
     assert due == g.default_orders(1) and due.specials  # Bill must play one now
     for play in (due, g.nearest_orders(1, (4, 4), [S("", 0)])):
         g.check(1, play)
+
+
+def test_the_gm_show_lines_say_none_for_a_spent_hand_and_no_specials():
+    from pbem.games.matchplay.show import gm_lines
+    seat = {"name": "George", "hand": [], "specials_left": [], "orders": None}
+    line = gm_lines({"seats": {"1": seat}}, {})[0]
+    assert line == "  George: hand (empty); specials left (none); pending -"

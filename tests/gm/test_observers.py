@@ -152,7 +152,7 @@ def test_a_stranger_watches_a_match_turn_by_turn_and_never_sees_an_open_turns_or
     assert result["X-PBEM-Kind"] == "result"
     shown = table.show("m1")
     assert shown["result"] in body(result) and "Thank you for watching." in body(result)
-    assert "That was the last mail of this game to its spectators." in body(result)
+    assert "The game is over, and with it its mail to spectators. Should the GM reopen it (a rollback), you would hear of that first." in " ".join(body(result).split())
     assert kinds(table.mails(CRITIC))[2:] == kinds(copies)  # after the question and the answer
     # The players' own mail is as it was: no spectator lines in it.
     assert not any("spectator" in body(m) for m in table.mails(GEORGE) + table.mails(BILL))
@@ -390,7 +390,7 @@ def test_an_abandoned_game_tells_its_spectators_once_and_is_no_longer_watched(ta
     assert told[0]["X-PBEM-Game"] == "m1" and token_of(told[0])  # every spectator mail carries it
     text = " ".join(body(told[0]).split())
     assert "as a spectator of game m1" in text and "the GM has abandoned it" in text
-    assert "That was the last mail of this game to its spectators." in text and "UNOBSERVE" not in text
+    assert "The game is over, and with it its mail to spectators. Should the GM reopen it (a rollback), you would hear of that first." in text and "UNOBSERVE" not in text
     assert all(len(line) <= 78 for line in body(told[0]).splitlines())
     # The players get their own notice, and no spectator's copy.
     for player in (GEORGE, BILL):

@@ -192,7 +192,7 @@ def test_rollback_refusals_name_the_line_and_change_nothing(table):
     play(table, "matchplay", "g", random.Random(4), clock, 2)
     before = table.show("g")
     for words, said in ((["TO", "5"], "nothing to undo from turn 5 on"), (["TO", "x"], "TO and a turn number"),
-                        (["TO", "0"], "nothing to undo from turn 0 on")):
+                        (["TO", "0"], "has no turn 0: its turns count from 1, and ROLLBACK g TO 1 undoes every one")):
         code, _, err = table.pbem("gm", "ROLLBACK", "g", *words, now=clock.tick(), check=False)
         assert code != 0 and said in err, err
     answer = admin_mail(table, f"{GM_PASSWORD}\nROLLBACK g TO 9", now=clock.tick())
@@ -202,6 +202,9 @@ def test_rollback_refusals_name_the_line_and_change_nothing(table):
     stranger = admin_mail(table, f"{GM_PASSWORD}\nROLLBACK g TO 1", now=clock.tick(), sender="mallory@example.test")
     assert stranger["X-PBEM-Kind"] == "error" and table.show("g")["turn"] == before["turn"]
     assert BOSS not in (stranger["To"] or "")
+    # What the refusal of TO 0 offers is itself taken: every turn undone.
+    table.pbem("gm", "ROLLBACK", "g", "TO", "1", now=clock.tick())
+    assert table.show("g")["turn"] == 1
 
 
 def test_a_spectator_hears_of_the_rollback_and_nothing_secret(table):

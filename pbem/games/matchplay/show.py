@@ -11,7 +11,7 @@ def gm_lines(state: dict, data: dict) -> list[str]:
         table = environment().get_template("matchplay/_holes.txt").module.hole_table(state["holes"], state)
         lines += [f"  {line}".rstrip() for line in str(table).strip("\n").splitlines()] + [""]
     for v in state.get("seats", {}).values():
-        lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand']))}; "
-                     f"specials left {', '.join(v['specials_left'])}; "
+        lines.append(f"  {v['name']}: hand {' '.join(map(str, v['hand'])) or '(empty)'}; "
+                     f"specials left {', '.join(v['specials_left']) or '(none)'}; "
                      f"pending {(v['orders'] or '-').replace(chr(10), ' / ')}")
     return lines
