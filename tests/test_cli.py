@@ -110,6 +110,9 @@ def test_demo_plays_a_whole_match(tmp_path):
     lines = r.stdout.splitlines()
     first_report = next(i for i, ln in enumerate(lines) if "[report]" in ln)
     assert sum("-> GM: PLAY" in ln for ln in lines[:first_report]) == 2
+    # A pass's mail is shown whole before anyone answers it: both reports of a turn stand together.
+    reports = [i for i, ln in enumerate(lines) if "[report]" in ln]
+    assert reports and all(b == a + 1 for a, b in zip(reports[::2], reports[1::2])), lines
 
 
 def test_help_on_every_command(table):

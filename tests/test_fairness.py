@@ -57,6 +57,7 @@ def test_a_finished_game_verifies_and_any_change_to_its_record_is_caught(table, 
     assert shown["seed"] == t.row.seed_hex and shown["seed_commitment"] == t.row.commitment
     record = json.loads(table.pbem("export", "f1")[1])
     assert "example.test" not in json.dumps(record)  # no address unless the GM's config allows
+    assert set(record["course"]["extras"]) <= {game_type}  # the course's extras for other games stay out
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     code, out, _ = table.pbem("verify", str(path), check=False)

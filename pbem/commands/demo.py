@@ -82,9 +82,10 @@ def _play(folder: Path, say, seed: int) -> int:
     result_line = None
     for _ in range(40):
         # Both players' new mail in the order the GM wrote it, so the exchange reads as it happened.
+        # Everything a pass wrote is shown first; then each player answers what asked for orders.
         arrived = sorted((m for p in players for m in p.inbox()), key=lambda item: item[0])
+        to_answer = []
         for _, player, mail in arrived:
-            seat = players.index(player)
             kind = mail["X-PBEM-Kind"]
             say(f"GM -> {player.name}: [{kind}] {mail['Subject']}")
             part = mail.get_body(preferencelist=("plain",))
@@ -93,10 +94,12 @@ def _play(folder: Path, say, seed: int) -> int:
             if kind == "result":
                 result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
             if kind in ("welcome", "report") and "Result:" not in body:
-                state = _state(app, game_id)
-                orders = str(play(state, seat, rng))
-                say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
-                player.reply(mail, orders)
+                to_answer.append((player, mail))
+        for player, mail in to_answer:
+            state = _state(app, game_id)
+            orders = str(play(state, players.index(player), rng))
+            say(f"{player.name} -> GM: " + orders.replace("\n", " / "))
+            player.reply(mail, orders)
         if result_line:
             break
         app.process()

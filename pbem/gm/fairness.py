@@ -67,7 +67,10 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
             steps.append(step)
     record = {
         "record": RECORD_VERSION, "id": row.id, "type": row.type, "options": row.options,
-        "course": {"name": created["course"], "pars": created["pars"], "extras": created.get("extras") or {}},
+        "course": {"name": created["course"], "pars": created["pars"],
+                   # A course file may carry extras for several games (dice golf's flags): the
+                   # record keeps its own game's only.
+                   "extras": {k: v for k, v in (created.get("extras") or {}).items() if k == row.type}},
         "players": list(created["names"]),
         "seed_commitment": row.commitment,
         "seed": (row.seed_hex if row.seed_hex else row.seed) if over else None,
