@@ -192,7 +192,8 @@ class Inbox:
             except OrderError as e:
                 for problem in (e, *e.also):
                     errors.append(problem.at(*_swap(order.line_for(problem.part))))
-                break  # later orders depend on this one
+                # The later orders are checked still, against the game without this one (as
+                # after a line that cannot be read): the answer names every wrong line at once.
         for layer in layers.above():  # a league player's days away: every line of the message together
             errors += layer.check_orders(self.store, table, seat, orders, self.postman.now)
         if errors:

@@ -39,8 +39,7 @@ def read(state, seat: int, text: str):
                 if scratch is not state:
                     scratch.apply(seat, order.command)
             except OrderError as e:
-                errors.append(e.at(*reversed(order.lines[0])))
-                break
+                errors.append(e.at(*reversed(order.lines[0])))  # the later orders are checked still
     make_suggestions(errors, state, seat)
     return moves, errors
 

@@ -224,3 +224,17 @@ def test_a_missed_deadline_reveals_and_plays_for_the_silent_player_and_the_game_
         assert games.replay(store, "c1").to_dict() == games.load(store, "c1").state.to_dict()
     finally:
         store.close()
+
+
+def test_every_wrong_line_of_a_card_mail_is_named_not_only_the_first(table):
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", "5", "--player", f"Ann <{PLAYERS[0]}>",
+               "--player", f"Bob <{PLAYERS[1]}>")
+    table.order(PLAYERS[0], "REVEAL 1 2", game="c1")
+    table.order(PLAYERS[1], "REVEAL 1 2", game="c1")
+    before = table.show("c1")
+    mover = min(engine(table).to_move())
+    got = table.order(PLAYERS[mover], "DRAW DISCARD 7\nKEEP 2", game="c1")
+    assert kinds(got) == ["error"]
+    text = " ".join(body(got[0]).split())
+    assert "Line 1" in text and "Line 2" in text, text
+    assert table.show("c1")["history"] == before["history"]  # nothing of it was played
