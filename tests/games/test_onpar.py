@@ -475,3 +475,16 @@ def test_an_illegal_order_names_its_rule_in_the_default_hint():
         state.check(0, Shot(("P1",)))
     assert caught.value.rule == "the Putter is played only on The Green"
     assert caught.value.hint == "SHOT D5"
+
+
+def test_the_course_picture_has_a_key_and_cuts_a_name_only_where_it_must():
+    from pbem.games.onpar.pictures import course_picture
+    names = ["Ann", "Caddie", "Robot (strong)", "Bartholomew Featherstonehaugh"]
+    state = OnPar.new(names, {"holes": 1}, 7, None)
+    picture = course_picture(state.view(0))
+    assert all(len(line) <= 78 for line in picture.splitlines()), picture
+    key = " ".join(line.strip() for line in picture.splitlines() if line.strip().startswith(("Key:", "")))
+    assert ". plain" in key and "O hole" in key and "= Green" in key and "0 tee" in key
+    assert all(f"{n} {name}" in " ".join(key.split()) for n, name in enumerate(names, start=1))
+    assert "3 Robot (strong) on 0, 0 strokes" in picture  # it fits: not cut
+    assert "4 Bartholomew Featherst" in picture and "~ on 0" in picture  # too long for the column: cut

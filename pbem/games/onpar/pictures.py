@@ -7,8 +7,12 @@ ball lies. A hole of par 5 has at most 35 spaces, so both fit 78 columns with an
 """
 from __future__ import annotations
 
-NAME_CHARS = 12
+WIDTH = 78
+BALLS_AT = 46  # the column of the table's Balls
 _MARKS = {"plain": ".", "Green": "=", "Pond": "~"}
+# What each character of the strip is, in the order the key lists them.
+_KEY = (("0", "tee"), (".", "plain"), ("#", "hazard"), ("~", "Pond"), ("T", "Target's space"),
+        ("=", "Green"), ("O", "hole"))
 
 
 def _mark(card: str) -> str:
@@ -52,21 +56,41 @@ def _what(span: dict) -> str:
     return f"{card} (hazard{rule})"
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "~"
+def _key(strip: str, names: list[str]) -> list[str]:
+    """The strip's key: the characters it shows, then whose ball each number is (names whole)."""
+    marks = ", ".join(f"{mark} {what}" for mark, what in _KEY if mark in strip[3:] or mark == "0")
+    balls = ", ".join(f"{n} {name}" for n, name in enumerate(names, start=1))
+    return _wrapped(f"Key: {marks}; balls below: {balls} (* two or more on one space).", "  ")
+
+
+def _wrapped(text: str, indent: str) -> list[str]:
+    lines, line = [], indent
+    for word in text.split(" "):
+        if len(line) + len(word) + (line != indent) > WIDTH - 2 and line != indent:
+            lines.append(line)
+            line = indent + "  "
+        line += (" " if line.strip() else "") + word
+    return lines + [line]
 
 
 def _where(seat: int, view: dict) -> str:
+    """`3 Robot (strong) on 12, 2 strokes`: the name cut (the key above has it whole) only when
+    the line would pass 78 columns."""
     ball = view["balls"][seat]
     strokes = ball["strokes"]
-    return f"{seat + 1} {_short(view['names'][seat])} on {ball['space']}, {strokes} stroke{'s' if strokes != 1 else ''}"
+    rest = f" on {ball['space']}, {strokes} stroke{'s' if strokes != 1 else ''}"
+    room = WIDTH - BALLS_AT - len(f"{seat + 1} ") - len(rest)
+    name = view["names"][seat]
+    if len(name) > room:
+        name = name[: max(room - 1, 1)] + "~"
+    return f"{seat + 1} {name}{rest}"
 
 
 def course_picture(view: dict) -> str:
     """The hole in play: the strip with the balls, then the table of cards."""
     spans, balls = view["spans"], view["balls"]
     strip, column = _strip(spans, view["hole_space"])
-    lines = [strip, _markers(balls, column), ""]
+    lines = [strip, _markers(balls, column), *_key(strip, view["names"]), ""]
     lines.append(f"  {'Card':<7}{'Spaces':<8}{'What':<29}Balls")
     rows = [("Tee", "0", "the tee", 0, 0)]
     for n, span in enumerate(spans, start=1):
@@ -75,5 +99,5 @@ def course_picture(view: dict) -> str:
     for label, spaces, what, first, last in rows:
         here = [_where(s, view) for s, ball in enumerate(balls) if first <= ball["space"] <= last]
         lines.append(f"  {label:<7}{spaces:<8}{what:<29}{here[0] if here else ''}".rstrip())
-        lines += [" " * 46 + more for more in here[1:]]
+        lines += [" " * BALLS_AT + more for more in here[1:]]
     return "\n".join(line.rstrip() for line in lines)
