@@ -27,7 +27,8 @@ RECOVERY_ATTEMPTS = 3
 
 
 def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], course: Course, *,
-              options: dict, seed: bytes | int, game_id: str | None, deadline: str | None) -> str:
+              options: dict, seed: bytes | int, game_id: str | None, deadline: str | None,
+              zones: dict[str, str] | None = None) -> str:
     """A new game, inside the caller's transaction: created, every player welcomed, and the
     first move announced (or made, by a robot). The GM's `new_game` and the layers above (an
     open table that fills in the middle of a message) both come here."""
@@ -40,7 +41,8 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
         if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):
             raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
     table = games.create(postman.store, type_name=type_name, players=players, course=course,
-                         options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline)
+                         options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline,
+                         zones=zones)
     if closed:
         spectators.close_to_spectators(postman.store, table.id, postman.now)
     postman.to_all("welcome", table, course=course)
@@ -82,12 +84,12 @@ class GM:
 
     def new_game(self, type_name: str, players: list[tuple[str, str]], course: Course, *,
                  options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,
-                 deadline: str | None = None) -> str:
+                 deadline: str | None = None, zones: dict[str, str] | None = None) -> str:
         options = dict(options or {})
         options.setdefault("nmr", self.default_nmr)
         with self.store.transaction():
             game_id = open_game(self.postman(), type_name, players, course, options=options, seed=seed,
-                                game_id=game_id, deadline=deadline or self.default_deadline)
+                                game_id=game_id, deadline=deadline or self.default_deadline, zones=zones)
         log.info("game %s created: %s, %d players", game_id, type_name, len(players))
         return game_id
 

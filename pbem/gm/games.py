@@ -124,7 +124,8 @@ def next_game_id(store: Store, type_name: str) -> str:
 
 
 def create(store: Store, *, type_name: str, players: list[tuple[str, str]], course: Course,
-           options: dict, seed: bytes, now: datetime, game_id: str | None, deadline: str | None) -> Table:
+           options: dict, seed: bytes, now: datetime, game_id: str | None, deadline: str | None,
+           zones: dict[str, str] | None = None) -> Table:
     engine = game_type(type_name)
     engine.check_options(options)
     if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
@@ -162,7 +163,10 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     # A robot seat's secret is empty: no mail can ever speak for it.
-    seats = [Seat(game_id, i, names[i], addresses[i], "" if levels[i] else new_secret(), robot=levels[i])
+    # A player's time zone given with the game (a league file's `timezone:`), as SET TIMEZONE sets it.
+    zones = {a.lower(): z for a, z in (zones or {}).items()}
+    seats = [Seat(game_id, i, names[i], addresses[i], "" if levels[i] else new_secret(), robot=levels[i],
+                  timezone=None if levels[i] else zones.get(addresses[i]))
              for i in range(len(players))]
     table = Table(row, seats, state, store)
     table.next_deadline(now)

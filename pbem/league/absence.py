@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta, UTC
 
+from pbem.clock.schedule import UnknownZone, format_deadline, zone
 from pbem.games.errors import IllegalOrder
 from pbem.gm import games
 from pbem.league import rows as league_rows
@@ -37,20 +38,41 @@ def league_of(store, game_id: str) -> str | None:
     return None
 
 
-def _span(first: date, last: date) -> tuple[datetime, datetime]:
-    start = datetime.combine(first, time(0), tzinfo=UTC)
-    return start, datetime.combine(last, time(0), tzinfo=UTC) + timedelta(days=1)
+def _span(first: date, last: date, zone_name: str | None = None) -> tuple[datetime, datetime]:
+    """From the first day's midnight to the end of the last day, in the player's time zone
+    (UTC when they have none), as UTC moments."""
+    where = _zone_or_utc(zone_name)
+    start = datetime.combine(first, time(0), tzinfo=where).astimezone(UTC)
+    return start, datetime.combine(last + timedelta(days=1), time(0), tzinfo=where).astimezone(UTC)
 
 
-def _taken(store, league_id: str, address: str | None = None) -> list[tuple[str, date, date]]:
-    return [(ev["address"], date.fromisoformat(ev["first"]), date.fromisoformat(ev["last"]))
+def _zone_or_utc(zone_name: str | None):
+    try:
+        return zone(zone_name) if zone_name else UTC
+    except UnknownZone:  # a zone the tz database no longer has: the day as UTC has it
+        return UTC
+
+
+def _taken(store, league_id: str, address: str | None = None) -> list[tuple[str, date, date, str | None]]:
+    return [(ev["address"], date.fromisoformat(ev["first"]), date.fromisoformat(ev["last"]), ev.get("zone"))
             for ev in league_rows.league_events(store, league_id)
             if ev["kind"] == "absence" and (address is None or ev["address"] == address)]
 
 
 def absences(store, league_id: str, address: str | None = None) -> list[tuple[str, datetime, datetime]]:
     """(address, start, end) of every absence of the league (of one address)."""
-    return [(who, *_span(first, last)) for who, first, last in _taken(store, league_id, address)]
+    return [(who, *_span(first, last, where)) for who, first, last, where in _taken(store, league_id, address)]
+
+
+def player_zone(store, league_id: str, address: str, table=None) -> str | None:
+    """The time zone a player's absence days are counted in: the one the player set in the game
+    the absence was sent from (SET TIMEZONE, or the league file's, which the game took), else
+    the league file's own for that address."""
+    seat = table.seat_of(address) if table is not None else None
+    if seat is not None and seat.timezone:
+        return seat.timezone
+    player = read_plan(dict(league_rows.known_league(store, league_id)["plan"], id=league_id)).player(address)
+    return player.timezone if player is not None else None
 
 
 def days_of(spans: list[Span]) -> int:
@@ -71,7 +93,7 @@ def _allowance(store, league_id: str) -> int:
 
 
 def days_left(store, league_id: str, address: str) -> int:
-    spans = [(first, last) for _, first, last in _taken(store, league_id, address)]
+    spans = [(first, last) for _, first, last, _ in _taken(store, league_id, address)]
     return _allowance(store, league_id) - days_of(spans)
 
 
@@ -105,7 +127,7 @@ def check_league(store, league_id: str, address: str, lines: list, now: datetime
     if league["status"] != "active":
         return [_refused(lines[0], f"league {league_id} is {league['status']}: there is no deadline of it "
                                    f"left to move{others}", rule(allowance), None)]
-    taken = [(first, last) for _, first, last in _taken(store, league_id, address)]
+    taken = [(first, last) for _, first, last, _ in _taken(store, league_id, address)]
     errors, above = [], 0
     for i, (command, line) in enumerate(lines):
         left = allowance - days_of(taken)
@@ -179,10 +201,11 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
     """Record the absences of one message (checked) and move the deadlines of the address's
     league games inside them (`table`: a game already loaded, saved with the rest); what the
     acknowledgement says."""
+    where = player_zone(store, league_id, address, table)
     for command in commands:
         league_rows.add_league_event(store, league_id, now, "absence", address=address,
-                                     first=command.first.isoformat(), last=command.last.isoformat())
-    spans = [_span(c.first, c.last) for c in commands]
+                                     first=command.first.isoformat(), last=command.last.isoformat(), zone=where)
+    spans = [_span(c.first, c.last, where) for c in commands]
     moved = []
     for row in league_rows.league_games(store, league_id):
         if row.status != "active" or row.deadline is None:
@@ -198,7 +221,7 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
         games.save(store, other)
         moved.append(row.id)
     away = [{"first": c.first.isoformat(), "last": c.last.isoformat(),
-             "until": end.strftime("%Y-%m-%d %H:%M UTC")} for c, (_, end) in zip(commands, spans)]
+             "until": format_deadline(end, where)} for c, (_, end) in zip(commands, spans)]
     return {"spans": away, "moved": moved, "left": days_left(store, league_id, address), "league": league_id}
 
 

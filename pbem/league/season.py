@@ -10,6 +10,7 @@ whole season with nothing else from the GM.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 
 from pbem.games.rng import new_seed
@@ -109,7 +110,7 @@ class Season:
                 game_id = pairing.game_id(league["id"])
                 self.gm.new_game(plan.game, players, course, options=options,
                                  seed=new_seed(), game_id=game_id,
-                                 deadline=plan.deadline)
+                                 deadline=plan.deadline, zones=self._zones(plan, pairing.players, addresses))
                 done.append(f"league {league['id']}: opened {game_id}")
             if plan.bye == "robot":
                 for address in rounds[number - 1].byes:
@@ -131,7 +132,7 @@ class Season:
         level = robot_seats.DEFAULT_LEVEL
         players = [(self._name(league_id, plan, row), address), (robot_seats.robot_name(level), f"{handle}:{level}")]
         self.gm.new_game(plan.game, players, course, options=dict(plan.options), seed=new_seed(), game_id=game_id,
-                         deadline=plan.deadline)
+                         deadline=plan.deadline, zones=self._zones(plan, [row], [address]))
         return [f"league {league_id}: opened {game_id} (the bye, against a robot)"]
 
     def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
@@ -299,6 +300,17 @@ class Season:
             if ev["kind"] == "replace" and ev["old"] == address:
                 address = ev["new"]
         return address
+
+    @staticmethod
+    def _zones(plan: LeaguePlan, rows: Sequence[str], addresses: Sequence[str]) -> dict[str, str]:
+        """The time zones the league file gives its players, by the address each plays from now
+        (a newcomer in a row plays in UTC until SET TIMEZONE)."""
+        zones = {}
+        for row, address in zip(rows, addresses):
+            player = plan.player(row)
+            if player is not None and player.timezone and row == address:
+                zones[address] = player.timezone
+        return zones
 
     def _name(self, league_id: str, plan: LeaguePlan, address: str) -> str:
         player = plan.player(address)

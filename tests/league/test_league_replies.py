@@ -82,3 +82,28 @@ def test_two_absences_in_one_mail_are_named_as_two_not_one_span(table):
     assert kinds(got) == ["ack"], [body(m) for m in got]
     assert got[0]["Subject"] == "[cup] 2 absences noted, starting 2026-12-08 and 2026-12-15"
     assert "Your 2 absences are noted" in " ".join(body(got[0]).split())
+
+
+def test_a_league_files_time_zone_is_the_players_in_their_mail_and_their_absence(table):
+    """Léna plays from Berlin: her games' mail states deadlines in her zone, and her absence's
+    days are Berlin's days (it ends at her midnight, 23:00 UTC in winter)."""
+    lines = ["id: cup", "name: Winter Cup", "game: matchplay", "course: parkland", "players:",
+             f"  - name: Léna\n    address: {ADDRESSES[0]}\n    timezone: Europe/Berlin"]
+    lines += [f"  - Player{i} <{ADDRESSES[i]}>" for i in range(1, 4)]
+    lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", "format: round-robin", "absence_days: 10"]
+    path = table.root / "league.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    welcome = welcome_of(table, ADDRESSES[0])
+    got = reply(table, ADDRESSES[0], welcome, "SET ABSENCE 2026-12-08 TO 2026-12-09", iso(START - timedelta(days=2)))
+    assert kinds(got) == ["ack"], [body(m) for m in got]
+    text = " ".join(body(got[0]).split())
+    assert "move to 2026-12-10 00:00 CET (2026-12-09 23:00 UTC)" in text, text
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    mine = next(g["id"] for g in league_json(table, "show")["rounds"][0]["games"] if ADDRESSES[0] in g["players"])
+    # Round 1 opens on 12-07 18:00 UTC with 48 hours: 12-09 18:00 UTC, inside her Berlin days.
+    assert table.show(mine)["deadline"] == "2026-12-09T23:00:00Z"
+    game_welcome = next(m for m in table.mails(ADDRESSES[0]) if m["X-PBEM-Kind"] == "welcome" and m["X-PBEM-Game"] == mine)
+    assert "Orders due by 2026-12-10 00:00 CET (2026-12-09 23:00 UTC)." in " ".join(body(game_welcome).split())
+    other = next(m for m in table.mails(ADDRESSES[1]) if m["X-PBEM-Kind"] == "welcome" and m.get("X-PBEM-Game"))
+    assert "CET" not in body(other)  # the others keep UTC
