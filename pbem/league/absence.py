@@ -192,14 +192,15 @@ def take(store, postman, table, seat, commands, answer=None) -> str:
     commands = list(commands) if isinstance(commands, (list, tuple)) else [commands]
     league_id = league_of(store, table.id)
     assert league_id is not None  # check_all refused the absences of a game in no league
-    answered = record(store, postman.now, league_id, seat.address, commands, table)
+    answered = record(store, postman.now, league_id, seat.address, commands, table, postman)
     postman.to_seat("ack", table, seat, answer=answer, template="absence", **answered)
     return said(commands, answered)
 
 
-def record(store, now: datetime, league_id: str, address: str, commands: list, table=None) -> dict:
+def record(store, now: datetime, league_id: str, address: str, commands: list, table=None, postman=None) -> dict:
     """Record the absences of one message (checked) and move the deadlines of the address's
-    league games inside them (`table`: a game already loaded, saved with the rest); what the
+    league games inside them (`table`: a game already loaded, saved with the rest); the other
+    players of each game moved get a notice with the new deadline (by `postman`); what the
     acknowledgement says."""
     where = player_zone(store, league_id, address, table)
     for command in commands:
@@ -220,6 +221,11 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
         other.row.deadline, other.row.reminded_turn = until, None
         games.save(store, other)
         moved.append(row.id)
+        absent = other.seat_of(address)
+        if postman is not None and absent is not None:
+            for seat in other.seats:
+                if seat is not absent:
+                    postman.to_seat("notice", other, seat, template="absence_moved", absent=absent.name)
     away = [{"first": c.first.isoformat(), "last": c.last.isoformat(),
              "until": format_deadline(end, where)} for c, (_, end) in zip(commands, spans)]
     return {"spans": away, "moved": moved, "left": days_left(store, league_id, address), "league": league_id}

@@ -61,7 +61,7 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
         return Outcome("refused", f"league {league_id}: {len(errors)} wrong line(s)", auth=address)
     done = []
     if away:
-        answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away])
+        answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away], postman=postman)
         notices.league_mail(postman, league_id, plan, "ack", address, name, template="absence", answer=msg,
                             me={"name": name}, **answered)
         done.append(absence.said([c for c, _ in away], answered))

@@ -107,3 +107,22 @@ def test_a_league_files_time_zone_is_the_players_in_their_mail_and_their_absence
     assert "Orders due by 2026-12-10 00:00 CET (2026-12-09 23:00 UTC)." in " ".join(body(game_welcome).split())
     other = next(m for m in table.mails(ADDRESSES[1]) if m["X-PBEM-Kind"] == "welcome" and m.get("X-PBEM-Game"))
     assert "CET" not in body(other)  # the others keep UTC
+
+
+def test_the_opponent_is_told_when_an_absence_moves_their_games_deadline(table):
+    path = league_file(table, players=4, extra="absence_days: 10\n")
+    table.pbem("league", "create", str(path), now=iso(START - timedelta(days=3)))
+    table.pbem("process", now=iso(START + timedelta(seconds=1)))
+    game = next(g for g in league_json(table, "show")["rounds"][0]["games"] if ADDRESSES[0] in g["players"])
+    opponent = next(a for a in game["players"] if a != ADDRESSES[0])
+    table.new_mails(opponent)
+    welcome = welcome_of(table, ADDRESSES[0])
+    got = reply(table, ADDRESSES[0], welcome, "SET ABSENCE 2026-12-08 TO 2026-12-10", iso(START + timedelta(hours=1)))
+    assert kinds(got) == ["ack"]
+    assert table.show(game["id"])["deadline"] == "2026-12-11T00:00:00Z"
+    told = table.new_mails(opponent)
+    assert kinds(told) == ["notice"], [body(m) for m in told]
+    text = " ".join(body(told[0]).split())
+    assert told[0]["Subject"] == f"[{game['id']}] Deadline moved: Alice is away"
+    assert "orders are due by 2026-12-11 00:00 UTC" in text and "SET ABSENCE" in text
+    assert "2026-12-08" not in text  # the absent player's days are theirs: only the new deadline is told
