@@ -6,7 +6,8 @@ sh scripts/setup.sh
 
 # What the tests need from Debian, and only what is missing: the integration tests start their
 # own Dovecot (IMAP, LMTP) on loopback and make its certificate with the openssl command; the
-# league standings page is checked as a real browser renders it (headless Chromium). Nothing
+# league standings page is checked as a real browser renders it (headless Chromium); mail is
+# scored by SpamAssassin. Nothing
 # already installed is named, so nothing on the machine is upgraded as a side effect.
 missing_packages() {
   packages=""
@@ -18,6 +19,8 @@ missing_packages() {
   fi
   command -v openssl >/dev/null 2>&1 || packages="$packages openssl"
   [ -x /usr/bin/chromium ] || packages="$packages chromium"
+  # Every kind of mail is scored by SpamAssassin (local rules only) in the transcripts' tests.
+  command -v spamassassin >/dev/null 2>&1 || packages="$packages spamassassin"
   echo $packages
 }
 

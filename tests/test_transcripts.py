@@ -6,7 +6,11 @@ template.
 """
 from __future__ import annotations
 
+import email
+import email.policy
 import re
+import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -98,3 +102,39 @@ def test_the_cancelled_card_mark_is_explained_exactly_when_a_report_shows_one():
                 seen += "(x)" in text.replace("(x) marks", "")
                 assert ("(x) marks a cancelled card" in text) == ("(x)" in text.replace("(x) marks", "")), text
     assert seen, "no report with a cancelled card"
+
+
+# -- SpamAssassin (Debian's, local rules only) scores every kind of mail of every game ----------
+SPAM_MOST = 2.0
+_SPAM_STATUS = re.compile(r"^X-Spam-Status: (Yes|No), score=(-?[0-9.]+) required=[0-9.]+ tests=(.*?)(?=\n\S|\Z)",
+                          re.MULTILINE | re.DOTALL)
+
+
+def test_every_kind_of_mail_scores_low_with_spamassassin(tmp_path):
+    """One mail of each kind from each scenario, scored in one run over an mbox (`-L -t`): at most
+    2.0, far below the 5.0 at which SpamAssassin calls a mail spam, so a provider never bins the
+    GM's mail for its form. A missing SpamAssassin fails (scripts/test.sh installs it)."""
+    program = shutil.which("spamassassin")
+    if program is None:
+        pytest.fail("spamassassin is missing: scripts/test.sh installs Debian's spamassassin")
+    mails, seen = [], set()
+    for name in sorted(SCENARIOS):
+        for raw in played(name).raw.values():
+            kind = email.message_from_bytes(raw, policy=email.policy.default)["X-PBEM-Kind"]
+            if kind and (name, kind) not in seen:
+                seen.add((name, kind))
+                mails.append((name, kind, raw))
+    assert len({kind for _, kind, _ in mails}) >= 12, sorted({kind for _, kind, _ in mails})
+    mbox = tmp_path / "all.mbox"
+    with mbox.open("wb") as out:
+        for _, _, raw in mails:
+            out.write(b"From pbem@example.test Thu Jan  1 00:00:00 1970\n")
+            out.write(raw.replace(b"\r\n", b"\n").rstrip(b"\n") + b"\n\n")
+    with mbox.open("rb") as given:
+        result = subprocess.run([program, "-L", "-t", "--mbox"], stdin=given, capture_output=True, timeout=600,
+                                check=False)
+    scored = _SPAM_STATUS.findall(result.stdout.decode("utf-8", "replace"))
+    assert len(scored) == len(mails), (len(scored), len(mails), result.stderr[-2000:])
+    high = [(name, kind, float(score), " ".join(tests.split()))
+            for (name, kind, _), (_, score, tests) in zip(mails, scored) if float(score) > SPAM_MOST]
+    assert not high, "\n".join(f"{name} {kind}: {score} ({tests})" for name, kind, score, tests in high)

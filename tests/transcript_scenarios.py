@@ -66,6 +66,7 @@ class Transcript:
         # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
+        self.raw: dict[str, bytes] = {}  # Message-ID -> every mail as it was delivered
         self.players: dict[str, str] = {}  # address -> name
         self.counter = 0
         (root / "pbem.yaml").write_text(
@@ -155,7 +156,11 @@ class Transcript:
     def _messages(self, addr: str) -> list[email.message.EmailMessage]:
         folder = self.root / "mail" / addr
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
-        msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+        msgs = []
+        for p in files:
+            raw = p.read_bytes()
+            msgs.append(email.message_from_bytes(raw, policy=email.policy.default))
+            self.raw.setdefault(msgs[-1]["Message-ID"], raw)  # the wire form, for checks of it
         # Each player's mails carry strictly increasing Dates, in the order they were written.
         return sorted(msgs, key=lambda m: email.utils.parsedate_to_datetime(m["Date"]))
 
