@@ -105,7 +105,9 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     cal = add("calendar", help="the deadlines owed in a game or a league as an iCalendar file (RFC 5545)",
               description="Prints an iCalendar file: one event for each deadline owed now in the game (or in "
                           "the league's games, with each round still to open), in UTC; with --player, that "
-                          "player's alone.")
+                          "player's alone. With no event to print (no deadline stands, or the player plays "
+                          "no seat there) it prints why on stderr and exits 1: an iCalendar file holds at "
+                          "least one event.")
     cal.add_argument("target", metavar="GAME|LEAGUE")
     cal.add_argument("--player", metavar="ADDRESS", help="only the deadlines that player owes")
     ib = add("inbox", help="kept mail that could not be handled or was screened; `inbox retry ID` handles "

@@ -75,16 +75,36 @@ def test_no_mail_shows_a_python_value(name):
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_a_calendar_part_comes_after_the_text_and_reads_as_one_event(name):
+    from icalendar import Calendar
     for to, kind, first, ics in played(name).calendars:
         assert first == "text/plain", (to, kind)
         lines = ics.splitlines()
-        assert lines[0] == "BEGIN:VCALENDAR" and "METHOD:PUBLISH" in lines and lines.count("BEGIN:VEVENT") == 1
+        assert lines[0] == "BEGIN:VCALENDAR" and lines.count("BEGIN:VEVENT") == 1
         assert all(len(line.encode()) <= 75 for line in lines), (to, kind)
+        cal = Calendar.from_ical(ics)
+        assert str(cal["METHOD"]) in ("PUBLISH", "CANCEL") and str(cal["VERSION"]) == "2.0" and cal["PRODID"]
+        event = next(iter(cal.walk("VEVENT")))
+        assert {"UID", "DTSTAMP", "DTSTART", "SEQUENCE", "SUMMARY"} <= set(event), (to, kind)
+        assert str(event["ORGANIZER"]) == "mailto:gm@example.test" and event["ORGANIZER"].params["CN"] == "Golf GM"
+        assert (str(event.get("STATUS")) == "CANCELLED") == (str(cal["METHOD"]) == "CANCEL"), (to, kind)
 
 
-def test_the_rollback_scenario_shows_calendar_parts():
+def test_the_rollback_scenario_shows_calendar_parts_and_their_withdrawals():
+    from icalendar import Calendar
     calendars = played("rollback").calendars
     assert {kind for _, kind, _, _ in calendars} >= {"ack", "report", "notice"}
+    sent: dict[str, int] = {}
+    withdrawn = []
+    for _, kind, _, ics in calendars:
+        cal = Calendar.from_ical(ics)
+        event = next(iter(cal.walk("VEVENT")))
+        uid, sequence = str(event["UID"]), int(event["SEQUENCE"])
+        if str(cal["METHOD"]) == "CANCEL":
+            assert uid in sent and sequence > sent.pop(uid), kind  # withdrawn once, and after it was sent
+            withdrawn.append(kind)
+        else:
+            sent[uid] = sequence
+    assert {"report", "notice"} <= set(withdrawn), withdrawn
 
 
 @pytest.mark.parametrize("name", ["golf", "golfdeck", "tables"])

@@ -63,7 +63,7 @@ class Transcript:
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
-        # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
+        # Each calendar part of a mail: (to, kind, the type of the mail's first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
         self.raw: dict[str, bytes] = {}  # Message-ID -> every mail as it was delivered
@@ -233,15 +233,14 @@ class Transcript:
         if html_text is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
             self.lines += _as_shown(text_of(html_text).rstrip("\n").splitlines())
-        calendar = next((p for p in m.walk() if p.get_content_type() == "text/calendar"), None)
-        if calendar is not None:
+        for calendar in (p for p in m.walk() if p.get_content_type() == "text/calendar"):
             first = next(p for p in m.walk() if not p.is_multipart()).get_content_type()
             ics = calendar.get_content().replace("\r\n", "\n")
             self.calendars.append((addr, m["X-PBEM-Kind"], first, ics))
             name = calendar.get_filename() or ""
             label = f" text/calendar part ({name}) "
             self.lines += ["", "-" * 26 + label + "-" * (WIDTH - 26 - len(label)), ""]
-            self.lines += ics.rstrip("\n").splitlines()
+            self.lines += _calendar_lines(ics)
         self.lines.append("")
 
     def step(self, label: str) -> None:
@@ -250,6 +249,21 @@ class Transcript:
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.lines).strip("\n") + "\n"
+
+
+# What a transcript shows of a calendar part: what a calendar program does with it and to which
+# entry. Its UID and DTSTAMP are left out: the UID carries the install's random id.
+_SHOWN = ("METHOD", "SUMMARY", "DTSTART", "SEQUENCE", "STATUS")
+
+
+def _calendar_lines(ics: str) -> list[str]:
+    lines: list[str] = []
+    for line in ics.rstrip("\n").split("\n"):  # unfolded (RFC 5545 section 3.1)
+        if line[:1] in (" ", "\t") and lines:
+            lines[-1] += line[1:]
+        else:
+            lines.append(line)
+    return [line for line in lines if line.partition(":")[0].partition(";")[0] in _SHOWN]
 
 
 def _rewrapped(text: str, width: int = 70) -> list[str]:

@@ -1,17 +1,31 @@
 """The calendars as the store keeps them: each deadline event's time as last stated and its
-SEQUENCE (by UID), and the players who asked for a calendar part in their mail (SET CALENDAR
-ON). The calendars' own tables, made on first use."""
+SEQUENCE (by UID); the players who asked for a calendar part in their mail (SET CALENDAR ON);
+and the events each reader was sent and holds (not withdrawn since), so that the GM withdraws
+exactly those, once. The calendars' own tables, made on first use."""
 from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
+from typing import NamedTuple
 
 from pbem.store import Store, Tables, iso
 
 TABLES = Tables("calendars", (
     "CREATE TABLE IF NOT EXISTS calendar_events (uid TEXT PRIMARY KEY, at TEXT, sequence INTEGER)",
     "CREATE TABLE IF NOT EXISTS calendar_players (address TEXT PRIMARY KEY, since TEXT)",
+    # `at`: the event's time as the reader has it; `summary`: its title, for the withdrawal.
+    "CREATE TABLE IF NOT EXISTS calendar_sent (address TEXT, game_id TEXT, uid TEXT, at TEXT, summary TEXT,"
+    " PRIMARY KEY (address, uid))",
 ))
+# What `calendar_events.at` says of an event withdrawn: no time, so stating it again raises it.
+WITHDRAWN = "withdrawn"
+
+
+class Held(NamedTuple):
+    """A deadline event a reader was sent, as they have it."""
+    uid: str
+    at: str  # ISO, UTC
+    summary: str
 
 
 def _conn(store: Store) -> sqlite3.Connection:
@@ -32,7 +46,7 @@ def calendar_players(store: Store) -> frozenset:
 
 def restated(store: Store, uid: str, at: str) -> int:
     """The event's SEQUENCE once it is stated at `at` (ISO text): 0 the first time, one more
-    each time its time has moved since."""
+    each time its time has moved since (or it was withdrawn)."""
     conn = _conn(store)
     row = conn.execute("SELECT at, sequence FROM calendar_events WHERE uid = ?", [uid]).fetchone()
     if row is None:
@@ -44,4 +58,45 @@ def restated(store: Store, uid: str, at: str) -> int:
     return row[1] + 1
 
 
-__all__ = ["TABLES", "calendar_players", "restated", "set_calendar"]
+def withdrawn(store: Store, uid: str) -> int:
+    """The SEQUENCE of the event's withdrawal: one more than any stated before (and the next
+    statement of it one more again)."""
+    conn = _conn(store)
+    row = conn.execute("SELECT sequence FROM calendar_events WHERE uid = ?", [uid]).fetchone()
+    sequence = 1 if row is None else row[0] + 1
+    conn.execute("INSERT OR REPLACE INTO calendar_events (uid, at, sequence) VALUES (?, ?, ?)",
+                 [uid, WITHDRAWN, sequence])
+    return sequence
+
+
+def holders(store: Store) -> frozenset:
+    """Every address that holds an event of pbem's (read once a pass: most readers hold none)."""
+    return frozenset(r[0] for r in _conn(store).execute("SELECT DISTINCT address FROM calendar_sent"))
+
+
+def holders_of(store: Store, game_id: str) -> list[str]:
+    return [r[0] for r in _conn(store).execute(
+        "SELECT DISTINCT address FROM calendar_sent WHERE game_id = ? ORDER BY address", [game_id])]
+
+
+def held(store: Store, address: str, game_id: str) -> list[Held]:
+    """The events of the game that `address` was sent and holds, oldest first."""
+    return [Held(*r) for r in _conn(store).execute(
+        "SELECT uid, at, summary FROM calendar_sent WHERE address = ? AND game_id = ? ORDER BY rowid",
+        [address, game_id])]
+
+
+def hold(store: Store, address: str, game_id: str, uid: str, at: str, summary: str) -> None:
+    """`address` was sent the event at `at` (the same UID sent again: its time now)."""
+    _conn(store).execute("INSERT INTO calendar_sent (address, game_id, uid, at, summary) VALUES (?, ?, ?, ?, ?)"
+                         " ON CONFLICT (address, uid) DO UPDATE SET at = excluded.at, summary = excluded.summary",
+                         [address, game_id, uid, at, summary])
+
+
+def release(store: Store, address: str, uid: str) -> None:
+    """`address` was sent the event's withdrawal: it holds the event no more."""
+    _conn(store).execute("DELETE FROM calendar_sent WHERE address = ? AND uid = ?", [address, uid])
+
+
+__all__ = ["TABLES", "Held", "calendar_players", "held", "holders", "holders_of", "hold", "release", "restated",
+           "set_calendar", "withdrawn"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
-from pbem.calendars.targets import for_target, known
+from pbem.calendars import Organizer
+from pbem.calendars.targets import NoCalendar, for_target, known
 from pbem.clock import now
 from pbem.commands import UsageError
 from pbem.commands.common import open_app, words
@@ -27,8 +28,14 @@ def cmd_ratings(args) -> int:
 
 def cmd_calendar(args) -> int:
     with open_app(args) as app:
-        with app.store.transaction():
-            text = for_target(app.store, args.target, args.player, now(), app.config.gm.address)
+        organizer = Organizer(app.config.gm.name, app.config.gm.address)
+        try:
+            with app.store.transaction():
+                text = for_target(app.store, args.target, args.player, now(), organizer)
+        except NoCalendar as e:
+            # RFC 5545 has no calendar without an event: nothing on stdout, and why on stderr.
+            print(f"pbem calendar: {e}", file=sys.stderr)
+            return 1
         if text is None:
             said = no_such_game(args.target, known(app.store), "games and leagues")
             raise UsageError(said.replace("no game", "no game or league"))

@@ -33,9 +33,15 @@ def one_answer(parts: list[tuple[Letter, str]], gm_name: str, gm_address: str) -
         body = _without_signature(_without_greeting(letter.text), gm_name, gm_address)
         text += "\n\n" + _heading(_subject_of(letter)) + "\n\n" + body
     extras = ", ".join(_CALLED.get(topic, topic) for _, topic in rest)
+    # A calendar part rides on whichever answer it came with: the latest event written, and every
+    # withdrawal (each was written once, and is not written again).
+    letters = [letter for letter, _ in parts]
+    event = next((p for p in reversed(letters) if p.calendar), first)
     return dataclasses.replace(first, text=text.rstrip("\n") + f"\n\n{gm_name}\n",
                                subject=f"{first.subject} (with {extras})", html=None,
-                               secret=first.secret or next((p.secret for p, _ in rest if p.secret), None))
+                               secret=first.secret or next((p.secret for p, _ in rest if p.secret), None),
+                               calendar=event.calendar, calendar_name=event.calendar_name,
+                               calendar_cancels=tuple(c for p in letters for c in p.calendar_cancels))
 
 
 def _rank(letter: Letter, topic: str) -> int:

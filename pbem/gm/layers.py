@@ -14,7 +14,8 @@ layer (tests/gm/test_layers.py reads the imports).
     check_orders / take_orders   a player's lines the layer keeps (SET ABSENCE)
     tick            the clock: rounds to open, tables to start
     watchable / ids_but_for_case   the layer's own ids as a spectator may name them (a league)
-    attachment      a part the layer adds to a player's mail (the calendars: the deadline owed)
+    attachment      the parts a layer adds to a player's mail, as the Letter's fields (the
+                    calendars: the deadline owed, and the withdrawal of those that no longer stand)
     setting         a player's SET of the layer's own (SET CALENDAR): True when it was the layer's
 """
 from __future__ import annotations
@@ -76,8 +77,10 @@ class Layer:
     def ids_but_for_case(self, store, target_id: str) -> list[str]:
         return []
 
-    def attachment(self, postman, kind: str, template: str | None, table, seat) -> str | None:
-        return None
+    def attachment(self, postman, kind: str, template: str | None, table, seat, stated: bool = True) -> dict:
+        """`stated`: whether the mail states the seat's deadline (a farewell, or the GM's closing
+        of a turn, states none)."""
+        return {}
 
     def setting(self, postman, address: str, what: str, value) -> bool:
         return False
@@ -113,10 +116,12 @@ def watchable(store, target_id: str) -> Watchable | None:
     return next((found for layer in above() if (found := layer.watchable(store, target_id)) is not None), None)
 
 
-def attachment(postman, kind: str, template: str | None, table, seat) -> str | None:
-    """The part a layer adds to this mail for `seat` (a calendar), if any."""
-    return next((part for layer in above()
-                 if (part := layer.attachment(postman, kind, template, table, seat)) is not None), None)
+def attachment(postman, kind: str, template: str | None, table, seat, stated: bool = True) -> dict:
+    """The parts the layers add to this mail for `seat` (calendars), as fields of its Letter."""
+    parts: dict = {}
+    for layer in above():
+        parts.update(layer.attachment(postman, kind, template, table, seat, stated))
+    return parts
 
 
 def setting(postman, address: str, what: str, value) -> bool:

@@ -139,7 +139,8 @@ class Postman:
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
                          references=answer.references if answer else (),
-                         calendar=layers.attachment(self, kind, template, table, seat)), topic=template or kind)
+                         **layers.attachment(self, kind, template, table, seat, ctx.get("deadline") is not None)),
+                  topic=template or kind)
         if kind in SPECTATOR_KINDS:  # reports go seat by seat; their spectators get one copy
             copy_to_spectators(self, kind, table, template, extra)
 

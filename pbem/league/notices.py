@@ -63,8 +63,9 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
                   if f.bye else f for f in rounds]
         row_names = {**row_names, BYE_ROBOT: f"{robot_name(DEFAULT_LEVEL)}, a robot player"}
     # The season's calendar (CONTRACT section 13): each round still to open, for a calendar program.
-    openings = calendars.openings(league_id, plan, postman.gm_address, now)
-    calendar = calendars.calendar(postman.store, openings, now, publish=True) if openings else None
+    openings = calendars.openings(postman.store, league_id, plan, postman.gm_address, now)
+    organizer = calendars.Organizer(postman.gm_name, postman.gm_address)
+    calendar = calendars.calendar(postman.store, openings, now, organizer, publish=True) if openings else None
     league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,
                 replacing=replacing, absence_example=absence_example(plan, now), calendar=calendar,
                 calendar_part=calendar is not None)

@@ -41,9 +41,11 @@ class Letter:
     references: tuple[str, ...] = ()
     html: str | None = None
     extra_headers: dict = field(default_factory=dict)
-    # An iCalendar text (CONTRACT section 13) sent beside the text as a text/calendar part.
+    # An iCalendar text (CONTRACT section 13, METHOD:PUBLISH) sent beside the text as a
+    # text/calendar part, and after it each withdrawal (METHOD:CANCEL), a part of its own.
     calendar: str | None = None
     calendar_name: str = "deadline.ics"
+    calendar_cancels: tuple[str, ...] = ()
 
 
 def plus_address(address: str, secret: str) -> str:
@@ -192,28 +194,34 @@ def text_of(raw: bytes) -> str | None:
 
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
-    if letter.calendar:
-        return _with_calendar(letter, letter.calendar)
+    if letter.calendar or letter.calendar_cancels:
+        return _with_calendar(letter)
     return _readable(letter)
 
 
-def _with_calendar(letter: Letter, calendar: str) -> tuple[list[tuple[str, str]], str]:
+def _with_calendar(letter: Letter) -> tuple[list[tuple[str, str]], str]:
     """multipart/mixed: the text (and HTML) first, as every reader shows it, then the event as
-    a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`)."""
+    a text/calendar part a calendar program takes (METHOD:PUBLISH, a file `deadline.ics`), then
+    each withdrawal as a part of its own (METHOD:CANCEL, `cancel.ics`): iCalendar allows one
+    METHOD to an object, and calendar programs act on a CANCEL of one UID."""
     boundary = _BOUNDARY + uuid.uuid4().hex
-    chunks = []
-    head, body = _readable(letter)
-    chunks.append((head, body))
+    chunks = [_readable(letter)]
+    if letter.calendar:
+        chunks.append(_calendar_part(letter.calendar, "PUBLISH", letter.calendar_name))
+    chunks += [_calendar_part(cancel, "CANCEL", "cancel.ics") for cancel in letter.calendar_cancels]
+    out = "".join(f"--{boundary}\r\n" + "\r\n".join(f"{k}: {v}" for k, v in part_head) + f"\r\n\r\n{part}\r\n"
+                  for part_head, part in chunks)
+    return [("Content-Type", f'multipart/mixed; boundary="{boundary}"')], out + f"--{boundary}--\r\n"
+
+
+def _calendar_part(calendar: str, method: str, name: str) -> tuple[list[tuple[str, str]], str]:
     ics = calendar.replace("\r\n", "\n").replace("\n", "\r\n")
     encoding = "7bit" if ics.isascii() else "quoted-printable"
     if encoding != "7bit":
         ics = quopri.encodestring(ics.encode("utf-8")).decode("ascii").replace("\r\n", "\n").replace("\n", "\r\n")
-    chunks.append(([("Content-Type", 'text/calendar; method=PUBLISH; charset="utf-8"'),
-                    ("Content-Disposition", f'attachment; filename="{clean(letter.calendar_name, 40)}"'),
-                    ("Content-Transfer-Encoding", encoding)], ics))
-    out = "".join(f"--{boundary}\r\n" + "\r\n".join(f"{k}: {v}" for k, v in part_head) + f"\r\n\r\n{part}\r\n"
-                  for part_head, part in chunks)
-    return [("Content-Type", f'multipart/mixed; boundary="{boundary}"')], out + f"--{boundary}--\r\n"
+    return ([("Content-Type", f'text/calendar; method={method}; charset="utf-8"'),
+             ("Content-Disposition", f'attachment; filename="{clean(name, 40)}"'),
+             ("Content-Transfer-Encoding", encoding)], ics)
 
 
 def _readable(letter: Letter) -> tuple[list[tuple[str, str]], str]:

@@ -12,6 +12,7 @@ spectators) are kept by that layer, in tables it declares (`Tables`) and makes o
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ _SAVE_GAME = (f"UPDATE games SET {', '.join(f'{c} = :{c}' for c in _GAME_COLUMNS
 
 
 _dicts = dicts
+INSTALL_KEY = "install"  # meta's row of the install id (`Store.install_id`)
 
 
 @dataclass
@@ -104,6 +106,8 @@ class Store:
         # The layers' tables known to be in the store (None: not read yet). Forgotten when a
         # transaction rolls back: the tables it made went with it.
         self._names: set[str] | None = None
+        # The install id, once read (forgotten too when a transaction rolls back: it may have made it).
+        self._install: str | None = None
         version = schema_of(self.conn, path, SCHEMA_VERSION)  # read before anything is written
         if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             self.conn.execute("PRAGMA journal_mode = WAL")
@@ -170,7 +174,7 @@ class Store:
                 raise
             conn.execute("COMMIT")
         except BaseException:
-            self._names = None
+            self._names = self._install = None
             raise
 
     # -- meta -----------------------------------------------------------------------------
@@ -181,6 +185,22 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():
             self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [key, value])
+
+    def install_id(self) -> str:
+        """This install's own random id (16 hex digits), made the first time it is asked for (in a
+        store of an older pbem too) and kept: what tells this GM's calendar UIDs from those of
+        another GM whose games have the same ids."""
+        if self._install is None:
+            found = self.meta(INSTALL_KEY)
+            if found is None:
+                with self.transaction():
+                    # Two processes may both find none: the first one's id stands for both.
+                    self.conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                                      [INSTALL_KEY, secrets.token_hex(8)])
+                    found = self.meta(INSTALL_KEY)
+            assert found is not None  # just written, by this process or another
+            self._install = found
+        return self._install
 
     def prune(self, now: datetime, days: int,
               fingerprint: Callable[[bytes], bytes] | None = None) -> tuple[int, int]:

@@ -5,7 +5,9 @@ the first time it uses a store.
 The core never names a layer's table: a league's, an open table's, a spectator's rows are
 defined beside the code that keeps them. SCHEMA_VERSION counts the core's shape; a layer's
 tables are made with `CREATE ... IF NOT EXISTS`, so a store of any version gains them when it is
-first used by that layer.
+first used by that layer. `meta` holds rows of the core's own: the schema version, and the
+install's random id (`Store.install_id`), made on first use, so that a store of any version
+gains it with no upgrade.
 """
 from __future__ import annotations
 

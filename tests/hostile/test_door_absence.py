@@ -38,6 +38,10 @@ def league(table):
     return table, game
 
 
+def opponent(table, game: str) -> str:
+    return next(p["address"] for p in table.show(game)["players"] if p["address"] != ALICE)
+
+
 def mail_counts(table) -> dict[str, int]:
     """How many mails each address has had from the GM."""
     folder = table.root / "mail"
@@ -105,7 +109,8 @@ def test_99_back_to_back_ranges_in_one_mail_are_one_refusal_and_move_nothing(lea
 def test_ranges_that_fit_together_get_one_ack_and_count_every_line(league):
     table, game = league
     caused = send_absence(table, game, "SET ABSENCE 2026-12-08 TO 2026-12-10\nSET ABSENCE 2026-12-20 TO 2026-12-23")
-    assert caused == {ALICE: 1}
+    # One answer, and one notice to the opponent, whose deadline moved (CONTRACT 14): no more.
+    assert caused == {ALICE: 1, opponent(table, game): 1}
     ack = table.mails(ALICE)[-1]
     assert ack["X-PBEM-Kind"] == "ack"
     flat = " ".join(body(ack).split())
@@ -131,7 +136,7 @@ def test_lines_that_each_fit_but_not_together_are_refused_whole(league):
     assert "SET ABSENCE 2026-12-24 TO 2026-12-27" in flat
     caused = send_absence(table, game, "SET ABSENCE 2026-12-08 TO 2026-12-17\nSET ABSENCE 2026-12-24 TO 2026-12-27",
                           hours=2)
-    assert caused == {ALICE: 1} and table.mails(ALICE)[-1]["X-PBEM-Kind"] == "ack"
+    assert caused == {ALICE: 1, opponent(table, game): 1} and table.mails(ALICE)[-1]["X-PBEM-Kind"] == "ack"
     assert "You have 0 days of absence left" in " ".join(body(table.mails(ALICE)[-1]).split())
 
 
@@ -140,7 +145,7 @@ def test_a_day_away_twice_counts_once(league):
     send_absence(table, game, "SET ABSENCE 2026-12-08 TO 2026-12-12")
     caused = send_absence(table, game, "SET ABSENCE 2026-12-10 TO 2026-12-14\nSET ABSENCE 2026-12-14 TO 2026-12-14",
                           hours=2)
-    assert caused == {ALICE: 1}
+    assert caused == {ALICE: 1, opponent(table, game): 1}  # the deadline moved again: the opponent hears
     assert "You have 7 days of absence left" in " ".join(body(table.mails(ALICE)[-1]).split())
     send_absence(table, game, "SET ABSENCE 2026-12-09 TO 2026-12-30", hours=3)
     flat = " ".join(body(table.mails(ALICE)[-1]).split())

@@ -104,3 +104,28 @@ def test_the_store_imports_no_layer_above_it():
                       if any(name == top or name.startswith(top + ".") for top in ABOVE_THE_STORE)]
     assert len(list((package / "store").glob("*.py"))) >= 5
     assert wrong == []
+
+
+def test_the_install_id_is_made_once_on_first_use_and_kept(tmp_path):
+    path = tmp_path / "pbem.sqlite3"
+    store = Store(path)
+    assert store.meta("install") is None  # made when first asked for, in a new store as in an old one
+    made = store.install_id()
+    assert len(made) == 16 and int(made, 16) >= 0 and store.install_id() == made
+    store.close()
+    store = Store(path)
+    assert store.install_id() == made and store.meta("install") == made
+    store.close()
+    assert Store(tmp_path / "other.sqlite3").install_id() != made
+
+
+def test_an_install_id_made_in_a_transaction_that_rolls_back_is_not_kept(tmp_path):
+    store = Store(tmp_path / "pbem.sqlite3")
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            lost = store.install_id()
+            raise RuntimeError("the message failed")
+    assert store.meta("install") is None
+    kept = store.install_id()
+    assert kept != lost and store.meta("install") == kept
+    store.close()
