@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course
+from pbem.games.errors import GameRefused
 from pbem.games.rng import seed_from_int
 from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
@@ -38,7 +39,7 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
         seed = seed_from_int(seed)
     for _, address in players:
         if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):
-            raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
+            raise GameRefused(f"{address} is the GM's own address: a player needs an address of their own")
     table = games.create(postman.store, type_name=type_name, players=players, course=course,
                          options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline)
     if closed:

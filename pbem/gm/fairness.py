@@ -15,8 +15,10 @@ import hashlib
 import json
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.games import game_type
 from pbem.games.course import Course
+from pbem.games.errors import BadOrderText
 from pbem.games.rng import commitment, seed_from_int
 from pbem.gm import games
 from pbem.gm.pacing import round_the_table
@@ -30,7 +32,7 @@ RECORD_VERSION = 1
 _PLAYED = ("orders", "nmr", "resign")
 
 
-class Difference(Exception):
+class Difference(PbemError):
     """Where a record and its replay part (the first place only)."""
 
 
@@ -352,7 +354,7 @@ def _replay_step(engine, state, number: int, step: dict) -> None:
         if kind in _PLAYED:
             command = engine.command_from_text(step["order"])
             if str(command) != step["order"]:  # one order, one text: as the GM stored it
-                raise ValueError(f"the order is not written as pbem writes it ({quoted(str(command), 60)})")
+                raise BadOrderText(f"the order is not written as pbem writes it ({quoted(str(command), 60)})")
             if kind == "orders":  # a player's order must be legal; the GM's own (nmr) are by its rules
                 state.check(step["seat"], command)
             state.apply(step["seat"], command)

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 from pbem.clock import format_utc
 from pbem.games import game_type, spec_for
-from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
+from pbem.games.errors import BadOption, IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import clean, quoted
 from pbem.mail.outbound import Letter
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
@@ -93,7 +93,7 @@ def closed_option(options: dict) -> bool:
     value = options.pop("spectators", True)
     text = str(value).strip().lower()
     if text not in ("true", "false"):
-        raise ValueError(f"option spectators: expected one of true, false, got {quoted(value, 40)}")
+        raise BadOption(f"option spectators: expected one of true, false, got {quoted(value, 40)}")
     return text == "false"
 
 

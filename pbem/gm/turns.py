@@ -82,7 +82,7 @@ class Turns:
             done = layer.take_orders(self, seat, commands, msg)
             if done is not None:
                 return done
-        raise ValueError("no layer keeps absences")  # checked before: never reached
+        raise AssertionError("no layer keeps absences")  # checked before: never reached
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""

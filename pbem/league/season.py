@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from pbem.errors import BadValue
 from pbem.games.rng import new_seed
 from pbem.gm import games as table_games
 from pbem.gm import robot_seats, spectators
@@ -33,6 +34,10 @@ log = logging.getLogger("pbem")
 ENDED = ("finished", "abandoned")
 
 
+class LeagueRefused(BadValue):
+    """`pbem league` refused: what was asked (a league file, a league id), and why, in one line."""
+
+
 class Season:
     def __init__(self, gm):
         self.gm = gm
@@ -44,10 +49,10 @@ class Season:
         plan = read_plan(text, gm_address=self.gm.gm_address)
         league_id = plan.id or self._next_id()
         if league_rows.league(self.store, league_id):
-            raise ValueError(f"a league with id {quoted(league_id)} exists already")
+            raise LeagueRefused(f"a league with id {quoted(league_id)} exists already")
         taken = [g.id for g in league_rows.league_games(self.store, league_id)]
         if taken:
-            raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")
+            raise LeagueRefused(f"games with this league's ids exist already ({taken[0]}): choose another id")
         postman = self.gm.postman()
         names = {p.address: p.name for p in plan.players}
         with self.store.transaction():
