@@ -5,16 +5,17 @@ from __future__ import annotations
 from pbem.calendars import calendar, owed
 from pbem.calendars import rows as calendar_rows
 from pbem.gm.layers import Layer
+from pbem.mail.kinds import MailKind
 
 # The mail that states a deadline for its reader (CONTRACT section 13, calendars).
-CALENDAR_KINDS = ("welcome", "turn", "report", "reminder", "notice")
+CALENDAR_KINDS = (MailKind.WELCOME, MailKind.TURN, MailKind.REPORT, MailKind.REMINDER, MailKind.NOTICE)
 _PLAYERS = "calendar players"  # the postman's memo: who asked for calendar parts, read once a pass
 
 
 class CalendarLayer(Layer):
     name = "calendars"
 
-    def attachment(self, postman, kind: str, template: str | None, table, seat) -> str | None:
+    def attachment(self, postman, kind: MailKind, template: str | None, table, seat) -> str | None:
         """The deadline this mail states for `seat`, as one calendar event, when the player asked
         for calendar parts (SET CALENDAR ON) and owes a move with a deadline now."""
         if kind not in CALENDAR_KINDS and template not in ("calendar", "absence"):

@@ -13,6 +13,7 @@ from pbem.games.errors import GameRefused
 from pbem.games.rng import seed_from_int
 from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
+from pbem.mail.kinds import MailKind
 from pbem.mail.screen import screen
 from pbem.store import Store
 from pbem.gm import admin, games, observers, robot_seats, spectators
@@ -44,7 +45,7 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
                          options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline)
     if closed:
         spectators.close_to_spectators(postman.store, table.id, postman.now)
-    postman.to_all("welcome", table, course=course)
+    postman.to_all(MailKind.WELCOME, table, course=course)
     if round_the_table(table.state):  # turn by turn: tell who moves first
         Turns(postman, table).announce(set())
     elif plays_by_toss(table.state):  # each welcome told its player their first tosses
@@ -160,7 +161,7 @@ class GM:
                 if answer and msg.sender and not screen(msg, {self.gm_address}) \
                         and self.store.inbound.strangers_answered(postman.now - timedelta(hours=1)) \
                         < self.policy.strangers_per_hour:
-                    postman.to_sender("error", msg, template="unreadable")
+                    postman.to_sender(MailKind.ERROR, msg, template="unreadable")
                 self.store.inbound.mark(key, "failed", postman.now, reason)
         except Exception as e:  # even the answer failed: the row still says failed
             log.error("message %s: could not answer the failure: %s", msg.message_id, clean(e, 200))
@@ -238,7 +239,7 @@ class GM:
         postman = self.postman()
         with self.store.transaction():
             for address in admins:
-                postman.to_address("error", address, template="delivery_failed", game_id=row["game_id"],
+                postman.to_address(MailKind.ERROR, address, template="delivery_failed", game_id=row["game_id"],
                                    failed=row)
 
     def gm_command(self, line: str) -> str:

@@ -12,7 +12,7 @@ from pbem.clock import parse_duration
 from pbem.games import GameState, game_type, rng
 from pbem.games.course import Course
 from pbem.games.errors import GameRefused
-from pbem.store import GameRow, Seat, Store
+from pbem.store import GameRow, LogEvent, Seat, Store
 from pbem.gm import deadlines, robot_seats
 from pbem.mail.clean import NAME_CHARS, clean, quoted
 
@@ -168,7 +168,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     table = Table(row, seats, state, store)
     table.next_deadline(now)
     store.add_game(row, seats)
-    store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
+    store.add_event(game_id, now, LogEvent.CREATED, names=names, addresses=addresses, options=row.options,
                     commitment=row.commitment, course=course.name, pars=list(course.pars),
                     extras=dict(course.extras or {}))
     return table
@@ -222,11 +222,11 @@ def replay(store: Store, game_id: str) -> GameState:
 
 def play_event(engine, state: GameState, ev: dict) -> None:
     """One event of the history played on `state` (what does not move a game changes nothing)."""
-    if ev["kind"] in ("orders", "nmr", "resign"):
+    if ev["kind"] in (LogEvent.ORDERS, LogEvent.NMR, LogEvent.RESIGN):
         state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
-    elif ev["kind"] == "resolved":
+    elif ev["kind"] == LogEvent.RESOLVED:
         state.resolve()
-    elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
+    elif ev["kind"] == LogEvent.REPLACE:  # a new player in the seat: the engine names them from now on
         rename(state, ev["seat"], ev["name"])
         return
     else:

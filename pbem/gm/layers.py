@@ -22,6 +22,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
+from pbem.mail.kinds import MailKind
+
 
 class Watchable(NamedTuple):
     """A layer's own id as spectators see it: what it is (`league`), its name, whether it is in
@@ -76,7 +78,7 @@ class Layer:
     def ids_but_for_case(self, store, target_id: str) -> list[str]:
         return []
 
-    def attachment(self, postman, kind: str, template: str | None, table, seat) -> str | None:
+    def attachment(self, postman, kind: MailKind, template: str | None, table, seat) -> str | None:
         return None
 
     def setting(self, postman, address: str, what: str, value) -> bool:
@@ -113,7 +115,7 @@ def watchable(store, target_id: str) -> Watchable | None:
     return next((found for layer in above() if (found := layer.watchable(store, target_id)) is not None), None)
 
 
-def attachment(postman, kind: str, template: str | None, table, seat) -> str | None:
+def attachment(postman, kind: MailKind, template: str | None, table, seat) -> str | None:
     """The part a layer adds to this mail for `seat` (a calendar), if any."""
     return next((part for layer in above()
                  if (part := layer.attachment(postman, kind, template, table, seat)) is not None), None)

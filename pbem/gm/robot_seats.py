@@ -23,7 +23,7 @@ from pbem.games.errors import BadOption, GameRefused
 from pbem.mail.clean import clean
 from pbem.robots import LEVELS, robot_types, version
 from pbem.robots.door import order_for
-from pbem.store import Seat
+from pbem.store import LogEvent, Seat
 from pbem.gm.pacing import plays_by_toss, round_the_table
 
 log = logging.getLogger("pbem")
@@ -107,7 +107,7 @@ def marks(level: str, game_type: str, index: int) -> dict:
 def robot_moves(events: list[dict], seat: int) -> int:
     """How many robot orders `seat` has played: the index of its next move's stream."""
     return sum(1 for ev in events if ev.get("seat") == seat and ev.get("robot")
-               and ev["kind"] in ("orders", "nmr"))
+               and ev["kind"] in (LogEvent.ORDERS, LogEvent.NMR))
 
 
 def move(turns) -> list[str]:

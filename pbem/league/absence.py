@@ -12,6 +12,7 @@ from datetime import date, datetime, time, timedelta, UTC
 
 from pbem.games.errors import IllegalOrder
 from pbem.gm import games
+from pbem.mail.kinds import MailKind
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
 
@@ -171,7 +172,7 @@ def take(store, postman, table, seat, commands, answer=None) -> str:
     league_id = league_of(store, table.id)
     assert league_id is not None  # check_all refused the absences of a game in no league
     answered = record(store, postman.now, league_id, seat.address, commands, table)
-    postman.to_seat("ack", table, seat, answer=answer, template="absence", **answered)
+    postman.to_seat(MailKind.ACK, table, seat, answer=answer, template="absence", **answered)
     return said(commands, answered)
 
 

@@ -19,8 +19,9 @@ from pbem.gm import robot_seats, spectators
 from pbem.gm.courses import load_course
 from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
+from pbem.mail.kinds import MailKind
 from pbem.ratings import ratings
-from pbem.store import from_iso, moment
+from pbem.store import LogEvent, from_iso, moment
 from pbem.league import notices
 from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
@@ -179,7 +180,7 @@ class Season:
                     address = self._address(league_id, player.address)
                     players.add(address)
                     if address not in gone:  # a player withdrawn was told it was their last
-                        self._mail(postman, league_id, plan, "standings", address,
+                        self._mail(postman, league_id, plan, MailKind.STANDINGS, address,
                                    self._name(league_id, plan, player.address), **table)
                 self._to_spectators(postman, league_id, plan, players, table)
                 league_rows.update_league(self.store, league_id, reported=number,
@@ -195,7 +196,7 @@ class Season:
             if row["address"] in players:
                 continue
             try:
-                self._mail(postman, league_id, plan, "standings", row["address"], None, spectator=spectator,
+                self._mail(postman, league_id, plan, MailKind.STANDINGS, row["address"], None, spectator=spectator,
                            secret=spectator_token(self.store, row["address"], postman.now), **table)
             except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
                 log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
@@ -212,7 +213,7 @@ class Season:
             table = _table(self.store, row.id)
             result = table.state.result()
             events = self.store.events(row.id)
-            ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == "finished"), None)
+            ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == LogEvent.FINISHED), None)
             out.append(GameRecord(
                 id=row.id, round=round_of(league_id, row.id), type=row.type,
                 players=tuple(s.address for s in table.seats), status=row.status, result=row.result,
@@ -312,7 +313,7 @@ class Season:
                 name = ev["name"]
         return name
 
-    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None,
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: MailKind, address: str, name: str | None,
               secret: str | None = None, **extra) -> None:
         notices.league_mail(postman, league_id, plan, kind, address, name, secret=secret, **extra)
 
@@ -351,9 +352,9 @@ def _orders(seats, events: list[dict]) -> dict[str, Orders]:
     sent: dict[int, set] = {s.seat: set() for s in seats}
     missed: dict[int, int] = {s.seat: 0 for s in seats}
     for ev in events:
-        if ev["kind"] == "orders" and ev.get("seat") is not None:
+        if ev["kind"] == LogEvent.ORDERS and ev.get("seat") is not None:
             sent[ev["seat"]].add((ev.get("turn"), len(sent[ev["seat"]]) if ev.get("turn") is None else 0))
-        elif ev["kind"] == "nmr" and ev.get("seat") is not None:
+        elif ev["kind"] == LogEvent.NMR and ev.get("seat") is not None:
             missed[ev["seat"]] += 1
     return {s.address: Orders(owed=len(sent[s.seat]) + missed[s.seat], on_time=len(sent[s.seat]))
             for s in seats}
