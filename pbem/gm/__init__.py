@@ -133,24 +133,26 @@ class GM:
     def _handle(self, msg: Inbound, key: str, answer_failure: bool = True) -> Outcome:
         """One message inside its own barrier: whatever goes wrong, the pass goes on."""
         postman = self.postman()
+        inbox = Inbox(postman, self.policy)
         try:
             with self.store.transaction():
                 checkpoint("handling")
-                outcome = Inbox(postman, self.policy).handle(msg)
+                outcome = inbox.handle(msg)
                 self.store.inbound.mark(key, outcome.status, postman.now, clean(outcome.note, 500),
-                                        outcome.game_id, outcome.auth)
+                                        outcome.game_id, outcome.auth, outcome.step)
         except Exception as e:  # the transaction took back the message's every effect
             return self._failed(msg, key, f"{type(e).__name__}: {clean(e, 300)}", answer=answer_failure,
-                                error=e)
+                                error=e, step=inbox.step)
         log.info("message %s from %s: %s (%s) by step %s", msg.message_id, msg.sender or "-",
                  outcome.status, clean(outcome.note, 300), outcome.step)
         return outcome
 
     def _failed(self, msg: Inbound, key: str, reason: str, answer: bool = True,
-                error: Exception | None = None) -> Outcome:
-        """Kept, marked failed (`pbem inbox` lists it), and its sender told once, plainly."""
-        log.error("message %s from %s: failed: %s (kept; pbem inbox lists it)", msg.message_id,
-                  msg.sender or "-", reason)
+                error: Exception | None = None, step: str | None = None) -> Outcome:
+        """Kept, marked failed (`pbem inbox` lists it, with the inbox's `step` it failed at, if
+        one was at work), and its sender told once, plainly."""
+        log.error("message %s from %s: failed: %s (%skept; pbem inbox lists it)", msg.message_id,
+                  msg.sender or "-", reason, f"at step {step}; " if step else "")
         if error is not None:  # where it went wrong, never what (the message may hold mail text)
             where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}"
                                for f in reversed(traceback.extract_tb(error.__traceback__)))
@@ -162,12 +164,12 @@ class GM:
                         and self.store.inbound.strangers_answered(postman.now - timedelta(hours=1)) \
                         < self.policy.strangers_per_hour:
                     postman.to_sender(MailKind.ERROR, msg, template="unreadable")
-                self.store.inbound.mark(key, "failed", postman.now, reason)
+                self.store.inbound.mark(key, "failed", postman.now, reason, step=step)
         except Exception as e:  # even the answer failed: the row still says failed
             log.error("message %s: could not answer the failure: %s", msg.message_id, clean(e, 200))
             with self.store.transaction():
-                self.store.inbound.mark(key, "failed", postman.now, reason)
-        return Outcome("failed", reason)
+                self.store.inbound.mark(key, "failed", postman.now, reason, step=step)
+        return Outcome("failed", reason, step=step or "")
 
     def tick(self) -> list[str]:
         """Move every game whose deadline has passed, and every game of robots only; returns what

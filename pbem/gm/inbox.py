@@ -35,6 +35,9 @@ class Inbox:
         self.store = postman.store
         self.policy = policy
         self.gm_addresses = policy.gm_addresses
+        # The chain's step at work on the message, or the one that ended it: a message whose
+        # handling raises is kept as failed at that step (`pbem inbox`).
+        self.step: str | None = None
 
     def handle(self, msg: Inbound) -> Outcome:
         with self.postman.answering(msg):  # one message, one answer
@@ -43,6 +46,7 @@ class Inbox:
     def _handle(self, msg: Inbound) -> Outcome:
         found = Found()
         for step in chain():
+            self.step = step.name
             outcome = step.check(self, msg, found)
             if outcome is not None:
                 outcome.step = step.name
