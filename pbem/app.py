@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pbem import clock
 from pbem.config import Config
+from pbem.errors import PbemError
 from pbem.league.rows import leagues
 from pbem.mail.courier import Alongside, Delivery, MaildirSender, Sender, deliver
 from pbem.mail.maildir import LocalTransport
@@ -34,15 +35,15 @@ if TYPE_CHECKING:
 log = logging.getLogger("pbem")
 
 
-class Busy(Exception):
+class Busy(PbemError):
     """Another pass holds the lock."""
 
 
-class Unreachable(Exception):
+class Unreachable(PbemError):
     """The mail server could not be reached: try again later."""
 
 
-class BadSettings(Exception):
+class BadSettings(PbemError):
     """A mail server refuses the configured settings: nothing helps but mending them."""
 
 

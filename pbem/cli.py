@@ -114,7 +114,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                            "one again",
                         description="Lists the kept inbound mail whose handling failed (with the reason) and "
                                     "the mail a screening rule kept from any answer (status screened, with the "
-                                    "rule), or with `retry ID` handles that message again (screened mail "
+                                    "rule), each with the inbox's step that ended it (or was at work when it "
+                                    "failed), or with `retry ID` handles that message again (screened mail "
                                     "passes the screening rules again: it is read only if it now passes them).")
     ib.add_argument("action", nargs="?", choices=["retry"], help="retry: handle message ID again")
     ib.add_argument("id", nargs="?", type=int, metavar="ID", help="the message's id from the listing")

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.gm.letters import Postman
+from pbem.mail.kinds import MailKind
+from pbem.store import LogEvent, Store
 from transcript_scenarios import SCENARIOS, WIDTH, play
 
 HERE = Path(__file__).parent / "transcripts"
@@ -28,13 +31,40 @@ pytestmark = pytest.mark.slow
 
 @lru_cache(maxsize=None)
 def played(name):
-    return play(name)
+    """The scenario's transcript, and (`letter_kinds`, `event_kinds`) the kind of every letter
+    the GM made and of every event it logged, as they were given."""
+    letters: list = []
+    events: list = []
+    post, add_event = Postman.post, Store.add_event
+
+    def posting(self, letter, topic=None):
+        letters.append(letter.kind)
+        return post(self, letter, topic)
+
+    def logging(self, game_id, at, kind, *args, **data):
+        events.append(kind)
+        return add_event(self, game_id, at, kind, *args, **data)
+
+    Postman.post, Store.add_event = posting, logging
+    try:
+        transcript = play(name)
+    finally:
+        Postman.post, Store.add_event = post, add_event
+    transcript.letter_kinds, transcript.event_kinds = letters, events
+    return transcript
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_the_transcript_is_as_written(name):
     stored = (HERE / f"{name}.txt").read_text()
     assert played(name).text() == stored, f"run scripts/transcripts.py {name} and read the diff"
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_every_letter_has_a_mail_kind_and_every_event_a_log_kind(name):
+    letters, events = played(name).letter_kinds, played(name).event_kinds
+    assert letters and [k for k in letters if type(k) is not MailKind] == []
+    assert events and set(events) <= set(LogEvent)
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -15,11 +15,12 @@ from pbem import calendars
 from pbem.calendars import Organizer, calendar, owed, stamp, standing
 from pbem.calendars import rows as calendar_rows
 from pbem.gm.layers import Layer
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.render import render
 
 # The mail that states a deadline for its reader (CONTRACT section 13, calendars).
-CALENDAR_KINDS = ("welcome", "turn", "report", "reminder", "notice")
+CALENDAR_KINDS = (MailKind.WELCOME, MailKind.TURN, MailKind.REPORT, MailKind.REMINDER, MailKind.NOTICE)
 # The postman's memos, read once a pass: who asked for calendar parts, and who holds an event.
 _PLAYERS = "calendar players"
 _HOLDERS = "calendar holders"
@@ -28,7 +29,7 @@ _HOLDERS = "calendar holders"
 class CalendarLayer(Layer):
     name = "calendars"
 
-    def attachment(self, postman, kind: str, template: str | None, table, seat, stated: bool = True) -> dict:
+    def attachment(self, postman, kind: MailKind, template: str | None, table, seat, stated: bool = True) -> dict:
         """The calendar parts of this mail to `seat`: the deadline it states, as one event, when
         the player asked for calendar parts and owes a move with a deadline now (`stated`: the
         mail states one); the events the reader holds of this game that have moved since, or
@@ -100,7 +101,7 @@ def withdraw_by_notice(postman, table, address: str) -> None:
     ctx = postman.context(None, None)
     subject, text = render("calendar_withdrawn", None, **ctx, game_id=table.id,
                            entries=[event.summary for event in gone])
-    postman.post(Letter(kind="notice", to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
+    postman.post(Letter(kind=MailKind.NOTICE, to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
                         text=text, calendar_cancels=_withdrawn(postman, address, gone, _organizer(postman))))
 
 

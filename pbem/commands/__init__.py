@@ -6,12 +6,14 @@ is imported here: `pbem --help` imports this package.
 """
 from __future__ import annotations
 
+from pbem.errors import PbemError
+
 EXIT_USAGE = 2
 EXIT_TEMPFAIL = 75
 EXIT_CONFIG = 78   # sysexits EX_CONFIG: a server refuses the settings (systemd: do not restart)
 
 
-class UsageError(Exception):
+class UsageError(PbemError):
     """A user's mistake: one line on stderr, exit 2 (or `code`), no traceback."""
 
     def __init__(self, message: str, code: int = EXIT_USAGE):

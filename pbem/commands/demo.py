@@ -22,6 +22,7 @@ from pbem.gm import games
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import GameState
 from pbem.games.registry import spec_for
+from pbem.mail.kinds import MailKind
 
 GAME = "matchplay"  # the game the demo plays (any game whose spec can play random orders would do)
 
@@ -91,9 +92,9 @@ def _play(folder: Path, say, seed: int) -> int:
             part = mail.get_body(preferencelist=("plain",))
             assert part is not None  # every mail of the GM's has a plain text part
             body = part.get_content()
-            if kind == "result":
+            if kind == MailKind.RESULT:
                 result_line = next(ln for ln in body.splitlines() if ln.startswith("Result: "))
-            if kind in ("welcome", "report") and "Result:" not in body:
+            if kind in (MailKind.WELCOME, MailKind.REPORT) and "Result:" not in body:
                 to_answer.append((player, mail))
         for player, mail in to_answer:
             state = _state(app, game_id)

@@ -108,11 +108,14 @@ def cmd_inbox(args) -> int:
         raise UsageError(f"unexpected {args.id}: did you mean `pbem inbox retry {args.id}`?")
     with open_app(args) as app:
         rows = app.store.inbound.rows("failed", "screened")
-    # A screening note starts with its rule's name ("list: List-Id header").
+    # A screening note starts with its rule's name ("list: List-Id header"). `step`: the inbox's
+    # step that ended the message (or was at work when it failed), None when none is known.
     rows = [{"id": r["id"], "received": r["received"], "sender": r["sender"] or None,
              "subject": r["subject"], "size": r["size"], "attempts": r["attempts"],
              "status": r["status"], "reason": r["note"],
-             "rule": (r["note"] or "").split(":", 1)[0] if r["status"] == "screened" else None} for r in rows]
+             "rule": (r["note"] or "").split(":", 1)[0] if r["status"] == "screened" else None,
+             "step": r["step"] or None} for r in rows]
     return listing(args.json, rows, "no failed mail, none screened",
                    lambda r: f"{r['id']:<6} {r['received']}  {(r['sender'] or '-'):<30.30} "
+                             + (f"{r['step']}: " if r["step"] else "")
                              + (f"screened ({r['reason']})" if r["status"] == "screened" else r["reason"]))

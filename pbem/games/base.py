@@ -5,7 +5,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
 
-from pbem.games.errors import IllegalOrder, OrderError
+from pbem.games.errors import BadOption, IllegalOrder, OrderError
 
 RULE_OVER = "no orders once the game is over"
 
@@ -78,7 +78,7 @@ class Option:
         for a in self.allowed:
             if written(a, quoted=False).lower() == word and not isinstance(value, (list, tuple, dict)):
                 return a
-        raise ValueError(f"option {key}: expected {one_of(self.allowed)}, got {written(value)}")
+        raise BadOption(f"option {key}: expected {one_of(self.allowed)}, got {written(value)}")
 
 
 # The policy for a player who misses a deadline is the GM's business but varies by game, so it
@@ -108,7 +108,7 @@ class GameState:
         unknown = sorted(set(given) - set(cls.OPTIONS))
         if unknown:
             known = ", ".join(sorted(cls.OPTIONS))
-            raise ValueError(f"unknown option {written(unknown[0])} for {cls.TYPE}; known: {known}")
+            raise BadOption(f"unknown option {written(unknown[0])} for {cls.TYPE}; known: {known}")
         out = {k: o.default for k, o in cls.OPTIONS.items()}
         for k, v in given.items():
             out[k] = cls.OPTIONS[k].coerce(k, v)
@@ -123,7 +123,7 @@ class GameState:
         options = cls.options_with_defaults(given)
         problem = cls.contradiction(options, set(given))
         if problem:
-            raise ValueError(problem)
+            raise BadOption(problem)
 
     @classmethod
     def contradiction(cls, options: dict[str, Any], given: set[str]) -> str | None:

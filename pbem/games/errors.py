@@ -1,19 +1,22 @@
-"""The three kinds of order error, shared by every game and by the order parsers.
+"""The games' errors, shared by every game and by the order parsers: the three kinds of order
+error, and what an engine refuses of the GM or of its caller.
 
-Each carries the player's own line (and its number in the mail, when known), so an error mail
-can quote exactly what was wrong and say what would be right.
+An order error carries the player's own line (and its number in the mail, when known), so an
+error mail can quote exactly what was wrong and say what would be right.
 """
 from __future__ import annotations
 
 from typing import Any
 from collections.abc import Callable
 
+from pbem.errors import BadValue, PbemError
+
 # What a parser leaves when the right suggestion depends on the game: it reads a mail before the
 # game's state is at hand, and a suggestion must be an order that is legal in that state.
 Suggest = Callable[[Any, int], "str | None"]
 
 
-class OrderError(Exception):
+class OrderError(PbemError):
     kind = "error"
     # Whether `suggest` makes a set of orders (which the rest of the message's errors may share),
     # or only the fix of its own line (a TURN line's number).
@@ -57,6 +60,31 @@ class IllegalOrder(OrderError):
 class AmbiguousOrder(OrderError):
     """The line (or the message) can be read more than one way."""
     kind = "ambiguous"
+
+
+class GameRefused(BadValue):
+    """A new game the rules refuse as it was asked for: its number of players, its course, its
+    seats; the message says what, in one line."""
+
+
+class BadOption(GameRefused):
+    """A game's option that cannot be taken: a value it does not allow, a name no game of its
+    type knows, or two options that contradict each other."""
+
+
+class BadOrderText(BadValue):
+    """An order's text that does not read as pbem writes orders: a stored or exported order, or a
+    robot's answer (a player's own mail is read by the grammar, and answered with an OrderError)."""
+
+
+class NoMoveNow(BadValue):
+    """A move asked of a seat that owes none now (a robot's, a random player's): the caller's
+    mistake, never a player's."""
+
+
+class NotReady(PbemError, RuntimeError):
+    """A turn resolved before every order it waits for is in: the caller's mistake, never a
+    player's."""
 
 
 def make_suggestions(errors: list[OrderError], state, seat: int) -> None:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
 
+from pbem.errors import BadValue
 from pbem.games.base import GameState, written
 from pbem.games.spec import GameSpec
 
@@ -61,7 +62,7 @@ def types() -> list[str]:
 def register(spec: GameSpec) -> None:
     """Add a game at run time: for a game that lives outside the package (a test's)."""
     if spec.type in _listed() or spec.type in _ADDED:
-        raise ValueError(f"game type {spec.type} is registered already")
+        raise BadValue(f"game type {spec.type} is registered already")
     _ADDED[spec.type] = spec
 
 

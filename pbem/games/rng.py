@@ -32,7 +32,9 @@ from operator import mod
 from typing import TypeVar
 from collections.abc import Iterable, MutableSequence, Sequence
 
-__all__ = ["Generator", "MIN_SEED_BYTES", "commitment", "game_generator", "new_seed", "seed_from_int",
+from pbem.errors import BadValue
+
+__all__ = ["BadSeed", "Generator", "MIN_SEED_BYTES", "commitment", "game_generator", "new_seed", "seed_from_int",
            "stored_generator", "stream"]
 
 T = TypeVar("T")
@@ -43,6 +45,10 @@ WORD_BYTES = 8
 FIRST_WORDS = 64  # words squeezed at the first draw: a whole deal, with room
 TWO64 = 1 << 64
 
+
+class BadSeed(BadValue):
+    """A seed, or a stored generator's state, that pbem cannot draw from: out of range, too
+    short, or a game's state from before the fair generator."""
 
 
 def new_seed() -> bytes:
@@ -55,7 +61,7 @@ def seed_from_int(n: int) -> bytes:
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"a seed number is a whole number, got {n!r}")
     if not 0 <= n < 1 << (8 * SEED_INT_BYTES):
-        raise ValueError(f"a seed number is from 0 to 2**128 - 1, got {n}")
+        raise BadSeed(f"a seed number is from 0 to 2**128 - 1, got {n}")
     return n.to_bytes(SEED_INT_BYTES, "big")
 
 
@@ -75,8 +81,8 @@ def stored_generator(state, game: str) -> Generator:
     `Generator` holds a state of Python's `random` instead: it cannot go on the same way, so
     it is refused rather than continued on other cards or dice."""
     if not isinstance(state, dict):
-        raise ValueError(f"this {game} game was stored before pbem's fair generator replaced "
-                         "Python's random; it cannot be loaded (start it again)")
+        raise BadSeed(f"this {game} game was stored before pbem's fair generator replaced "
+                      "Python's random; it cannot be loaded (start it again)")
     return Generator.restore(state)
 
 
@@ -88,7 +94,7 @@ def stream(seed: bytes, count: int) -> bytes:
 def _checked(seed) -> bytes:
     seed = bytes(seed)
     if len(seed) < MIN_SEED_BYTES:
-        raise ValueError(f"a seed is at least {MIN_SEED_BYTES} bytes, got {len(seed)}")
+        raise BadSeed(f"a seed is at least {MIN_SEED_BYTES} bytes, got {len(seed)}")
     return seed
 
 
@@ -120,7 +126,7 @@ class Generator:
     def restore(cls, state: dict, record: list[int] | None = None) -> Generator:
         words = state["words"]
         if words.__class__ is not int or words < 0:
-            raise ValueError(f"the words taken are a count, got {words!r}")
+            raise BadSeed(f"the words taken are a count, got {words!r}")
         g = cls(bytes.fromhex(state["seed"]), record)
         g._used = words
         return g
@@ -185,19 +191,19 @@ class Generator:
     def between(self, lo: int, hi: int) -> int:
         """A whole number from lo to hi, both included."""
         if hi < lo:
-            raise ValueError(f"between({lo}, {hi}): the range is empty")
+            raise BadValue(f"between({lo}, {hi}): the range is empty")
         return lo + self.below(hi - lo + 1)
 
     def bits(self, k: int) -> int:
         """A whole number of k random bits (0 <= k <= 64), e.g. a salt."""
         if not 0 <= k <= 64:
-            raise ValueError(f"bits({k}): from 0 to 64 bits")
+            raise BadValue(f"bits({k}): from 0 to 64 bits")
         return self.below(1 << k)
 
     def chance(self, k: int, n: int) -> bool:
         """True with probability exactly k/n (0 <= k <= n)."""
         if not 0 <= k <= n:
-            raise ValueError(f"chance({k}, {n}): k is from 0 to n")
+            raise BadValue(f"chance({k}, {n}): k is from 0 to n")
         return self.below(n) < k
 
     def choice(self, seq: Sequence[T]) -> T:
@@ -249,7 +255,7 @@ class Generator:
         from the front (for i = 0 to k - 1, swap i with i + below(len - i))."""
         pool = list(seq)
         if not 0 <= k <= len(pool):
-            raise ValueError(f"sample of {k} from {len(pool)}")
+            raise BadValue(f"sample of {k} from {len(pool)}")
         for i in range(k):
             j = i + self.below(len(pool) - i)
             pool[i], pool[j] = pool[j], pool[i]
@@ -280,7 +286,7 @@ _SAFE = _lowest(_LIMITS)
 def _limit(n: int) -> int:
     if n.__class__ is int and 0 < n <= TWO64:
         return _LIMITS[n] if n < len(_LIMITS) else TWO64 - TWO64 % n
-    raise ValueError(f"below(n) needs a whole n from 1 to 2**64, got {n!r}")
+    raise BadValue(f"below(n) needs a whole n from 1 to 2**64, got {n!r}")
 
 
 def _restored(state: dict, record) -> Generator:

@@ -9,9 +9,11 @@ from collections.abc import Callable
 
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course
+from pbem.games.errors import GameRefused
 from pbem.games.rng import seed_from_int
 from pbem.mail.clean import base_address, clean
 from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
+from pbem.mail.kinds import MailKind
 from pbem.mail.screen import screen
 from pbem.store import Store
 from pbem.gm import admin, games, observers, robot_seats, spectators
@@ -39,13 +41,13 @@ def open_game(postman: Postman, type_name: str, players: list[tuple[str, str]], 
         seed = seed_from_int(seed)
     for _, address in players:
         if robot_seats.level_of(address) is None and base_address(address) == base_address(postman.gm_address):
-            raise ValueError(f"{address} is the GM's own address: a player needs an address of their own")
+            raise GameRefused(f"{address} is the GM's own address: a player needs an address of their own")
     table = games.create(postman.store, type_name=type_name, players=players, course=course,
                          options=options, seed=seed, now=postman.now, game_id=game_id, deadline=deadline,
                          zones=zones)
     if closed:
         spectators.close_to_spectators(postman.store, table.id, postman.now)
-    postman.to_all("welcome", table, course=course)
+    postman.to_all(MailKind.WELCOME, table, course=course)
     if round_the_table(table.state):  # turn by turn: tell who moves first
         Turns(postman, table).announce(set())
     elif plays_by_toss(table.state):  # each welcome told its player their first tosses
@@ -133,24 +135,26 @@ class GM:
     def _handle(self, msg: Inbound, key: str, answer_failure: bool = True) -> Outcome:
         """One message inside its own barrier: whatever goes wrong, the pass goes on."""
         postman = self.postman()
+        inbox = Inbox(postman, self.policy)
         try:
             with self.store.transaction():
                 checkpoint("handling")
-                outcome = Inbox(postman, self.policy).handle(msg)
+                outcome = inbox.handle(msg)
                 self.store.inbound.mark(key, outcome.status, postman.now, clean(outcome.note, 500),
-                                        outcome.game_id, outcome.auth)
+                                        outcome.game_id, outcome.auth, outcome.step)
         except Exception as e:  # the transaction took back the message's every effect
             return self._failed(msg, key, f"{type(e).__name__}: {clean(e, 300)}", answer=answer_failure,
-                                error=e)
+                                error=e, step=inbox.step)
         log.info("message %s from %s: %s (%s) by step %s", msg.message_id, msg.sender or "-",
                  outcome.status, clean(outcome.note, 300), outcome.step)
         return outcome
 
     def _failed(self, msg: Inbound, key: str, reason: str, answer: bool = True,
-                error: Exception | None = None) -> Outcome:
-        """Kept, marked failed (`pbem inbox` lists it), and its sender told once, plainly."""
-        log.error("message %s from %s: failed: %s (kept; pbem inbox lists it)", msg.message_id,
-                  msg.sender or "-", reason)
+                error: Exception | None = None, step: str | None = None) -> Outcome:
+        """Kept, marked failed (`pbem inbox` lists it, with the inbox's `step` it failed at, if
+        one was at work), and its sender told once, plainly."""
+        log.error("message %s from %s: failed: %s (%skept; pbem inbox lists it)", msg.message_id,
+                  msg.sender or "-", reason, f"at step {step}; " if step else "")
         if error is not None:  # where it went wrong, never what (the message may hold mail text)
             where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}"
                                for f in reversed(traceback.extract_tb(error.__traceback__)))
@@ -161,13 +165,13 @@ class GM:
                 if answer and msg.sender and not screen(msg, {self.gm_address}) \
                         and self.store.inbound.strangers_answered(postman.now - timedelta(hours=1)) \
                         < self.policy.strangers_per_hour:
-                    postman.to_sender("error", msg, template="unreadable")
-                self.store.inbound.mark(key, "failed", postman.now, reason)
+                    postman.to_sender(MailKind.ERROR, msg, template="unreadable")
+                self.store.inbound.mark(key, "failed", postman.now, reason, step=step)
         except Exception as e:  # even the answer failed: the row still says failed
             log.error("message %s: could not answer the failure: %s", msg.message_id, clean(e, 200))
             with self.store.transaction():
-                self.store.inbound.mark(key, "failed", postman.now, reason)
-        return Outcome("failed", reason)
+                self.store.inbound.mark(key, "failed", postman.now, reason, step=step)
+        return Outcome("failed", reason, step=step or "")
 
     def tick(self) -> list[str]:
         """Move every game whose deadline has passed, and every game of robots only; returns what
@@ -239,7 +243,7 @@ class GM:
         postman = self.postman()
         with self.store.transaction():
             for address in admins:
-                postman.to_address("error", address, template="delivery_failed", game_id=row["game_id"],
+                postman.to_address(MailKind.ERROR, address, template="delivery_failed", game_id=row["game_id"],
                                    failed=row)
 
     def gm_command(self, line: str) -> str:

@@ -21,7 +21,8 @@ from datetime import timedelta
 from pbem.clock import format_duration, parse_duration, parse_time
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import base_address, given_name, quoted
-from pbem.store import iso
+from pbem.mail.kinds import MailKind
+from pbem.store import LogEvent, iso
 from pbem.gm import deadlines, games, layers, robot_seats, rollback
 from pbem.gm.games import Table, new_secret
 from pbem.gm.letters import Postman
@@ -112,7 +113,7 @@ class Admin:
         if table.row.status != "active" and not (command.verb == "ROLLBACK" and table.row.status == "finished"):
             raise InvalidOrder(f"game {table.id} is {table.row.status}; nothing to change", line=str(command))
         done = getattr(self, "_" + command.verb.lower())(table, *command.args)
-        self.store.add_event(table.id, self.now, "gm", None, command=str(command), done=done)
+        self.store.add_event(table.id, self.now, LogEvent.GM, None, command=str(command), done=done)
         robot_seats.move(Turns(self.postman, table))  # a seat handed to a robot, a turn resolved now
         games.save(self.store, table)
         return done
@@ -255,7 +256,7 @@ class Admin:
             self.postman.closing.discard(table.id)
         played: dict[int, list[str]] = {}
         for ev in self.store.events(table.id)[first:]:
-            if ev["kind"] == "nmr":
+            if ev["kind"] == LogEvent.NMR:
                 played.setdefault(ev["seat"], []).append(ev["orders"].replace("\n", " / "))
         row = table.row
         what = "; ".join(f"{table.seats[s].name}: {' / '.join(orders)}" for s, orders in played.items())
@@ -309,7 +310,7 @@ class Admin:
         if table.seat_of(address) is not None:
             raise InvalidOrder(f"{address} already plays in game {table.id}", line=new_spec)
         old_name = seat.name
-        self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
+        self.postman.to_seat(MailKind.NOTICE, table, seat, template="gm_notice", deadline=None, paused_note=None,
                              notice=f"The GM has given your seat in game {table.id} to another player. "
                                     "Thank you for playing; you will get no more mail about this game.")
         seat.name = given_name(name, address)
@@ -318,14 +319,14 @@ class Admin:
         seat.robot = None
         self.store.update_seat(seat)
         games.rename(table.state, seat.seat, seat.name)
-        self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name)
-        self.postman.to_seat("welcome", table, seat, course=games.course_of(self.store, table.id),
+        self.store.add_event(table.id, self.now, LogEvent.REPLACE, seat.seat, name=seat.name)
+        self.postman.to_seat(MailKind.WELCOME, table, seat, course=games.course_of(self.store, table.id),
                              replacing=old_name)
         Turns(self.postman, table).seat_taken(seat)  # the turn mail the welcome promises
         layers.tell("seat_replaced", self.store, self.postman, table, seat, old_address)
         for other in table.seats:
             if other.seat != seat.seat:
-                self.postman.to_seat("notice", table, other, template="gm_notice",
+                self.postman.to_seat(MailKind.NOTICE, table, other, template="gm_notice",
                                      notice=f"{seat.name} now plays in place of {old_name}.")
         return f"{old_address} replaced by {address} in {table.id}"
 
@@ -334,7 +335,7 @@ class Admin:
         the robot makes the move the seat owes in this same pass (`Admin.run`)."""
         name, spec = robot  # spec: robot:<level>, or robot-<n>:<level> with a league's handle
         old_name = seat.name
-        self.postman.to_seat("notice", table, seat, template="gm_notice", deadline=None, paused_note=None,
+        self.postman.to_seat(MailKind.NOTICE, table, seat, template="gm_notice", deadline=None, paused_note=None,
                              notice=f"The GM has given your seat in game {table.id} to a robot player. "
                                     "Thank you for playing; you will get no more mail about this game.")
         seat.name, seat.secret = name, ""
@@ -343,11 +344,11 @@ class Admin:
         seat.robot = robot_seats.level_of(spec)
         self.store.update_seat(seat)
         games.rename(table.state, seat.seat, seat.name)
-        self.store.add_event(table.id, self.now, "replace", seat.seat, name=seat.name, robot=seat.robot)
+        self.store.add_event(table.id, self.now, LogEvent.REPLACE, seat.seat, name=seat.name, robot=seat.robot)
         layers.tell("seat_replaced", self.store, self.postman, table, seat, old_address)
         for other in table.seats:
             if other.seat != seat.seat:
-                self.postman.to_seat("notice", table, other, template="gm_notice",
+                self.postman.to_seat(MailKind.NOTICE, table, other, template="gm_notice",
                                      notice=f"{seat.name}, a robot player of pbem's, now plays in place of "
                                             f"{old_name}. It moves as soon as a move is its to make.")
         return f"{old_address} replaced by a robot ({seat.robot}) in {table.id}"
@@ -363,7 +364,7 @@ class Admin:
                                hint=f"NEWSECRET {table.id} {table.seats[0].address}")
         seat.secret = new_secret()
         self.store.update_seat(seat)
-        self.postman.to_seat("notice", table, seat, template="gm_notice", notice=(
+        self.postman.to_seat(MailKind.NOTICE, table, seat, template="gm_notice", notice=(
             f"The GM has given your seat in game {table.id} a new password: {seat.secret} (keep it to "
             "yourself). Your old one no longer works: mail that carries it is refused. The new one is "
             "in the reply address of this mail and of every mail I send you from now on, so replying "
@@ -380,7 +381,7 @@ class Admin:
 
     def _tell_players(self, table: Table, notice: str, **extra) -> None:
         for seat in table.seats:
-            self.postman.to_seat("notice", table, seat, template="gm_notice", notice=notice, **extra)
+            self.postman.to_seat(MailKind.NOTICE, table, seat, template="gm_notice", notice=notice, **extra)
 
 
 def no_such_game(game_id: str, known: list[str], which: str = "games") -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 
 __all__ = ["one_answer"]
@@ -46,11 +47,11 @@ def one_answer(parts: list[tuple[Letter, str]], gm_name: str, gm_address: str) -
 
 def _rank(letter: Letter, topic: str) -> int:
     """Which answer leads: a refusal, then what the orders did, then any other acknowledgement."""
-    if letter.kind == "error":
+    if letter.kind == MailKind.ERROR:
         return 0
-    if letter.kind in ("ack", "turn") and topic == letter.kind:
+    if letter.kind in (MailKind.ACK, MailKind.TURN) and topic == letter.kind:
         return 1
-    return 2 if letter.kind == "ack" else 3
+    return 2 if letter.kind == MailKind.ACK else 3
 
 
 def _subject_of(letter: Letter) -> str:

@@ -6,7 +6,7 @@ from importlib.resources.abc import Traversable
 
 import yaml
 
-from pbem.games.course import EXAMPLE_PARS, Course
+from pbem.games.course import EXAMPLE_PARS, BadCourse, Course
 from pbem.mail.clean import quoted
 
 DEFAULT_COURSE = "parkland"
@@ -50,9 +50,9 @@ def load_course(spec: str) -> Course:
         try:
             return Course.from_pars_string(text)
         except ValueError as err:
-            raise ValueError(f"{err}; or name a course template: {available}") from None
-    raise ValueError(f"unknown course {quoted(spec)}: name a course template ({available}) "
-                     f"or give a par string like {EXAMPLE_PARS}")
+            raise BadCourse(f"{err}; or name a course template: {available}") from None
+    raise BadCourse(f"unknown course {quoted(spec)}: name a course template ({available}) "
+                    f"or give a par string like {EXAMPLE_PARS}")
 
 
 def _read_template(entry: Traversable) -> Course:
@@ -60,9 +60,9 @@ def _read_template(entry: Traversable) -> Course:
     try:
         data = yaml.safe_load(entry.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
-        raise ValueError(f"{where}: cannot be read: {err}") from None
+        raise BadCourse(f"{where}: cannot be read: {err}") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected a mapping with name, description and pars")
+        raise BadCourse(f"{where}: expected a mapping with name, description and pars")
     stem = entry.name.rsplit(".", 1)[0]
     name = str(data.get("name") or stem)
     description = str(data.get("description") or "").strip()
@@ -74,7 +74,7 @@ def _read_template(entry: Traversable) -> Course:
         elif isinstance(pars, list):
             course = Course(name=name, pars=tuple(pars))
         else:
-            raise ValueError("pars: expected a string of digits or a list of 3, 4 and 5")
+            raise BadCourse("pars: expected a string of digits or a list of 3, 4 and 5")
     except ValueError as err:
-        raise ValueError(f"{where}: {err}") from None
+        raise BadCourse(f"{where}: {err}") from None
     return Course(name=course.name, pars=course.pars, description=description, extras=extras)

@@ -15,22 +15,25 @@ import hashlib
 import json
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.games import game_type
 from pbem.games.course import Course
+from pbem.games.errors import BadOrderText
 from pbem.games.rng import commitment, seed_from_int
 from pbem.gm import games
 from pbem.gm.pacing import round_the_table
 from pbem.gm.rollback import cut_at, turns_before
 from pbem.mail.clean import clean
+from pbem.store import LogEvent
 from pbem.robots import LEVELS, version
 from pbem.robots.door import order_for
 
 RECORD_VERSION = 1
 # The events a replay needs, in order: what was played, and when a turn was resolved.
-_PLAYED = ("orders", "nmr", "resign")
+_PLAYED = (LogEvent.ORDERS, LogEvent.NMR, LogEvent.RESIGN)
 
 
-class Difference(Exception):
+class Difference(PbemError):
     """Where a record and its replay part (the first place only)."""
 
 
@@ -47,22 +50,23 @@ def export_record(store, game_id: str, with_addresses: bool = False) -> dict | N
         step = None
         if ev["kind"] in _PLAYED:
             # A turn still open keeps its orders secret (round the table, a move is public at once).
-            if not over and ev["kind"] != "resign" and ev.get("turn") == open_turn and not round_the_table(state):
+            if not over and ev["kind"] != LogEvent.RESIGN and ev.get("turn") == open_turn \
+                    and not round_the_table(state):
                 continue
             step = {"kind": ev["kind"], "seat": ev["seat"], "turn": ev.get("turn"), "order": ev["orders"]}
             if ev.get("robot"):  # a robot's order: which robot, and the index of its stream
                 step["robot"] = {"level": ev["robot"], "version": ev.get("version"), "move": ev.get("move")}
                 if ev.get("fallback"):
                     step["robot"]["fallback"] = True
-        elif ev["kind"] == "resolved":
-            step = {"kind": "resolved", "turn": ev.get("turn")}
-        elif ev["kind"] == "replace":
-            step = {"kind": "replace", "seat": ev["seat"], "name": ev["name"]} \
+        elif ev["kind"] == LogEvent.RESOLVED:
+            step = {"kind": LogEvent.RESOLVED, "turn": ev.get("turn")}
+        elif ev["kind"] == LogEvent.REPLACE:
+            step = {"kind": LogEvent.REPLACE, "seat": ev["seat"], "name": ev["name"]} \
                 | ({"robot": ev["robot"]} if ev.get("robot") else {})
-        elif ev["kind"] == "rollback":  # the GM went back to the start of a turn (CONTRACT 13)
-            step = {"kind": "rollback", "turn": ev["to_turn"]}
+        elif ev["kind"] == LogEvent.ROLLBACK:  # the GM went back to the start of a turn (CONTRACT 13)
+            step = {"kind": LogEvent.ROLLBACK, "turn": ev["to_turn"]}
         if step is not None:
-            if ev["undone"] is not None and step["kind"] != "replace":
+            if ev["undone"] is not None and step["kind"] != LogEvent.REPLACE:
                 step["rolled_back"] = True  # played, then undone by a later rollback step
             steps.append(step)
     record = {
@@ -206,7 +210,7 @@ def _replay(record: dict, after_step, before_step=None, rewound=None):
     standing: list[int] = []  # the steps played and not undone, by index
     undone: set[int] = set()
     for number, step in enumerate(record["steps"], start=1):
-        if step.get("kind") == "rollback":
+        if step.get("kind") == LogEvent.ROLLBACK:
             state = _roll_back(engine, record, number, step, standing, undone)
             if rewound is not None:
                 rewound([record["steps"][i] for i in standing])
@@ -255,7 +259,7 @@ def _roll_back(engine, record: dict, number: int, step: dict, standing: list[int
     cut = cut_at(before, to_turn)
     if cut is None:
         raise Difference(f"{_step_name(number, step)}: nothing stands from turn {to_turn} on to undo")
-    gone = [i for i in standing[cut:] if steps[i].get("kind") != "replace"]
+    gone = [i for i in standing[cut:] if steps[i].get("kind") != LogEvent.REPLACE]
     undone.update(gone)
     standing[:] = [i for i in standing if i not in undone]
     state = _fresh(engine, record)
@@ -278,7 +282,7 @@ class RobotCheck:
 
     def check(self, number: int, state, step: dict) -> None:
         info = step.get("robot")
-        if info is None or step.get("kind") not in ("orders", "nmr"):
+        if info is None or step.get("kind") not in (LogEvent.ORDERS, LogEvent.NMR):
             return
         seat = step.get("seat")
         if not isinstance(info, dict) or info.get("level") not in LEVELS or type(seat) is not int \
@@ -316,7 +320,7 @@ class RobotCheck:
         """After a rollback a robot's next move takes the stream index after its moves that stand."""
         self.moves = {}
         for step in standing:
-            if step.get("robot") is not None and step.get("kind") in ("orders", "nmr"):
+            if step.get("robot") is not None and step.get("kind") in (LogEvent.ORDERS, LogEvent.NMR):
                 self.moves[step["seat"]] = self.moves.get(step["seat"], 0) + 1
 
     def notes(self) -> list[str]:
@@ -344,24 +348,24 @@ def _seed_bytes(seed) -> bytes:
 def _replay_step(engine, state, number: int, step: dict) -> None:
     kind = step.get("kind")
     seat = step.get("seat")
-    if kind in (*_PLAYED, "replace") and (type(seat) is not int or not 0 <= seat < len(state.names)):
+    if kind in (*_PLAYED, LogEvent.REPLACE) and (type(seat) is not int or not 0 <= seat < len(state.names)):
         raise Difference(f"{_step_name(number, step)}: there is no such seat in this game")
     if kind in _PLAYED and not isinstance(step.get("order"), str):
         raise Difference(f"{_step_name(number, step)}: its order is not text")
-    if kind == "replace" and not isinstance(step.get("name"), str):
+    if kind == LogEvent.REPLACE and not isinstance(step.get("name"), str):
         raise Difference(f"{_step_name(number, step)}: the new player's name {quoted(step.get('name'), 40)} "
                          "is not text")
     try:
         if kind in _PLAYED:
             command = engine.command_from_text(step["order"])
             if str(command) != step["order"]:  # one order, one text: as the GM stored it
-                raise ValueError(f"the order is not written as pbem writes it ({quoted(str(command), 60)})")
-            if kind == "orders":  # a player's order must be legal; the GM's own (nmr) are by its rules
+                raise BadOrderText(f"the order is not written as pbem writes it ({quoted(str(command), 60)})")
+            if kind == LogEvent.ORDERS:  # a player's order must be legal; the GM's own (nmr) are by its rules
                 state.check(step["seat"], command)
             state.apply(step["seat"], command)
-        elif kind == "resolved":
+        elif kind == LogEvent.RESOLVED:
             state.resolve()
-        elif kind == "replace":
+        elif kind == LogEvent.REPLACE:
             state.names[step["seat"]] = step["name"]
         else:
             raise Difference(f"step {number} is of no known kind: {quoted(kind, 40)}")

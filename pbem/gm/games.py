@@ -11,7 +11,8 @@ from typing import Protocol, cast
 from pbem.clock import parse_duration
 from pbem.games import GameState, game_type, rng
 from pbem.games.course import Course
-from pbem.store import GameRow, Seat, Store
+from pbem.games.errors import GameRefused
+from pbem.store import GameRow, LogEvent, Seat, Store
 from pbem.gm import deadlines, robot_seats
 from pbem.mail.clean import NAME_CHARS, clean, quoted
 
@@ -131,18 +132,18 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     if not engine.MIN_PLAYERS <= len(players) <= engine.MAX_PLAYERS:
         span = (str(engine.MIN_PLAYERS) if engine.MIN_PLAYERS == engine.MAX_PLAYERS
                 else f"{engine.MIN_PLAYERS}-{engine.MAX_PLAYERS}")
-        raise ValueError(f"{engine.TITLE} takes {span} players, got {len(players)}")
+        raise GameRefused(f"{engine.TITLE} takes {span} players, got {len(players)}")
     levels = [robot_seats.level_of(a) for _, a in players]
     if any(levels):
         robot_seats.check_game_type(type_name)
     addresses = [robot_seats.handle_of(a, i) if levels[i] else a.lower() for i, (_, a) in enumerate(players)]
     if len(set(addresses)) != len(addresses):
-        raise ValueError("each player needs an address of their own")
+        raise GameRefused("each player needs an address of their own")
     game_id = game_id or next_game_id(store, type_name)
     if not GAME_ID.fullmatch(game_id):
-        raise ValueError(f"a game id is letters, digits, - and _ (at most 40), got {quoted(game_id)}")
+        raise GameRefused(f"a game id is letters, digits, - and _ (at most 40), got {quoted(game_id)}")
     if store.game_exists(game_id):
-        raise ValueError(f"a game with id {quoted(game_id)} exists already")
+        raise GameRefused(f"a game with id {quoted(game_id)} exists already")
     # The GM's names (--player, a league file) are cleaned as a mail's are: they reach headers,
     # reports and calendars, which take no control character.
     names = [clean(name, NAME_CHARS) or (robot_seats.robot_name(level) if level else address.split("@")[0])
@@ -171,7 +172,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     table = Table(row, seats, state, store)
     table.next_deadline(now)
     store.add_game(row, seats)
-    store.add_event(game_id, now, "created", names=names, addresses=addresses, options=row.options,
+    store.add_event(game_id, now, LogEvent.CREATED, names=names, addresses=addresses, options=row.options,
                     commitment=row.commitment, course=course.name, pars=list(course.pars),
                     extras=dict(course.extras or {}))
     return table
@@ -225,11 +226,11 @@ def replay(store: Store, game_id: str) -> GameState:
 
 def play_event(engine, state: GameState, ev: dict) -> None:
     """One event of the history played on `state` (what does not move a game changes nothing)."""
-    if ev["kind"] in ("orders", "nmr", "resign"):
+    if ev["kind"] in (LogEvent.ORDERS, LogEvent.NMR, LogEvent.RESIGN):
         state.apply(ev["seat"], engine.command_from_text(ev["orders"]))
-    elif ev["kind"] == "resolved":
+    elif ev["kind"] == LogEvent.RESOLVED:
         state.resolve()
-    elif ev["kind"] == "replace":  # a new player in the seat: the engine names them from now on
+    elif ev["kind"] == LogEvent.REPLACE:  # a new player in the seat: the engine names them from now on
         rename(state, ev["seat"], ev["name"])
         return
     else:

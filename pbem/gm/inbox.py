@@ -12,6 +12,7 @@ from datetime import timedelta
 from pbem.games.base import Resign
 from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError, make_suggestions
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import (
     Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading,
@@ -34,6 +35,9 @@ class Inbox:
         self.store = postman.store
         self.policy = policy
         self.gm_addresses = policy.gm_addresses
+        # The chain's step at work on the message, or the one that ended it: a message whose
+        # handling raises is kept as failed at that step (`pbem inbox`).
+        self.step: str | None = None
 
     def handle(self, msg: Inbound) -> Outcome:
         with self.postman.answering(msg):  # one message, one answer
@@ -42,6 +46,7 @@ class Inbox:
     def _handle(self, msg: Inbound) -> Outcome:
         found = Found()
         for step in chain():
+            self.step = step.name
             outcome = step.check(self, msg, found)
             if outcome is not None:
                 outcome.step = step.name
@@ -56,15 +61,15 @@ class Inbox:
 
     # -- mail that did not prove its seat ---------------------------------------------------
     def _unproven(self, msg: Inbound, *, note: str, problem: str = "", hint: str | None = None,
-                  table: games.Table | None = None, seat: Seat | None = None, kind: str = "error",
+                  table: games.Table | None = None, seat: Seat | None = None, kind: MailKind = MailKind.ERROR,
                   status: str = "refused") -> Outcome:
         """One short answer to mail that did not prove a seat, never quoting its text, and
         silence once the hour's answers to such mail are used up."""
         silenced = self._unanswerable(msg, note)
         if silenced:
             return silenced
-        if kind == "error":
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], problem=problem, hint=hint)
+        if kind == MailKind.ERROR:
+            self.postman.to_sender(MailKind.ERROR, msg, table=table, seat=seat, errors=[], problem=problem, hint=hint)
         else:
             self.postman.to_sender(kind, msg)
         return Outcome(status, note, table.id if table else None)
@@ -100,7 +105,7 @@ class Inbox:
             return Outcome("ignored", f"rate limit: {recent} messages in the last hour")
         self.store.inbound.set_warned(msg.sender, self.postman.now)
         words = wording("flood", sent=recent, limit=limit, proven=False)
-        self.postman.to_sender("error", msg, errors=[], problem=words.problem, hint=words.hint)
+        self.postman.to_sender(MailKind.ERROR, msg, errors=[], problem=words.problem, hint=words.hint)
         return Outcome("refused", f"rate limit: {recent} messages in the last hour; warned")
 
     def secret_in_address(self, msg: Inbound) -> str | None:
@@ -126,7 +131,7 @@ class Inbox:
             self.postman.hush(msg)
         if len(lines) > self.policy.max_command_lines:
             words = wording("too_many_lines", limit=self.policy.max_command_lines)
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], problem=words.problem,
+            self.postman.to_sender(MailKind.ERROR, msg, table=table, seat=seat, errors=[], problem=words.problem,
                                    hint=words.hint)
             outcome = Outcome("refused", "too many command lines", table.id)
         else:
@@ -149,7 +154,7 @@ class Inbox:
         if not warned:
             self.store.inbound.set_warned(seat.address, now)
             words = wording("flood", sent=recent + 1, limit=limit, proven=True)
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=[], problem=words.problem,
+            self.postman.to_sender(MailKind.ERROR, msg, table=table, seat=seat, errors=[], problem=words.problem,
                                    hint=words.hint)
         return f"rate limit: {recent + 1} messages in the last hour"
 
@@ -202,7 +207,7 @@ class Inbox:
                 error.line = reading.written.get(error.lineno, error.line)
             if not stale:
                 make_suggestions(errors, state, seat.seat)
-            self.postman.to_sender("error", msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
+            self.postman.to_sender(MailKind.ERROR, msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
                                    read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         effects = self._obey(msg, table, seat, orders)

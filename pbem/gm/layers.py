@@ -23,6 +23,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import NamedTuple
 
+from pbem.mail.kinds import MailKind
+
 
 class Watchable(NamedTuple):
     """A layer's own id as spectators see it: what it is (`league`), its name, whether it is in
@@ -77,7 +79,7 @@ class Layer:
     def ids_but_for_case(self, store, target_id: str) -> list[str]:
         return []
 
-    def attachment(self, postman, kind: str, template: str | None, table, seat, stated: bool = True) -> dict:
+    def attachment(self, postman, kind: MailKind, template: str | None, table, seat, stated: bool = True) -> dict:
         """`stated`: whether the mail states the seat's deadline (a farewell, or the GM's closing
         of a turn, states none)."""
         return {}
@@ -116,7 +118,7 @@ def watchable(store, target_id: str) -> Watchable | None:
     return next((found for layer in above() if (found := layer.watchable(store, target_id)) is not None), None)
 
 
-def attachment(postman, kind: str, template: str | None, table, seat, stated: bool = True) -> dict:
+def attachment(postman, kind: MailKind, template: str | None, table, seat, stated: bool = True) -> dict:
     """The parts the layers add to this mail for `seat` (calendars), as fields of its Letter."""
     parts: dict = {}
     for layer in above():

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pbem.clock import format_utc
 from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter, compose
 from pbem.render.html_part import html_part
 from pbem.render import render
@@ -124,8 +125,10 @@ class Postman:
         ctx["can_press"] = bool(table is not None and seat is not None and table.press_readers(seat))
         return ctx
 
-    def to_seat(self, kind: str, table: Table, seat: Seat, *, answer: Inbound | None = None,
+    # A letter's kind is a MailKind: given its word (`"ack"`), the letters below take the member.
+    def to_seat(self, kind: MailKind | str, table: Table, seat: Seat, *, answer: Inbound | None = None,
                 template: str | None = None, **extra) -> None:
+        kind = MailKind(kind)
         if seat.robot:  # a robot has no address: nothing is written to it (its spectators' copy is)
             if kind in SPECTATOR_KINDS:
                 copy_to_spectators(self, kind, table, template, extra)
@@ -150,21 +153,24 @@ class Postman:
         ctx = self.context(table, seat)
         return render("status", table.type, **ctx)[1]
 
-    def to_all(self, kind: str, table: Table, **extra) -> None:
+    def to_all(self, kind: MailKind | str, table: Table, **extra) -> None:
         for seat in table.seats:
             self.to_seat(kind, table, seat, **extra)
 
-    def to_address(self, kind: str, address: str, *, template: str, game_id: str | None = None, **extra) -> None:
+    def to_address(self, kind: MailKind | str, address: str, *, template: str, game_id: str | None = None,
+                   **extra) -> None:
         """A notice to someone who is no player (the GM's admins)."""
+        kind = MailKind(kind)
         ctx = self.context(None, None)
         ctx.update(extra)
         subject, text = render(template, None, **ctx)
         prefix = f"[{game_id}] " if game_id else ""
         self.post(Letter(kind=kind, to_addr=address, game_id=game_id, subject=prefix + subject, text=text))
 
-    def to_sender(self, kind: str, msg: Inbound, *, table: Table | None = None, seat: Seat | None = None,
+    def to_sender(self, kind: MailKind | str, msg: Inbound, *, table: Table | None = None, seat: Seat | None = None,
                   template: str | None = None, **extra) -> None:
         """An answer to whoever wrote, who may be no player at all (no secret in the Reply-To then)."""
+        kind = MailKind(kind)
         ctx = self.context(table, seat)
         ctx["admin"] = msg.sender in self.admins  # the answer goes to that address, whoever forged it
         ctx.update(extra)
@@ -195,10 +201,10 @@ def _with_clock(text: str, note: str | None, gm_name: str) -> str:
     return "\n".join(head + ([""] if head else []) + told + ([""] + tail if tail else [])) + "\n"
 
 
-def _robots(kind: str, table: Table, reader: Seat) -> str:
+def _robots(kind: MailKind, table: Table, reader: Seat) -> str:
     """A welcome says which seats pbem's robots play, and how (CONTRACT section 12)."""
     robots = [(seat, seat.robot) for seat in table.seats if seat.robot and seat.seat != reader.seat]
-    if kind != "welcome" or not robots:
+    if kind != MailKind.WELCOME or not robots:
         return ""
     names = [f"{seat.name} ({robot})" if robot not in seat.name else seat.name for seat, robot in robots]
     who = names[0] + " is a robot" if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] + \
@@ -212,15 +218,15 @@ def _robots(kind: str, table: Table, reader: Seat) -> str:
         76, break_long_words=False, break_on_hyphens=False) + "\n"
 
 
-def _fairness(kind: str, row) -> str:
+def _fairness(kind: MailKind, row) -> str:
     """CONTRACT section 11: the commitment to the secret seed in every welcome, the seed itself
     in the result. (The commitment line is the one line of mail wider than 78 columns: the
     contract gives it whole, so that a program can find it.)"""
-    if kind == "welcome" and row.commitment:
+    if kind == MailKind.WELCOME and row.commitment:
         return ("\nEvery shuffle and roll of this game comes from one secret seed, fixed now and\n"
                 "mailed with the result (`pbem verify` checks the game with it). Its SHA-256:\n"
                 "Seed commitment: " + row.commitment + "\n")
-    if kind == "result" and row.seed_hex:
+    if kind == MailKind.RESULT and row.seed_hex:
         return ("\nThe secret seed of this game, whose SHA-256 the welcome mail gave; every\n"
                 "shuffle and roll can be checked from it:\n"
                 "Seed: " + row.seed_hex + "\n")

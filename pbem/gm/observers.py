@@ -20,8 +20,9 @@ from types import SimpleNamespace
 
 from pbem.clock import format_utc
 from pbem.games import game_type, spec_for
-from pbem.games.errors import IllegalOrder, InvalidOrder, OrderError
+from pbem.games.errors import BadOption, IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import clean, quoted
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from pbem.orders.text import LongLine, subject_game_id
@@ -35,7 +36,7 @@ from pbem.gm.pacing import round_the_table
 log = logging.getLogger("pbem")
 
 # The mail of a game that its spectators get a copy of.
-SPECTATOR_KINDS = ("report", "result")
+SPECTATOR_KINDS = (MailKind.REPORT, MailKind.RESULT)
 # What a report or result is told beside the view that every player's copy shares; anything else
 # a caller passes (a player's own tosses, notes written to one reader) stays out.
 PUBLIC_EXTRAS = ("played", "resolved_turn", "hole_end", "holes")
@@ -93,7 +94,7 @@ def closed_option(options: dict) -> bool:
     value = options.pop("spectators", True)
     text = str(value).strip().lower()
     if text not in ("true", "false"):
-        raise ValueError(f"option spectators: expected one of true, false, got {quoted(value, 40)}")
+        raise BadOption(f"option spectators: expected one of true, false, got {quoted(value, 40)}")
     return text == "false"
 
 
@@ -284,7 +285,7 @@ def _answer(postman, msg, address: str, secret: str | None, **extra) -> None:
     ctx = postman.context(None, None)
     ctx.update(extra)
     subject, text = render("observing", None, **ctx)
-    postman.post(Letter(kind="ack", to_addr=address, subject=subject, text=text, secret=secret,
+    postman.post(Letter(kind=MailKind.ACK, to_addr=address, subject=subject, text=text, secret=secret,
                         in_reply_to=msg.message_id), topic="observing")
 
 
@@ -294,7 +295,7 @@ def declines(lines) -> bool:
 
 
 # -- the copies ------------------------------------------------------------------------------
-def copy_to_spectators(postman, kind: str, table, template: str | None, extra: dict) -> None:
+def copy_to_spectators(postman, kind: MailKind, table, template: str | None, extra: dict) -> None:
     """One copy of a report or result for each address that watches the game or its league.
 
     The GM writes a report seat by seat (a card game's notes differ by reader), so the first
@@ -311,7 +312,8 @@ def copy_to_spectators(postman, kind: str, table, template: str | None, extra: d
     _to_watchers(postman, table, kind, template or kind, table.type, dict(public, notes=notes, done=[]))
 
 
-def notice_to_spectators(postman, table, notice: str, last: bool = True, kind: str = "status") -> None:
+def notice_to_spectators(postman, table, notice: str, last: bool = True,
+                          kind: MailKind = MailKind.STATUS) -> None:
     """The GM's word on a game to everyone who watches it or its league: one that ends without
     a result (ABANDON; `last`: the game's own copies stop here, a league's go on with its other
     games), or one that goes on (a rollback)."""
@@ -332,7 +334,7 @@ def _watchers(store: Store, table) -> dict[str, list[dict]]:
     return watchers
 
 
-def _to_watchers(postman, table, kind: str, template: str, game_type: str | None, extra: dict) -> None:
+def _to_watchers(postman, table, kind: MailKind, template: str, game_type: str | None, extra: dict) -> None:
     for address, targets in _watchers(postman.store, table).items():
         try:
             ctx = spectator_context(postman, table, targets)

@@ -18,10 +18,12 @@ from __future__ import annotations
 import logging
 import re
 
+from pbem.errors import BadValue
+from pbem.games.errors import BadOption, GameRefused
 from pbem.mail.clean import clean
 from pbem.robots import LEVELS, robot_types, version
 from pbem.robots.door import order_for
-from pbem.store import Seat
+from pbem.store import LogEvent, Seat
 from pbem.gm.pacing import plays_by_toss, round_the_table
 
 log = logging.getLogger("pbem")
@@ -40,7 +42,7 @@ _NAMED = re.compile(r'\s*"?([^"<>]*?)"?\s*<\s*([^<>]*?)\s*>\s*')
 _ADDRESS = re.compile(r"(robot(?:-[0-9]{1,4})?):(" + "|".join(LEVELS) + ")")
 
 
-class RobotSpecError(ValueError):
+class RobotSpecError(BadValue):
     """A SPEC that asks for a robot in a way pbem cannot seat."""
 
 
@@ -105,7 +107,7 @@ def marks(level: str, game_type: str, index: int) -> dict:
 def robot_moves(events: list[dict], seat: int) -> int:
     """How many robot orders `seat` has played: the index of its next move's stream."""
     return sum(1 for ev in events if ev.get("seat") == seat and ev.get("robot")
-               and ev["kind"] in ("orders", "nmr"))
+               and ev["kind"] in (LogEvent.ORDERS, LogEvent.NMR))
 
 
 def move(turns) -> list[str]:
@@ -174,10 +176,10 @@ def allow_robots_only(options: dict, players: list[tuple[str, str]]) -> None:
     value = options.pop("robots_only", False)
     text = str(value).strip().lower()
     if text not in ("true", "false"):
-        raise ValueError(f"option robots_only: expected one of true, false, got {str(value)[:40]!r}")
+        raise BadOption(f"option robots_only: expected one of true, false, got {str(value)[:40]!r}")
     if players and all(level_of(address) for _, address in players) and text != "true":
-        raise ValueError("every seat of this game is a robot: add --option robots_only=true to let robots "
-                         "play a game among themselves")
+        raise GameRefused("every seat of this game is a robot: add --option robots_only=true to let robots "
+                          "play a game among themselves")
 
 
 def seat_of_key(seats: list[Seat], key: str) -> Seat | None:

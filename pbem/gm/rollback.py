@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from pbem.games import game_type, spec_for
 from pbem.games.errors import IllegalOrder, InvalidOrder
+from pbem.mail.kinds import MailKind
+from pbem.store import LogEvent
 from pbem.gm import games, layers
 from pbem.gm.observers import notice_to_spectators
 from pbem.gm.pacing import plays_by_toss, round_the_table
 from pbem.gm.turns import Turns
 
 # The events that move a game, and those that only tell what a move did (they go with it).
-MOVING = ("orders", "nmr", "resign", "resolved")
-TOLD = ("move", "finished")
+MOVING = (LogEvent.ORDERS, LogEvent.NMR, LogEvent.RESIGN, LogEvent.RESOLVED)
+TOLD = (LogEvent.MOVE, LogEvent.FINISHED)
 RULE = "a rollback goes back to the start of a turn that has been played"
 
 
@@ -80,7 +82,7 @@ def roll_back(postman, table, to_turn: int | None, line: str) -> str:
     undone = [ev for ev in live[1 + cut:] if ev["kind"] in MOVING + TOLD]
     from_turn = table.state.turn
     result = table.row.result
-    mark = store.add_event(table.id, now, "rollback", None, to_turn=to_turn, from_turn=from_turn,
+    mark = store.add_event(table.id, now, LogEvent.ROLLBACK, None, to_turn=to_turn, from_turn=from_turn,
                            undone=len(undone), result=result)
     store.undo_events(table.id, [ev["id"] for ev in undone], mark)
     table.state = games.replay(store, table.id)
@@ -116,10 +118,10 @@ def _tell(postman, table, to_turn: int, last: int, result: str | None) -> None:
                     "is played now.")
     for seat in table.seats:
         standing = postman.status_text(table, seat)
-        postman.to_seat("notice", table, seat, template="rollback", notice=" ".join(said), standing=standing)
+        postman.to_seat(MailKind.NOTICE, table, seat, template="rollback", notice=" ".join(said), standing=standing)
     spectators = f"the GM has rolled it back to the start of turn {to_turn}; what was played from then on " \
                  "is undone" + (", and its result is withdrawn." if result else ".")
-    notice_to_spectators(postman, table, spectators, last=False, kind="notice")
+    notice_to_spectators(postman, table, spectators, last=False, kind=MailKind.NOTICE)
 
 
 def _go_on(postman, table) -> None:

@@ -13,6 +13,7 @@ from pbem.clock import format_utc
 from pbem.games.errors import OrderError
 from pbem.mail.dsn import read_bounce
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.mail.screen import SEAT_RULES, screen
 from pbem.orders.commands import Help, read_body, read_heading
 from pbem.orders.text import Reading, subject_game_id
@@ -224,7 +225,7 @@ class Authenticate(Step):
         owner = table.seat_with_secret(secret) if table else None
         if table is not None and owner is not None and owner.address != msg.sender:
             # Someone else holds this seat's secret: its owner hears of it, never the sender.
-            door.postman.to_seat("error", table, owner, template="warning", intruder=msg.sender)
+            door.postman.to_seat(MailKind.ERROR, table, owner, template="warning", intruder=msg.sender)
         if table is not None and seat is not None:
             words = wording("password", given=bool(secret))
             return door.unproven(msg, table=table, seat=seat, problem=words.problem,
@@ -281,7 +282,7 @@ def _bounces(door: Door, msg: Inbound) -> str:
         noted.append(mail["recipient"])
         if new:
             for admin_address in sorted(door.policy.admins - {mail["recipient"]}):
-                door.postman.to_address("error", admin_address, template="bounced", game_id=mail["game_id"],
+                door.postman.to_address(MailKind.ERROR, admin_address, template="bounced", game_id=mail["game_id"],
                                         mail=mail, bounced=mail["recipient"], diagnostic=bounce.diagnostic)
     return f"; bounced: {', '.join(noted)}" if noted else ""
 
@@ -291,7 +292,7 @@ def _without_game(door: Door, msg: Inbound, lines: list) -> Outcome:
     told to name its game."""
     orders, _ = read_body(lines, None)
     if orders and len(orders) == len(lines) and all(isinstance(o.command, Help) for o in orders):
-        return door.unproven(msg, note="help", kind="help", status="handled")
+        return door.unproven(msg, note="help", kind=MailKind.HELP, status="handled")
     words = wording("no_game")
     return door.unproven(msg, note="no game named", problem=words.problem, hint=words.hint)
 
@@ -311,7 +312,7 @@ def _gm_door(door: Door, msg: Inbound, heading) -> Outcome:
             return _gm_commands(door, msg, heading)
         # Only the password's holder gets here: the answer is no stranger's to use up.
         words = wording("gm_password", why="locked", tries=gm_password.TRIES, until=format_utc(was_locked))
-        door.postman.to_sender("error", msg, errors=[], problem=words.problem, hint=words.hint)
+        door.postman.to_sender(MailKind.ERROR, msg, errors=[], problem=words.problem, hint=words.hint)
         return Outcome("refused", f"GM password right, but locked until {format_utc(was_locked)}")
     until, alarm = lock.miss(msg.sender)
     if was_locked is not None:
@@ -324,7 +325,7 @@ def _gm_door(door: Door, msg: Inbound, heading) -> Outcome:
         outcome = door.unproven(msg, note=note, problem=words.problem, hint=words.hint)
     for address in sorted(door.policy.admins) if alarm else ():
         assert until is not None  # the alarm is for the miss that began a lockout
-        door.postman.to_address("error", address, template="gm_locked", sender=msg.sender, tries=lock.tries,
+        door.postman.to_address(MailKind.ERROR, address, template="gm_locked", sender=msg.sender, tries=lock.tries,
                                 until=format_utc(until))
     return outcome
 
@@ -346,9 +347,9 @@ def _gm_commands(door: Door, msg: Inbound, heading) -> Outcome:
             errors.append(e)
             done = []  # the savepoint took back the state and the mail of the commands
     if errors:
-        door.postman.to_sender("error", msg, errors=errors, problem=None, hint=None)
+        door.postman.to_sender(MailKind.ERROR, msg, errors=errors, problem=None, hint=None)
         return Outcome("refused", "GM command refused", auth=msg.sender)
-    door.postman.to_sender("ack", msg, template="gm_done", done=done)
+    door.postman.to_sender(MailKind.ACK, msg, template="gm_done", done=done)
     return Outcome("handled", "; ".join(done), auth=msg.sender)
 
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
     Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off,
 )
-from pbem.store import Seat
+from pbem.store import LogEvent, Seat
 from pbem.gm.games import Table
 from pbem.gm import layers, robot_seats
 from pbem.gm.letters import Postman
@@ -48,14 +49,14 @@ class Turns:
     def obey(self, seat: Seat, order: Order, msg: Inbound, ack: bool = True) -> str:
         command = order.command
         if isinstance(command, Help):
-            self.postman.to_seat("help", self.table, seat, answer=msg)
+            self.postman.to_seat(MailKind.HELP, self.table, seat, answer=msg)
             return "help"
         if isinstance(command, Status):
-            self.postman.to_seat("status", self.table, seat, answer=msg)
+            self.postman.to_seat(MailKind.STATUS, self.table, seat, answer=msg)
             return "status"
         if isinstance(command, History):
             extra = self.round_table.history() if round_the_table(self.table.state) else {}
-            self.postman.to_seat("history", self.table, seat, answer=msg, events=self._public_events(), **extra)
+            self.postman.to_seat(MailKind.HISTORY, self.table, seat, answer=msg, events=self._public_events(), **extra)
             return "history"
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
@@ -64,13 +65,13 @@ class Turns:
         if isinstance(command, SetCalendar):
             layers.setting(self.postman, seat.address, "calendar", command.on)
             owes = command.on and seat.seat in self.table.state.to_move() and self.table.row.deadline is not None
-            self.postman.to_seat("ack", self.table, seat, answer=msg, template="calendar", on=command.on,
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="calendar", on=command.on,
                                  owes=owes)
             return f"calendar {'on' if command.on else 'off'}"
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)
-            self.postman.to_seat("ack", self.table, seat, answer=msg, template="timezone")
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="timezone")
             return f"time zone {command.zone}"
         if isinstance(command, Resign):
             return self.resign(seat, msg)
@@ -82,7 +83,7 @@ class Turns:
             done = layer.take_orders(self, seat, commands, msg)
             if done is not None:
                 return done
-        raise ValueError("no layer keeps absences")  # checked before: never reached
+        raise AssertionError("no layer keeps absences")  # checked before: never reached
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         """One acknowledgement for several orders of one mail, once all are played."""
@@ -92,7 +93,7 @@ class Turns:
         if plays_by_toss(self.table.state):
             self.tosses.answer(seat, commands, msg)
             return
-        self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
+        self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              turn=self.table.state.turn, replaced=False, waiting=[])
 
     def orders(self, seat: Seat, command, msg: Inbound | None) -> str:
@@ -104,10 +105,10 @@ class Turns:
         turn = state.turn
         replaced = seat.seat not in state.to_move()
         state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.now, "orders", seat.seat, orders=str(command), turn=turn,
+        self.store.add_event(self.table.id, self.now, LogEvent.ORDERS, seat.seat, orders=str(command), turn=turn,
                              **self.marks)
         if msg is not None:
-            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=str(command), turn=turn,
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders=str(command), turn=turn,
                                  replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
         self.resolve_if_ready()
         return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
@@ -127,18 +128,18 @@ class Turns:
         while state.ready():
             turn = state.turn
             played = state.resolve()
-            self.store.add_event(self.table.id, self.now, "resolved", turn=turn)
+            self.store.add_event(self.table.id, self.now, LogEvent.RESOLVED, turn=turn)
             self.table.sync()
             self.table.next_deadline(self.now)
-            self.postman.to_all("report", self.table, played=played, resolved_turn=turn, notes=notes or [])
+            self.postman.to_all(MailKind.REPORT, self.table, played=played, resolved_turn=turn, notes=notes or [])
             notes = []
             if state.result() is not None:
                 self.finish()
 
     def finish(self) -> None:
         self.table.sync()
-        self.store.add_event(self.table.id, self.now, "finished", result=self.table.row.result)
-        self.postman.to_all("result", self.table)
+        self.store.add_event(self.table.id, self.now, LogEvent.FINISHED, result=self.table.row.result)
+        self.postman.to_all(MailKind.RESULT, self.table)
         layers.tell("game_ended", self.store, self.postman, self.table)
 
     def resign(self, seat: Seat, msg: Inbound | None = None) -> str:
@@ -149,7 +150,7 @@ class Turns:
             self.round_table.resign(seat, msg)
             return "resigned"
         state.apply(seat.seat, Resign())
-        self.store.add_event(self.table.id, self.now, "resign", seat.seat, orders="RESIGN")
+        self.store.add_event(self.table.id, self.now, LogEvent.RESIGN, seat.seat, orders="RESIGN")
         if state.result() is not None:
             self.finish()
         elif plays_by_toss(state):
@@ -168,15 +169,15 @@ class Turns:
             # Nobody else reads this game's mail (its other seats are pbem's robots, or there are
             # none): the sender is told so once, in the answer to the message, and the orders
             # beside the press stand. The press is kept nowhere, as nobody will ever read it.
-            self.postman.to_seat("press", self.table, seat, answer=msg, template="press_unread",
+            self.postman.to_seat(MailKind.PRESS, self.table, seat, answer=msg, template="press_unread",
                                  robots=len(self.table.seats) > 1)
             return "press not passed on: nobody else reads this game's mail"
-        self.store.add_event(self.table.id, self.now, "press", seat.seat, text=text)
+        self.store.add_event(self.table.id, self.now, LogEvent.PRESS, seat.seat, text=text)
         for other in readers:
-            self.postman.to_seat("press", self.table, other, sender=seat, text=text)
+            self.postman.to_seat(MailKind.PRESS, self.table, other, sender=seat, text=text)
         names = [other.name for other in readers]
         listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        self.postman.to_seat("press", self.table, seat, answer=msg, template="press_ack", sender=seat, text=text,
+        self.postman.to_seat(MailKind.PRESS, self.table, seat, answer=msg, template="press_ack", sender=seat, text=text,
                              readers=listed)
         return "press"
 
@@ -198,7 +199,7 @@ class Turns:
         for s in sorted(state.to_move()):
             command, mark = self.nmr_command(s, policy)
             state.apply(s, command)
-            self.store.add_event(self.table.id, self.now, "nmr", s, orders=str(command), policy=policy,
+            self.store.add_event(self.table.id, self.now, LogEvent.NMR, s, orders=str(command), policy=policy,
                                  turn=state.turn, **mark)
             what = {"autoplay": "the GM played for them", "robot": "the robot played for them"}.get(
                 policy, "the turn is forfeited; the GM used")
@@ -219,7 +220,7 @@ class Turns:
         whenever a new deadline is set)."""
         owing = [self.table.seats[s] for s in sorted(self.table.state.to_move())]
         for seat in owing:
-            self.postman.to_seat("reminder", self.table, seat)
+            self.postman.to_seat(MailKind.REMINDER, self.table, seat)
         self.table.row.reminded_turn = self.table.state.turn
         return [seat.address for seat in owing]
 
@@ -229,4 +230,4 @@ class Turns:
         state = self.table.state
         open_turn = None if state.result() else state.turn
         return [marked(ev) for ev in self.store.events(self.table.id, undone=True)
-                if ev["kind"] != "orders" and not (ev["kind"] == "nmr" and ev.get("turn") == open_turn)]
+                if ev["kind"] != LogEvent.ORDERS and not (ev["kind"] == LogEvent.NMR and ev.get("turn") == open_turn)]

@@ -13,6 +13,7 @@ from datetime import date, datetime, time, timedelta, UTC
 from pbem.clock.schedule import UnknownZone, format_deadline, zone
 from pbem.games.errors import IllegalOrder
 from pbem.gm import games
+from pbem.mail.kinds import MailKind
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
 
@@ -193,7 +194,7 @@ def take(store, postman, table, seat, commands, answer=None) -> str:
     league_id = league_of(store, table.id)
     assert league_id is not None  # check_all refused the absences of a game in no league
     answered = record(store, postman.now, league_id, seat.address, commands, table, postman)
-    postman.to_seat("ack", table, seat, answer=answer, template="absence", **answered)
+    postman.to_seat(MailKind.ACK, table, seat, answer=answer, template="absence", **answered)
     return said(commands, answered)
 
 
@@ -225,7 +226,7 @@ def record(store, now: datetime, league_id: str, address: str, commands: list, t
         if postman is not None and absent is not None:
             for seat in other.seats:
                 if seat is not absent:
-                    postman.to_seat("notice", other, seat, template="absence_moved", absent=absent.name)
+                    postman.to_seat(MailKind.NOTICE, other, seat, template="absence_moved", absent=absent.name)
     away = [{"first": c.first.isoformat(), "last": c.last.isoformat(),
              "until": format_deadline(end, where)} for c, (_, end) in zip(commands, spans)]
     return {"spans": away, "moved": moved, "left": days_left(store, league_id, address), "league": league_id}

@@ -21,6 +21,7 @@ from pbem.league.plan import is_robot, read_plan
 from pbem.league.records import is_match
 from pbem.league.season import current_addresses, free_handle, holders, withdrawn
 from pbem.mail.clean import given_name, quoted
+from pbem.mail.kinds import MailKind
 
 
 def _player_games(store, league_id: str, address: str) -> list:
@@ -161,5 +162,5 @@ def _tell_table(postman, table, leaver, league_id: str, plan) -> None:
                   else f" In the league standings it counts for {leaver.name} not at all.")
     for seat in table.seats:
         if seat.seat != leaver.seat and seat.address:
-            postman.to_seat("status", table, seat, template="gm_notice", notice=head + counts, deadline=None,
+            postman.to_seat(MailKind.STATUS, table, seat, template="gm_notice", notice=head + counts, deadline=None,
                             paused=False)

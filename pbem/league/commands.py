@@ -10,7 +10,7 @@ from pbem.league import rows as league_rows
 from pbem.league.grid import results_grid
 from pbem.league.page import standings_page
 from pbem.league.plan import LeagueError
-from pbem.league.season import Season
+from pbem.league.season import LeagueRefused, Season
 from pbem.league.standings import columns
 from pbem.mail.clean import quoted
 from pbem.render import environment
@@ -26,19 +26,19 @@ def league_command(app, action: str, target: str | None, *, as_json: bool = Fals
         return "\n".join(f"{r['id']:<20} {r['status']:<9} rounds open {r['opened']}, reported {r['reported']}  "
                          f"{r['name']}" for r in rows)
     if target is None:  # `pbem league` asks for it before it gets here
-        raise ValueError(f"league {action} needs {'a league file' if action == 'create' else 'a league id'}")
+        raise LeagueRefused(f"league {action} needs {'a league file' if action == 'create' else 'a league id'}")
     if action == "create":
         try:
             text = Path(target).read_text(encoding="utf-8")
         except OSError as e:
-            raise ValueError(f"cannot read {target}: {e.strerror}") from None
+            raise LeagueRefused(f"cannot read {target}: {e.strerror}") from None
         try:
             return season.create(text)
         except LeagueError as e:
-            raise ValueError(problems_text(target, e.problems)) from None
+            raise LeagueRefused(problems_text(target, e.problems)) from None
     if league_rows.league(app.store, target) is None:
         known = ", ".join(lg["id"] for lg in league_rows.leagues(app.store)) or "none yet"
-        raise ValueError(f"there is no league {quoted(target)} (leagues: {known})")
+        raise LeagueRefused(f"there is no league {quoted(target)} (leagues: {known})")
     moment = now()
     data = season.show(target, moment)
     if action == "show":

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from pbem import calendars
 from pbem.games import game_type
 from pbem.gm.robot_seats import DEFAULT_LEVEL, robot_name
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.render import render
 from pbem.league.pairings import Fixture, Pairing, fixtures, schedule
@@ -19,7 +20,7 @@ EXAMPLE_DAYS = 7
 BYE_ROBOT = "robot"
 
 
-def league_mail(postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None, *,
+def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, address: str, name: str | None, *,
                 template: str | None = None, secret: str | None = None, calendar: str | None = None,
                 answer=None, **extra) -> None:
     """Every mail of the league's own goes through here: none is ever written to a robot. Its
@@ -66,8 +67,8 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
     openings = calendars.openings(postman.store, league_id, plan, postman.gm_address, now)
     organizer = calendars.Organizer(postman.gm_name, postman.gm_address)
     calendar = calendars.calendar(postman.store, openings, now, organizer, publish=True) if openings else None
-    league_mail(postman, league_id, plan, "welcome", address, name, fixtures=rounds, row_names=row_names, gone=gone,
-                replacing=replacing, absence_example=absence_example(plan, now), calendar=calendar,
+    league_mail(postman, league_id, plan, MailKind.WELCOME, address, name, fixtures=rounds, row_names=row_names,
+                gone=gone, replacing=replacing, absence_example=absence_example(plan, now), calendar=calendar,
                 calendar_part=calendar is not None)
 
 
@@ -77,7 +78,7 @@ def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str
     and their matches not made yet count as."""
     later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
     match = plan.format == "round-robin"
-    league_mail(postman, league_id, plan, "status", address, name, template="withdrawn", left=left,
+    league_mail(postman, league_id, plan, MailKind.STATUS, address, name, template="withdrawn", left=left,
                 later=later if match else [])
 
 
@@ -87,7 +88,7 @@ def to_robot(postman, league_id: str, plan: LeaguePlan, row: str, address: str, 
     `REPLACE <league> <address> robot`): which games it plays for them, and that they count in
     the row as before."""
     later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
-    league_mail(postman, league_id, plan, "status", address, name, template="to_robot", robot=robot, moved=moved,
+    league_mail(postman, league_id, plan, MailKind.STATUS, address, name, template="to_robot", robot=robot, moved=moved,
                 later=later)
 
 
@@ -108,7 +109,7 @@ def forfeits(postman, league_id: str, plan: LeaguePlan, leaver: str, *, leaver_n
             other_name, address = holders[row]
             if is_robot(address):
                 continue  # a robot is told nothing
-            league_mail(postman, league_id, plan, "status", address, other_name, template="forfeit",
+            league_mail(postman, league_id, plan, MailKind.STATUS, address, other_name, template="forfeit",
                         leaver=leaver_name, round=one.number, opens=plan.opens(one.number))
             told.append(address)
     return told

@@ -13,6 +13,8 @@ from datetime import datetime
 from itertools import combinations
 from collections.abc import Sequence
 
+from pbem.errors import BadValue
+
 
 @dataclass(frozen=True)
 class Pairing:
@@ -61,7 +63,7 @@ def fixtures(plan, address: str) -> list[Fixture]:
     """The rounds of ``address``'s season, in order (a player of the plan's list)."""
     wanted = address.strip().lower()
     if wanted not in plan.addresses:
-        raise ValueError(f"{address} plays in no row of the league")
+        raise BadValue(f"{address} plays in no row of the league")
     out = []
     for one_round in schedule(plan):
         game = one_round.game_of(wanted)
@@ -80,7 +82,7 @@ def round_robin(players: Sequence[str]) -> list[Round]:
     possible players (n-2) ever take the same seat twice running, and never three times."""
     players = list(players)
     if len(set(players)) != len(players):
-        raise ValueError("round_robin: each player once")
+        raise BadValue("round_robin: each player once")
     if len(players) < 2:
         return []
     # Players 0..q-1 stand on a circle; the last place (a player, or the bye) stays apart.
@@ -104,7 +106,7 @@ def table_sizes(count: int, table_size: int, min_size: int = 1) -> tuple[list[in
     ``table_size``) and how many players sit the round out, the fewest that keep every table
     at ``min_size`` or more."""
     if table_size < 1 or min_size > table_size:
-        raise ValueError(f"table_sizes: a table of {table_size} cannot seat {min_size}")
+        raise BadValue(f"table_sizes: a table of {table_size} cannot seat {min_size}")
     for byes in range(count + 1):
         seated = count - byes
         if seated == 0:
@@ -125,7 +127,7 @@ def tables(players: Sequence[str], rounds: int, table_size: int, *, min_size: in
     others. Deterministic: the search draws only from a generator seeded with ``seed``."""
     players = tuple(players)
     if len(set(players)) != len(players):
-        raise ValueError("tables: each player once")
+        raise BadValue("tables: each player once")
     return list(_tables(players, rounds, table_size, min_size, seed))
 
 

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Mapping
 import yaml
 
 from pbem.clock import format_duration, parse_duration, parse_time
+from pbem.errors import BadValue, PbemError
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type
 from pbem.games.registry import types
@@ -54,7 +55,7 @@ def is_robot(address: str | None) -> bool:
     return ROBOT_HANDLE.fullmatch(address.strip().lower()) is not None
 
 
-class LeagueError(Exception):
+class LeagueError(PbemError):
     """The league file cannot be used; ``problems`` has one line per problem."""
 
     def __init__(self, problems: list[str]):
@@ -193,7 +194,7 @@ def _parse(text: str, twice: list[str]) -> Any:
     try:
         loader = _Loader(text)  # the reader checks every character as it is made
     except yaml.reader.ReaderError as err:
-        raise ValueError(_unreadable(text, err)) from None
+        raise BadValue(_unreadable(text, err)) from None
     loader.twice = twice
     try:
         data = loader.get_single_data()
@@ -621,14 +622,14 @@ def _zone(reader: _Reader, key: str, value: Any) -> str | None | Literal[False]:
     """The tz database name; None when not given; False after a problem."""
     if value is None:
         return None
-    try:
-        if not isinstance(value, str):
-            raise ValueError
-        return canonical_zone(value.strip())
-    except ValueError:
-        reader.problem(key, f"unknown time zone {_show(value)}: use a name like Europe/Paris, "
-                       "America/New_York or UTC")
-        return False
+    if isinstance(value, str):
+        try:
+            return canonical_zone(value.strip())
+        except ValueError:
+            pass
+    reader.problem(key, f"unknown time zone {_show(value)}: use a name like Europe/Paris, "
+                   "America/New_York or UTC")
+    return False
 
 
 def _stand_ins(count: int) -> list[str]:

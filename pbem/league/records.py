@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 from collections.abc import Iterable, Mapping
 
+from pbem.errors import BadValue
 from pbem.games.registry import spec_for
 from pbem.league.pairings import Pairing, schedule
 from pbem.league.plan import is_robot
@@ -36,6 +37,11 @@ _WINS_AND = re.compile(r" wins (\d+) and (\d+)$")
 _WINS_UP = re.compile(r" wins (\d+) up$")
 _WINS_RESIGNED = re.compile(r" wins by resignation\b")
 HALVED = "Match halved"
+
+
+class RecordsDisagree(BadValue):
+    """The league's records do not add up: a change or a game names an address that holds no
+    row of the league, or a finished game's result or score cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -137,10 +143,10 @@ class Roster:
     def replace(self, change: Replacement) -> None:
         old, new = change.old.strip().lower(), change.new.strip().lower()
         if old not in self.by_address:
-            raise ValueError(f"replacement: {old} plays in no row of the league")
+            raise RecordsDisagree(f"replacement: {old} plays in no row of the league")
         slot = self.by_address[old]
         if new in self.by_address and self.by_address[new] != slot:
-            raise ValueError(f"replacement: {new} holds another row of the league already")
+            raise RecordsDisagree(f"replacement: {new} holds another row of the league already")
         self.by_address[new] = slot
         self.taken[slot].append((self.holders[slot][-1][0], change.at))
         self.holders[slot].append((change.name, new))
@@ -185,7 +191,7 @@ class _Reader:
         for leaving in withdrawals:
             slot = roster.slot(leaving.address)
             if slot is None:
-                raise ValueError(f"withdrawal: {leaving.address} plays in no row of the league")
+                raise RecordsDisagree(f"withdrawal: {leaving.address} plays in no row of the league")
             self.gone[slot] = min(leaving.at, self.gone.get(slot, leaving.at))
         self.worst = self.worst_scores()
 
@@ -208,7 +214,7 @@ class _Reader:
         for address, slot in zip(addresses, found):
             if slot is None and not is_robot(address):
                 where = record.id if record is not None else f"round {_scheduled(pairing).round}"
-                raise ValueError(f"game {where}: {address} plays in no row")
+                raise RecordsDisagree(f"game {where}: {address} plays in no row")
         return found
 
     def remaining(self, slot: int, record: GameRecord | None) -> bool:
@@ -304,15 +310,15 @@ def read_match_result(line: str, winners: tuple[int, ...], largest: int) -> tupl
     if text == HALVED or len(winners) > 1:
         return None, 0, ""
     if len(winners) != 1:
-        raise ValueError(f"match result {text!r}: expected one winner, got seats {list(winners)}")
+        raise RecordsDisagree(f"match result {text!r}: expected one winner, got seats {list(winners)}")
     for pattern in (_WINS_AND, _WINS_UP):
         found = pattern.search(text)
         if found:
             return winners[0], int(found.group(1)), ""
     if _WINS_RESIGNED.search(text):
         return winners[0], largest, "resignation"
-    raise ValueError(f"match result {text!r}: expected '<Name> wins 4 and 3', "
-                     f"'<Name> wins 2 up', '{HALVED}' or a resignation")
+    raise RecordsDisagree(f"match result {text!r}: expected '<Name> wins 4 and 3', "
+                          f"'<Name> wins 2 up', '{HALVED}' or a resignation")
 
 
 def _scheduled(pairing: Pairing | None) -> Pairing:
@@ -332,5 +338,5 @@ def _by_what(line: str, margin: int, how: str) -> str:
 def _score(record: GameRecord, seat: int) -> Any:
     if seat >= len(record.scores) or not isinstance(record.scores[seat], (int, float)) \
             or isinstance(record.scores[seat], bool):
-        raise ValueError(f"game {record.id}: finished without a score for seat {seat}")
+        raise RecordsDisagree(f"game {record.id}: finished without a score for seat {seat}")
     return record.scores[seat]

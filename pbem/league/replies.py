@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
+from pbem.mail.kinds import MailKind
 from pbem.orders.commands import SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand, read_body, read_heading
 from pbem.calendars import layer as calendar_layer
 from pbem.league import absence, notices
@@ -56,19 +57,19 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
                                    hint=absence.example(postman.now, absence.days_left(store, league_id, address))))
     if errors:
         errors.sort(key=lambda e: e.lineno or 0)
-        notices.league_mail(postman, league_id, plan, "error", address, name, template="error", answer=msg,
+        notices.league_mail(postman, league_id, plan, MailKind.ERROR, address, name, template="error", answer=msg,
                             errors=errors, problem=None, hint=None, league=league_id, me={"name": name})
         return Outcome("refused", f"league {league_id}: {len(errors)} wrong line(s)", auth=address)
     done = []
     if away:
         answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away], postman=postman)
-        notices.league_mail(postman, league_id, plan, "ack", address, name, template="absence", answer=msg,
+        notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="absence", answer=msg,
                             me={"name": name}, **answered)
         done.append(absence.said([c for c, _ in away], answered))
     calendar = [o.command for o in kept if isinstance(o.command, SetCalendar)]
     if calendar:  # the last one stands, as in a game's mail
         calendar_layer.want(postman, address, calendar[-1].on)
-        notices.league_mail(postman, league_id, plan, "ack", address, name, template="calendar", answer=msg,
+        notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="calendar", answer=msg,
                             me={"name": name}, on=calendar[-1].on, owes=False)
         done.append(f"calendar {'on' if calendar[-1].on else 'off'}")
     return Outcome("handled", f"league {league_id}: " + "; ".join(done), auth=address)

@@ -10,6 +10,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any, TypedDict
 
+from pbem.errors import BadValue
 from pbem.store import GameRow, Store, Tables, iso
 
 TABLES = Tables("league", (
@@ -69,7 +70,7 @@ def leagues(store: Store, status: str | None = None) -> list[League]:
 def update_league(store: Store, league_id: str, **values) -> None:
     for key, value in values.items():
         if key not in ("status", "opened", "reported"):
-            raise ValueError(f"no league column {key}")
+            raise BadValue(f"no league column {key}")
         _conn(store).execute(f"UPDATE leagues SET {key} = ? WHERE id = ?", [value, league_id])
 
 

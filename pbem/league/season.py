@@ -13,14 +13,16 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
+from pbem.errors import BadValue
 from pbem.games.rng import new_seed
 from pbem.gm import games as table_games
 from pbem.gm import robot_seats, spectators
 from pbem.gm.courses import load_course
 from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
+from pbem.mail.kinds import MailKind
 from pbem.ratings import ratings
-from pbem.store import from_iso, moment
+from pbem.store import LogEvent, from_iso, moment
 from pbem.league import notices
 from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
@@ -34,6 +36,10 @@ log = logging.getLogger("pbem")
 ENDED = ("finished", "abandoned")
 
 
+class LeagueRefused(BadValue):
+    """`pbem league` refused: what was asked (a league file, a league id), and why, in one line."""
+
+
 class Season:
     def __init__(self, gm):
         self.gm = gm
@@ -45,10 +51,10 @@ class Season:
         plan = read_plan(text, gm_address=self.gm.gm_address)
         league_id = plan.id or self._next_id()
         if league_rows.league(self.store, league_id):
-            raise ValueError(f"a league with id {quoted(league_id)} exists already")
+            raise LeagueRefused(f"a league with id {quoted(league_id)} exists already")
         taken = [g.id for g in league_rows.league_games(self.store, league_id)]
         if taken:
-            raise ValueError(f"games with this league's ids exist already ({taken[0]}): choose another id")
+            raise LeagueRefused(f"games with this league's ids exist already ({taken[0]}): choose another id")
         postman = self.gm.postman()
         names = {p.address: p.name for p in plan.players}
         with self.store.transaction():
@@ -176,7 +182,7 @@ class Season:
                     address = self._address(league_id, player.address)
                     players.add(address)
                     if address not in gone:  # a player withdrawn was told it was their last
-                        self._mail(postman, league_id, plan, "standings", address,
+                        self._mail(postman, league_id, plan, MailKind.STANDINGS, address,
                                    self._name(league_id, plan, player.address), **table)
                 self._to_spectators(postman, league_id, plan, players, table)
                 league_rows.update_league(self.store, league_id, reported=number,
@@ -192,7 +198,7 @@ class Season:
             if row["address"] in players:
                 continue
             try:
-                self._mail(postman, league_id, plan, "standings", row["address"], None, spectator=spectator,
+                self._mail(postman, league_id, plan, MailKind.STANDINGS, row["address"], None, spectator=spectator,
                            secret=spectator_token(self.store, row["address"], postman.now), **table)
             except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
                 log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
@@ -209,7 +215,7 @@ class Season:
             table = _table(self.store, row.id)
             result = table.state.result()
             events = self.store.events(row.id)
-            ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == "finished"), None)
+            ended = next((from_iso(ev["at"]) for ev in reversed(events) if ev["kind"] == LogEvent.FINISHED), None)
             out.append(GameRecord(
                 id=row.id, round=round_of(league_id, row.id), type=row.type,
                 players=tuple(s.address for s in table.seats), status=row.status, result=row.result,
@@ -320,7 +326,7 @@ class Season:
                 name = ev["name"]
         return name
 
-    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: str, address: str, name: str | None,
+    def _mail(self, postman, league_id: str, plan: LeaguePlan, kind: MailKind, address: str, name: str | None,
               secret: str | None = None, **extra) -> None:
         notices.league_mail(postman, league_id, plan, kind, address, name, secret=secret, **extra)
 
@@ -359,9 +365,9 @@ def _orders(seats, events: list[dict]) -> dict[str, Orders]:
     sent: dict[int, set] = {s.seat: set() for s in seats}
     missed: dict[int, int] = {s.seat: 0 for s in seats}
     for ev in events:
-        if ev["kind"] == "orders" and ev.get("seat") is not None:
+        if ev["kind"] == LogEvent.ORDERS and ev.get("seat") is not None:
             sent[ev["seat"]].add((ev.get("turn"), len(sent[ev["seat"]]) if ev.get("turn") is None else 0))
-        elif ev["kind"] == "nmr" and ev.get("seat") is not None:
+        elif ev["kind"] == LogEvent.NMR and ev.get("seat") is not None:
             missed[ev["seat"]] += 1
     return {s.address: Orders(owed=len(sent[s.seat]) + missed[s.seat], on_time=len(sent[s.seat]))
             for s in seats}

@@ -12,14 +12,11 @@ from email.headerregistry import Address
 from functools import lru_cache
 
 from pbem.errors import BadValue
+from pbem.mail.kinds import ANSWER_KINDS, MailKind
 from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id as clean_message_id, message_ids,
                              plain_address)
 
-KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
-         "press", "standings", "notice", "table", "ratings")
-# Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
-# (an open table's mail is either: the answer to a JOIN, or the news that the table started).
-ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table", "ratings"}
+_KINDS = frozenset(MailKind)
 
 
 class BadLetter(BadValue):
@@ -30,7 +27,7 @@ class BadLetter(BadValue):
 @dataclass
 class Letter:
     """A mail to one person, before it has headers."""
-    kind: str
+    kind: MailKind
     to_addr: str
     subject: str
     text: str
@@ -252,7 +249,7 @@ def new_message_id(kind: str, gm_address: str) -> str:
 
 
 def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> Outgoing:
-    if letter.kind not in KINDS:
+    if letter.kind not in _KINDS:
         raise BadLetter(f"unknown mail kind {letter.kind!r}")
     message_id = new_message_id(letter.kind, gm_address)
     headers = [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pbem.gm.inbox import Outcome
 from pbem.gm.layers import Layer
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.orders.commands import first_word
 from pbem.orders.text import LongLine
@@ -50,6 +51,6 @@ def answer(door, msg, lines: list) -> Outcome:
     ctx.update(own=own, own_text=ratings_text(own, addresses=False).rstrip("\n") if own else "",
                tables_text=ratings_text(tables, addresses=False, mark=msg.sender).rstrip("\n") if tables else "")
     subject, text = render("ratings", None, **ctx)
-    postman.post(Letter(kind="ratings", to_addr=msg.sender, subject=subject, text=text,
+    postman.post(Letter(kind=MailKind.RATINGS, to_addr=msg.sender, subject=subject, text=text,
                         in_reply_to=msg.message_id), topic="ratings")
     return Outcome(InboundStatus.HANDLED, f"ratings: {len(own)} row(s) of the sender, {len(tables)} in the tables")

@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache, cache
 
+from pbem.errors import BadValue
 from pbem.games.registry import spec_for, types
+
+
+class BadTemplate(BadValue):
+    """A mail of a kind no template writes, or a template that does not start with its
+    `Subject:` line."""
 
 
 @lru_cache(maxsize=1)
@@ -51,11 +57,11 @@ def render(kind: str, game_type: str | None, **context) -> tuple[str, str]:
     """(subject, body) of a mail of `kind`."""
     name = template_name(kind, game_type)
     if name is None:
-        raise ValueError(f"no template for {kind} mail")
+        raise BadTemplate(f"no template for {kind} mail")
     text = environment().get_template(name).render(**context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
-        raise ValueError(f"template for {kind} must start with a Subject: line")
+        raise BadTemplate(f"template for {kind} must start with a Subject: line")
     return first[len("Subject:"):].strip(), _tidy(body)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from types import ModuleType
 
+from pbem.errors import BadValue
 from pbem.games.registry import spec_for, specs
 from pbem.games.rng import Generator
 from pbem.games.spec import ROBOT_LEVELS
@@ -58,5 +59,5 @@ def version(game_type: str) -> str:
 def decide(game_type: str, view: dict, seat: int, level: str, options: dict, rng: Generator) -> str:
     """The robot's order for `seat`, from its view alone, as a line (or lines) of the grammar."""
     if level not in LEVELS:
-        raise ValueError(f"a robot's level is one of {', '.join(LEVELS)}")
+        raise BadValue(f"a robot's level is one of {', '.join(LEVELS)}")
     return robot_module(game_type).decide(view, seat, level, dict(options), rng)

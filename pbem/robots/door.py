@@ -8,6 +8,7 @@ the rules. The same call, with the same view and stream, gives the same order: t
 """
 from __future__ import annotations
 
+from pbem.games.errors import BadOrderText
 from pbem.games.registry import spec_for
 from pbem.robots import decide, robot_generator
 
@@ -22,7 +23,7 @@ def order_for(state, game_type: str, seat: int, level: str, options: dict, seed:
     lines = [(n, line) for n, line in enumerate(text.splitlines()[:MOST_LINES], start=1) if line.strip()]
     orders, errors = spec_for(game_type).grammar(lines)
     if errors or len(orders) != 1:
-        raise ValueError(f"the robot's order does not read: {text[:80]!r}")
+        raise BadOrderText(f"the robot's order does not read: {text[:80]!r}")
     command = orders[0].command
     state.check(seat, command)
     return command

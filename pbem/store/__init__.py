@@ -26,7 +26,7 @@ from pbem.store.file import StoreError, check_path, schema_of, store_error
 from pbem.store.inbound import InboundMail
 from pbem.store.outbox import Outbox
 from pbem.store.schema import SCHEMA_VERSION, Tables
-from pbem.store.statuses import GameStatus, InboundStatus, OutboxStatus
+from pbem.store.statuses import GameStatus, InboundStatus, LogEvent, OutboxStatus
 from pbem.store.values import dicts, from_iso, iso, moment
 
 if TYPE_CHECKING:
@@ -316,9 +316,11 @@ class Store:
         return GameRow(**r)
 
     # -- events ---------------------------------------------------------------------------
-    def add_event(self, game_id: str, at: datetime, kind: str, seat: int | None = None, **data: object) -> int:
+    def add_event(self, game_id: str, at: datetime, kind: LogEvent | str, seat: int | None = None,
+                  **data: object) -> int:
+        """One event of the game's log; its kind a LogEvent (its word is taken too, and no other)."""
         row_id = self.conn.execute("INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-                                   [game_id, iso(at), kind, seat, json.dumps(data)]).lastrowid
+                                   [game_id, iso(at), LogEvent(kind), seat, json.dumps(data)]).lastrowid
         assert row_id is not None  # an INSERT's row has one
         return row_id
 
@@ -335,8 +337,8 @@ class Store:
 
     def finished_at(self, game_id: str) -> str | None:
         """When the game last finished (its standing `finished` event), as ISO text."""
-        row = self.conn.execute("SELECT at FROM events WHERE game_id = ? AND kind = 'finished' AND undone IS NULL "
-                                "ORDER BY id DESC LIMIT 1", [game_id]).fetchone()
+        row = self.conn.execute("SELECT at FROM events WHERE game_id = ? AND kind = ? AND undone IS NULL "
+                                "ORDER BY id DESC LIMIT 1", [game_id, LogEvent.FINISHED]).fetchone()
         return row[0] if row else None
 
     def undo_events(self, game_id: str, event_ids: list[int], rollback_id: int) -> None:
@@ -345,5 +347,5 @@ class Store:
                               [(rollback_id, game_id, i) for i in event_ids])
 
 
-__all__ = ["SCHEMA_VERSION", "GameRow", "GameStatus", "InboundStatus", "OutboxStatus", "Seat", "Store", "StoreError",
-           "Tables", "from_iso", "iso", "moment"]
+__all__ = ["SCHEMA_VERSION", "GameRow", "GameStatus", "InboundStatus", "LogEvent", "OutboxStatus", "Seat", "Store",
+           "StoreError", "Tables", "from_iso", "iso", "moment"]

@@ -41,9 +41,10 @@ class InboundMail:
             return self.conn.execute("SELECT attempts FROM inbound WHERE key = ?", [key]).fetchone()[0]
 
     def mark(self, key: str, status: str, now: datetime, note: str = "", game_id: str | None = None,
-             auth: str | None = None) -> None:
-        self.conn.execute("UPDATE inbound SET status = ?, note = ?, game_id = ?, handled = ?, auth = ? WHERE key = ?",
-                          [status, note, game_id, iso(now), auth, key])
+             auth: str | None = None, step: str | None = None) -> None:
+        """What became of a message; `step`, the inbox's step that ended it (None: no step did)."""
+        self.conn.execute("UPDATE inbound SET status = ?, note = ?, game_id = ?, handled = ?, auth = ?, step = ? "
+                          "WHERE key = ?", [status, note, game_id, iso(now), auth, step, key])
 
     def rows(self, *statuses: str) -> list[dict]:
         """Kept inbound mail of these statuses (without the raw bytes), oldest first; `id` is the
@@ -51,7 +52,7 @@ class InboundMail:
         belongs to may send a great deal of it."""
         marks = _marks(statuses)
         cur = self.conn.execute(
-            "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts"
+            "SELECT rowid AS id, key, received, handled, sender, subject, status, note, game_id, size, attempts, step"
             f" FROM inbound WHERE status IN ({marks}) AND (status != ? OR raw IS NOT NULL)"
             " ORDER BY received, rowid", [*statuses, InboundStatus.SCREENED])
         cols = [c[0] for c in cur.description]

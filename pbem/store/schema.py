@@ -22,10 +22,13 @@ if TYPE_CHECKING:
 
 # 12: the layers' tables are no longer all made with the store, but each by its layer when it
 # first uses the store (a pbem of schema 11 would expect every one of them there).
-SCHEMA_VERSION = 12
+# 13: an inbound message keeps the name of the inbox's step that ended it (`inbound.step`).
+SCHEMA_VERSION = 13
 # Columns added after the first release, each with its type: an older store gains them on open.
 _ADDED_COLUMNS = {
-    "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER"},
+    # `step`: the step of the inbox's chain that ended the message (or was at work when it
+    # failed); NULL for mail handled before it was kept, and for mail not handled yet.
+    "inbound": {"message_id": "TEXT", "auth": "TEXT", "size": "INTEGER", "attempts": "INTEGER", "step": "TEXT"},
     # The secret seed's bytes (hex: an INTEGER column would turn "0001" into 1) and its SHA-256.
     "games": {"seed_hex": "TEXT", "commitment": "TEXT"},
     # What is kept of a sent mail's words once its text is forgotten (orders.original).
@@ -81,7 +84,7 @@ def create(db: Database, conn: sqlite3.Connection) -> None:
     db.table("inbound").create({
         "key": str, "received": str, "raw": bytes, "sender": str, "subject": str,
         "status": str, "note": str, "game_id": str, "handled": str, "message_id": str, "auth": str,
-        "size": int, "attempts": int}, pk="key")
+        "size": int, "attempts": int, "step": str}, pk="key")
     db.table("inbound").create_index(["status"])
     db.table("outbox").create({
         "id": int, "created": str, "game_id": str, "kind": str, "recipient": str,

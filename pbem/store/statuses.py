@@ -1,4 +1,5 @@
-"""The statuses the store's own rows keep: an inbound message's, an outbox mail's, a game's.
+"""The words the store's own rows keep: an inbound message's status, an outbox mail's, a game's,
+and the kind of each event of a game's log.
 
 Each is a StrEnum: a member is its text, so it is written to the store, compared and shown as
 the plain word it always was, and a caller that passes the word itself still works.
@@ -41,4 +42,21 @@ class GameStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
-__all__ = ["ANSWERED", "FORGETTABLE", "GameStatus", "InboundStatus", "OutboxStatus"]
+class LogEvent(StrEnum):
+    """What an event of a game's log is (`events.kind`): the GM's record of the game, from which
+    the game is replayed, exported, verified and rolled back. Not the engines' own events (what
+    a turn did, told in the mail), which live in the game's state."""
+    CREATED = "created"    # the game made: its players, options and course
+    ORDERS = "orders"      # a seat's orders taken (a player's, or a robot's playing the seat)
+    NMR = "nmr"            # orders the GM played for a seat that missed its deadline
+    RESIGN = "resign"      # a seat resigned
+    RESOLVED = "resolved"  # a turn (a hole, for tosses) resolved
+    MOVE = "move"          # a move of round-the-table play, as the players were told it
+    PRESS = "press"        # a player's press, passed on
+    GM = "gm"              # a GM command on the game (EXTEND, PAUSE ...)
+    REPLACE = "replace"    # a new player (or a robot) in a seat
+    ROLLBACK = "rollback"  # the game went back to the start of a turn (the events after it undone)
+    FINISHED = "finished"  # the game ended, with its result
+
+
+__all__ = ["ANSWERED", "FORGETTABLE", "GameStatus", "InboundStatus", "LogEvent", "OutboxStatus"]

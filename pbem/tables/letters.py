@@ -11,11 +11,12 @@ from datetime import datetime
 from pbem.clock import format_utc, parse_duration
 from pbem.games import game_type, spec_for
 from pbem.mail.clean import clean
+from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.render import render
 from pbem.tables.book import OpenTable, TableSeat, open_tables, seats
 
-KIND = "table"
+KIND = MailKind.TABLE
 # A name taken from a From line: one line, this long at most.
 LONGEST_NAME = 60
 # The most tables one LIST answer describes (an answer to a stranger stays short).

@@ -5,12 +5,17 @@ Every other screened message gets no answer at all and is listed by `pbem inbox`
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 from conftest import BILL, GEORGE, GM, body, kinds
 
+from pbem.gm.inbox import Inbox
+from pbem.gm.steps import Identify
+
 START = "2026-12-01T18:00:00Z"
+REAL_COMMANDS = Inbox._commands
 MALLORY = "mallory@evil.test"
 GROUP = "golfers@groups.example.test"
 # What a Google group adds to every message it passes on.
@@ -158,3 +163,64 @@ def test_screened_mail_is_listed_while_its_text_is_kept(table):
         store.close()
     assert forgotten >= 1 and listed(table) == []
     assert "no failed mail, none screened" in table.pbem("inbox")[1]
+
+
+def test_the_listing_names_the_inbox_step_that_ended_each_message(table, monkeypatch):
+    """`step`: the step of the inbox's chain that screened a message, or that was at work when
+    its handling raised (a GM looking at a failure knows where to look)."""
+    started(table)
+
+    def broken(self, *args):
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(Inbox, "_commands", broken)
+    table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
+    table.send(MALLORY, "HELP", subject="help", headers={"Precedence": "bulk"})
+    table.pbem("process")
+    monkeypatch.setattr(Inbox, "_commands", REAL_COMMANDS)
+    monkeypatch.setattr(Identify, "check", broken)
+    table.send(BILL, "PLAY 3 5 4", subject="Re: [m1] Your orders", to=table.reply_to(BILL))
+    table.pbem("process")
+    rows = listed(table)
+    assert [(r["sender"], r["status"], r["step"]) for r in rows] == [
+        (GEORGE, "failed", "commands"), (MALLORY, "screened", "screen"), (BILL, "failed", "identify")]
+    assert all("RuntimeError: engine exploded" in r["reason"] for r in rows if r["status"] == "failed")
+    assert rows[1]["rule"] == "precedence"  # the keys it had are as they were
+    lines = table.pbem("inbox")[1].splitlines()
+    assert lines[0].endswith("commands: RuntimeError: engine exploded")
+    assert lines[1].endswith("screen: screened (precedence: Precedence: bulk)")
+    assert lines[2].endswith("identify: RuntimeError: engine exploded") and BILL in lines[2]
+
+
+def test_a_retried_message_is_listed_with_the_step_that_ends_it_now(table, monkeypatch):
+    started(table)
+
+    def broken(self, *args):
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(Inbox, "_commands", broken)
+    table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
+    table.pbem("process")
+    (row,) = listed(table)
+    assert row["step"] == "commands"
+    monkeypatch.setattr(Inbox, "_commands", REAL_COMMANDS)
+    _, out, _ = table.pbem("inbox", "retry", str(row["id"]))
+    assert out.startswith(f"message {row['id']}: handled")
+    assert listed(table) == [] and inbound_steps(table) == {row["id"]: "commands"}
+
+
+def test_every_message_the_gm_handled_keeps_its_step(table):
+    started(table)
+    table.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 1", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
+    table.send(MALLORY, "PLAY 4 4 5", subject="Re: [m1] Your orders")
+    table.send(MALLORY, "HELP", subject="help", headers={"Auto-Submitted": "auto-replied"})
+    table.pbem("process")
+    assert sorted(inbound_steps(table).values()) == ["authenticate", "commands", "screen"]
+
+
+def inbound_steps(table) -> dict[int, str | None]:
+    conn = sqlite3.connect(table.root / "pbem.sqlite3")
+    try:
+        return dict(conn.execute("SELECT rowid, step FROM inbound").fetchall())
+    finally:
+        conn.close()

@@ -93,6 +93,31 @@ def test_a_store_of_the_last_schema_with_every_table_opens_with_its_rows(tmp_pat
     store.close()
 
 
+def test_a_store_of_schema_12_gains_the_step_of_its_inbound_mail_and_keeps_the_mail(tmp_path):
+    """Schema 13 keeps the inbox's step that ended each message (`inbound.step`): an older store
+    gains the column when it is opened, its mail listed as it was, with no step."""
+    path = tmp_path / "pbem.sqlite3"
+    store = Store(path)
+    store.inbound.keep("k1", b"From: george@example.test\n\nPLAY 4 4 5\n", NOW, sender="george@example.test",
+                       subject="orders")
+    store.inbound.mark("k1", "failed", NOW, "RuntimeError: engine exploded")
+    store.close()
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE inbound DROP COLUMN step")
+    conn.execute("UPDATE meta SET value = '12' WHERE key = 'schema'")
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    try:
+        assert store.meta("schema") == str(SCHEMA_VERSION)
+        (row,) = store.inbound.rows("failed")
+        assert row["step"] is None and row["note"] == "RuntimeError: engine exploded"
+        store.inbound.mark("k1", "failed", NOW, "RuntimeError: engine exploded", step="commands")
+        assert [r["step"] for r in store.inbound.rows("failed")] == ["commands"]
+    finally:
+        store.close()
+
+
 def test_the_store_imports_no_layer_above_it():
     package = Path(pbem.__file__).parent
     wrong = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import Resign, written
+from pbem.games.errors import BadOrderText
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def from_text(text: str):
         return Knock()
     if words[0] == "PEEK":
         return Peek(int(words[1]))
-    raise ValueError(f"not a card-game order: {written(text)}")
+    raise BadOrderText(f"not a card-game order: {written(text)}")
 
 
 def card_command(text: str):

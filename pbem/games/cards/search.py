@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from pbem.games.cards.deck import HIDDEN
+from pbem.games.errors import NoMoveNow
 from pbem.games.rng import Generator
 
 __all__ = ["MOVE_CAP", "best_move", "decide_with", "generator", "rollout", "tried", "unseen", "value"]
@@ -110,7 +111,7 @@ def decide_with(default_move: Callable, strong_move: Callable) -> Callable[..., 
     """A card robot's `decide(view, seat, level, options, rng)`, from its easy and strong moves."""
     def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
         if seat not in view.get("to_move", ()):
-            raise ValueError("this seat owes no order now")
+            raise NoMoveNow("this seat owes no order now")
         move = default_move if level == "easy" else strong_move
         return str(move(view, seat, options, rng))
     return decide

@@ -14,6 +14,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+from pbem.errors import BadValue
+
 SIDES = range(1, 7)
 OUTCOMES = tuple((a, b) for a in SIDES for b in SIDES)  # the 36 equally likely tosses
 ONE_OUTCOME = Fraction(1, len(OUTCOMES))
@@ -133,7 +135,7 @@ def choose(kind: str, flag: int, total: int, toss: int, dice: Dice, lenient: boo
         return values[-1]
     if kind == "LOW":
         return values[0]
-    raise ValueError(f"no policy {kind!r}: one of {', '.join(CHOOSERS)}")
+    raise BadValue(f"no policy {kind!r}: one of {', '.join(CHOOSERS)}")
 
 
 def coach(flag: int, total: int, toss: int, dice, entered: int | str | None, lenient: bool = False) -> dict:

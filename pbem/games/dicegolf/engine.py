@@ -55,7 +55,7 @@ from pbem.games import base
 from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, written
 from pbem.games.dicegolf.sheets import Sheets
 from pbem.games.cards.deck import share_the_win
-from pbem.games.errors import IllegalOrder
+from pbem.games.errors import BadOption, BadOrderText, GameRefused, IllegalOrder, NotReady
 
 HOLES = 7
 DEFAULT_FLAGS = (7, 4, 10, 5, 9, 6, 8)
@@ -132,8 +132,8 @@ def read_flags(value, course=None) -> list[int] | None:
     except (TypeError, ValueError):
         flags = []
     if len(flags) != HOLES or any(not 2 <= f <= 12 for f in flags):
-        raise ValueError(f"option flags: expected seven numbers from 2 to 12 (e.g. "
-                         f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {written(given)}")
+        raise BadOption(f"option flags: expected seven numbers from 2 to 12 (e.g. "
+                        f"{','.join(map(str, DEFAULT_FLAGS))}) or random, got {written(given)}")
     return flags
 
 
@@ -179,7 +179,7 @@ class DiceGolf(Sheets, GameState):
     @classmethod
     def new(cls, names, options, seed, course=None) -> DiceGolf:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
-            raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
+            raise GameRefused(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
         flags = read_flags(opts["flags"], course)
         state = cls(names, opts, flags or [], fair.game_generator(seed))
@@ -254,7 +254,7 @@ class DiceGolf(Sheets, GameState):
             return Policy(words[1])
         if len(words) == 2 and words[0] == "ENTER":
             return Enter(int(words[1]) if words[1].isdigit() else words[1])
-        raise ValueError(f"not a dice golf order: {written(text)}")
+        raise BadOrderText(f"not a dice golf order: {written(text)}")
 
     # -- the protocol ---------------------------------------------------------------------
     @property
@@ -287,7 +287,7 @@ class DiceGolf(Sheets, GameState):
     def resolve(self) -> list[dict]:
         """Close the hole every seat has finished and open the next (or end the game)."""
         if not self.ready():
-            raise RuntimeError("resolve() before every player has finished the hole")
+            raise NotReady("resolve() before every player has finished the hole")
         row = {"hole": self.hole_no, "flag": self.flag,
                "scores": [self._score_of(s, self.hole_no) for s in range(self.n)], "totals": self.totals()}
         self.holes.append(row)

@@ -8,6 +8,7 @@ missed deadline plays BEST too). The stream is not drawn from: there is nothing 
 from __future__ import annotations
 
 from pbem.games.dicegolf import best
+from pbem.games.errors import NoMoveNow
 
 __all__ = ["VERSION", "decide"]
 
@@ -17,7 +18,7 @@ VERSION = "dicegolf-best-1"
 def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
     toss = view["waiting"][seat]
     if toss is None:
-        raise ValueError("no toss waits for this seat")
+        raise NoMoveNow("no toss waits for this seat")
     value = best.choose("BEST", toss["flag"], toss["total"], toss["toss"], tuple(toss["dice"]),
                         bool(view["lenient_first"]))
     return "ENTER X" if value is None else f"ENTER {value}"

@@ -57,6 +57,7 @@ from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
 from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
+from pbem.games.errors import BadOption, GameRefused, NoMoveNow
 from pbem.games.golf.rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from pbem.games.golf.scoring import best_spot, game_tables, score_hole
 from pbem.games.rng import Generator, game_generator, stored_generator
@@ -150,7 +151,7 @@ class Golf(GolfRules, TurnByTurn):
     @classmethod
     def new(cls, names, options, seed, course=None) -> Golf:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
-            raise ValueError(f"Golf is a game for 2 to 8 players, not {len(names)}")
+            raise GameRefused(f"Golf is a game for 2 to 8 players, not {len(names)}")
         game = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
         game._start_hole(1)
         return game
@@ -162,8 +163,8 @@ class Golf(GolfRules, TurnByTurn):
         opts["target"] = whole_option(opts, "target", 0)
         opts["spade_queen"] = opts["spade_queen"] in (True, 40)
         if opts["knock_bonus"] == "minus_players" and opts["knock_penalty"] != "none":
-            raise ValueError("option knock_bonus=minus_players already doubles a knocker who is not lowest; "
-                             "use it with knock_penalty=none")
+            raise BadOption("option knock_bonus=minus_players already doubles a knocker who is not lowest; "
+                            "use it with knock_penalty=none")
         return opts
 
     _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
@@ -561,7 +562,7 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     benchmarks): every position of a DRAW DISCARD, KEEP, conditional draw and PEEK counts as
     one move; a conditional draw's limit is uniform over the card values. RESIGN is never chosen."""
     if state._result is not None or seat != state.current:
-        raise ValueError(f"seat {seat} has no move now")
+        raise NoMoveNow(f"seat {seat} has no move now")
     free = state.replaceable(seat) if state.once else state.positions
     k = len(free)
     if state.drawn is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.cards.orders import Discard, DrawDiscard, DrawStock, Keep, Knock
+from pbem.games.errors import NoMoveNow
 from pbem.games.golf import engine
 from pbem.games.golf.scoring import best_spot, game_tables, layout_score
 from pbem.games.rng import Generator
@@ -190,7 +191,7 @@ def rebuild(view: dict, seat: int, options: dict, rng) -> engine.Golf:
 def default_move(view: dict, seat: int, options: dict, rng):
     order = rebuild(view, seat, options, rng).default_orders(seat)
     if order is None:
-        raise ValueError("this seat owes no order now")
+        raise NoMoveNow("this seat owes no order now")
     return order
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, written
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
-from pbem.games.errors import IllegalOrder
+from pbem.games.errors import BadOption, IllegalOrder
 
 _ON = (False, True)
 _PLAY_ORDERS = frozenset((DrawDiscard, DrawStock, DrawStockIf, Keep, Discard, Knock, Peek))
@@ -47,11 +47,11 @@ def whole_option(options: dict, key: str, least: int, most: int | None = None) -
     try:
         value = int(options[key])
     except (TypeError, ValueError):
-        raise ValueError(f"option {key}: expected a whole number, got {written(options[key])}") from None
+        raise BadOption(f"option {key}: expected a whole number, got {written(options[key])}") from None
     if value < least:
-        raise ValueError(f"option {key}: expected at least {least}, got {value}")
+        raise BadOption(f"option {key}: expected at least {least}, got {value}")
     if most is not None and value > most:
-        raise ValueError(f"option {key}: at most {most}, got {value}")
+        raise BadOption(f"option {key}: at most {most}, got {value}")
     return value
 
 

@@ -60,6 +60,7 @@ from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, Draw
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
 from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
+from pbem.games.errors import BadOption, GameRefused
 from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
 
@@ -129,11 +130,11 @@ def _positive(key: str, value) -> int:
     try:
         n = int(str(value).strip())
     except ValueError:
-        raise ValueError(f"option {key}: expected a positive whole number, got {written(value)}") from None
+        raise BadOption(f"option {key}: expected a positive whole number, got {written(value)}") from None
     if n < 1:
-        raise ValueError(f"option {key}: expected a positive whole number, got {written(value)}")
+        raise BadOption(f"option {key}: expected a positive whole number, got {written(value)}")
     if key == "holes" and n > MAX_HOLES:
-        raise ValueError(f"option holes: at most {MAX_HOLES}, got {n}")
+        raise BadOption(f"option holes: at most {MAX_HOLES}, got {n}")
     return n
 
 
@@ -187,7 +188,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     @classmethod
     def new(cls, names, options, seed, course=None) -> GolfDeck:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
-            raise ValueError(f"{cls.TITLE} is a game for 2 to 4 players, not {len(names)}")
+            raise GameRefused(f"{cls.TITLE} is a game for 2 to 4 players, not {len(names)}")
         state = cls(names, checked_options(cls.TYPE, options, cls._checked), game_generator(seed))
         state._deal()
         return state

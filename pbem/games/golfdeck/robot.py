@@ -20,6 +20,7 @@ from __future__ import annotations
 from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.cards.orders import DiscardFlip, DrawDiscard, DrawStock, Keep, Reveal
+from pbem.games.errors import NoMoveNow
 from pbem.games.golfdeck import engine
 
 __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
@@ -96,7 +97,7 @@ def default_move(view: dict, seat: int, options: dict, rng):
         return pairs[rng.below(len(pairs))]
     order = rebuild(view, seat, options, rng).default_orders(seat)
     if order is None:
-        raise ValueError("this seat owes no order now")
+        raise NoMoveNow("this seat owes no order now")
     return order
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
-from pbem.games.errors import IllegalOrder, OrderError
+from pbem.games.errors import BadOrderText, GameRefused, IllegalOrder, NotReady, OrderError
 
 if TYPE_CHECKING:
     from pbem.games.course import Course
@@ -162,9 +162,9 @@ class MatchPlay(GameState):
     @classmethod
     def new(cls, names, options, seed, course: Course) -> MatchPlay:
         if len(names) != 2:
-            raise ValueError("MatchPlay Golf is a game for exactly two players")
+            raise GameRefused("MatchPlay Golf is a game for exactly two players")
         if course.holes != HOLES:
-            raise ValueError(f"MatchPlay Golf needs an 18-hole course, {course.name} has {course.holes}")
+            raise GameRefused(f"MatchPlay Golf needs an 18-hole course, {course.name} has {course.holes}")
         return cls(names, course.pars, cls.options_with_defaults(options))
 
     def to_dict(self) -> dict:
@@ -277,7 +277,7 @@ class MatchPlay(GameState):
     def resolve(self) -> list[dict]:
         """Play the turn's holes; returns the holes played (fewer than three if the match ends)."""
         if self._result is not None or None in self.pending:
-            raise RuntimeError("resolve() before both players have orders in")
+            raise NotReady("resolve() before both players have orders in")
         played = []
         for i, hole in enumerate(turn_holes(self._turn)):
             played.append(self._play_hole(i, hole))
@@ -573,7 +573,7 @@ def parse_canonical(text: str) -> Play:
         cards = tuple(int(c) for c in lines[0].split()[1:])
         specials = tuple(Special(ln.split()[1], int(ln.split()[3])) for ln in lines[1:])
     except (IndexError, ValueError):
-        raise ValueError(f"not a MatchPlay order: {written(text)}") from None
+        raise BadOrderText(f"not a MatchPlay order: {written(text)}") from None
     return Play(cards, specials)
 
 

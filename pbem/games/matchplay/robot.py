@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from itertools import permutations
 from operator import mul
 
+from pbem.games.errors import NoMoveNow
 from pbem.games.matchplay.engine import HOLES, MatchPlay, Play, Special, turn_holes
 
 __all__ = ["VERSION", "decide", "rebuild"]
@@ -95,7 +96,7 @@ _FLOAT = 1 << 53
 
 def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
     if view.get("result"):
-        raise ValueError("the match is over")
+        raise NoMoveNow("the match is over")
     own = _seat_view(view, seat)
     if level == "easy":
         example = own.get("example") if own else None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Sequence
 
+from pbem.errors import PbemError
+
 # -- the course deck -------------------------------------------------------------------------
 PLAIN = "plain"
 GREEN = "Green"
@@ -73,7 +75,7 @@ def card_name(card: str) -> str:
 
 
 # -- a hole's course -----------------------------------------------------------------------------
-class Refusal(Exception):
+class Refusal(PbemError):
     """A shot the rules do not allow: `rule` names the rule, the message says what broke it."""
 
     def __init__(self, rule: str, message: str):

@@ -83,7 +83,7 @@ from pbem.games import base
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
 from pbem.games.cards.deck import share_the_win
 from pbem.games.course import EXAMPLE_PARS, Course
-from pbem.games.errors import AmbiguousOrder, IllegalOrder
+from pbem.games.errors import AmbiguousOrder, BadOption, GameRefused, IllegalOrder
 from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
 from pbem.games.onpar.play import handicap_option, read_handicaps
 
@@ -169,7 +169,7 @@ class OnPar(TurnByTurn):
     @classmethod
     def new(cls, names, options, seed, course: Course | None = None) -> OnPar:
         if not cls.MIN_PLAYERS <= len(names) <= cls.MAX_PLAYERS:
-            raise ValueError(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
+            raise GameRefused(f"{cls.TITLE} is a game for 1 to 4 players, not {len(names)}")
         opts = cls.options_with_defaults(dict(options or {}))
         opts["holes"] = _holes(opts["holes"])
         opts["handicap"] = handicap_option(opts["handicap"], names)
@@ -608,7 +608,7 @@ def _holes(value) -> int:
     except ValueError:
         n = 0
     if not 1 <= n <= MAX_HOLES:
-        raise ValueError(f"option holes: expected a whole number from 1 to {MAX_HOLES}, got {written(value)}")
+        raise BadOption(f"option holes: expected a whole number from 1 to {MAX_HOLES}, got {written(value)}")
     return n
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.games.base import Resign, written
+from pbem.games.errors import BadOrderText
 
 
 @dataclass(frozen=True)
@@ -69,4 +70,4 @@ def from_text(text: str):
         return DiscardCard(words[1])
     if head == "TRAP" and len(words) > 3 and words[2] == "ON":
         return Trap(words[1], text.split(None, 3)[3])
-    raise ValueError(f"not an On Par order: {written(text)}")
+    raise BadOrderText(f"not an On Par order: {written(text)}")

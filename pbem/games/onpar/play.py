@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from pbem.games.onpar import course as oc
 from pbem.games.base import written
+from pbem.games.errors import BadOption
 from pbem.games.onpar.orders import DiscardCard, Pass, PlaySkill, Shot, Trap
 
 HANDICAP_MOST = 4  # so a ball that counts as holed is always on The Green
@@ -36,13 +37,13 @@ def read_handicaps(value, names: Sequence[str], addresses: Sequence[str] = ()) -
             continue
         who, colon, spaces = entry.rpartition(":")
         if not colon or not who.strip():
-            raise ValueError(f"option handicap: {written(entry)} is not <player>:<spaces>, e.g. 1:2")
+            raise BadOption(f"option handicap: {written(entry)} is not <player>:<spaces>, e.g. 1:2")
         n = spaces.strip()
         if not (n.isascii() and n.isdigit()) or not 0 <= int(n) <= HANDICAP_MOST:
-            raise ValueError(f"option handicap: {written(entry)}: a handicap is 0 to {HANDICAP_MOST} spaces")
+            raise BadOption(f"option handicap: {written(entry)}: a handicap is 0 to {HANDICAP_MOST} spaces")
         seat = _seat_of(who.strip(), names, addresses)
         if seat in given:
-            raise ValueError(f"option handicap: {names[seat]} has two handicaps")
+            raise BadOption(f"option handicap: {names[seat]} has two handicaps")
         given.add(seat)
         out[seat] = int(n)
     return out
@@ -59,7 +60,7 @@ def _seat_of(who: str, names: Sequence[str], addresses: Sequence[str]) -> int:
     if who.isascii() and who.isdigit():
         if 1 <= int(who) <= len(names):
             return int(who) - 1
-        raise ValueError(f"option handicap: there is no seat {who} (seats 1-{len(names)})")
+        raise BadOption(f"option handicap: there is no seat {who} (seats 1-{len(names)})")
     folded = " ".join(who.split()).casefold()
     by_address = [s for s, a in enumerate(addresses) if a.casefold() == folded]
     by_name = [s for s, n in enumerate(names) if " ".join(n.split()).casefold() == folded]
@@ -67,8 +68,8 @@ def _seat_of(who: str, names: Sequence[str], addresses: Sequence[str]) -> int:
     if len(found) == 1:
         return found[0]
     if found:
-        raise ValueError(f"option handicap: {len(found)} players are called {who}: give a seat number")
-    raise ValueError(f"option handicap: no player {who} in this game")
+        raise BadOption(f"option handicap: {len(found)} players are called {who}: give a seat number")
+    raise BadOption(f"option handicap: no player {who} in this game")
 
 
 # -- the legal orders ---------------------------------------------------------------------------

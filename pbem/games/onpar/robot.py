@@ -22,6 +22,8 @@ the view and the stream alone (`pbem verify` recomputes it).
 """
 from __future__ import annotations
 
+from pbem.errors import BadValue
+from pbem.games.errors import NoMoveNow
 from pbem.games.onpar import course as oc
 from pbem.games.onpar import play
 from pbem.games.onpar.engine import OnPar
@@ -41,7 +43,7 @@ WIN_BONUS = 2.0
 
 def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
     if seat not in view.get("to_move", ()):
-        raise ValueError("this seat owes no order now")
+        raise NoMoveNow("this seat owes no order now")
     state = rebuild(view, seat, rng)
     if level == "easy":
         return str(state.default_orders(seat))
@@ -89,7 +91,7 @@ def rebuild(view: dict, seat: int, rng) -> OnPar:
     rng.shuffle(unseen)
     sizes = view["hand_sizes"]
     if sum(sizes) - sizes[seat] + view["discards"] + view["draw_pile"] != len(unseen):
-        raise ValueError("the view's card counts do not add up to the deck")
+        raise BadValue("the view's card counts do not add up to the deck")
     hands = []
     for s in range(n):
         if s == seat:
