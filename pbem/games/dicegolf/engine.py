@@ -54,8 +54,8 @@ from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, written
 from pbem.games.dicegolf.sheets import Sheets
-from pbem.games.cards.deck import share_the_win
 from pbem.games.errors import IllegalOrder
+from pbem.games.scoring import share_the_win
 
 HOLES = 7
 DEFAULT_FLAGS = (7, 4, 10, 5, 9, 6, 8)

@@ -56,10 +56,11 @@ from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
-from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
+from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options
 from pbem.games.golf.rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from pbem.games.golf.scoring import best_spot, game_tables, score_hole
 from pbem.games.rng import Generator, game_generator, stored_generator
+from pbem.games.scoring import share_the_win
 
 COLS = {4: 2, 6: 3}
 NEAREST = {4: (3, 4), 6: (4, 5)}

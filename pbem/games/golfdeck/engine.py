@@ -59,9 +59,10 @@ from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
-from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
+from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck
 from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
+from pbem.games.scoring import share_the_win
 
 POINTS = GOLF_DECK_POINTS
 _POINTS_OF = POINTS.__getitem__

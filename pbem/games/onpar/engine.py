@@ -81,11 +81,11 @@ from pbem.games.onpar import play
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
-from pbem.games.cards.deck import share_the_win
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder
 from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
 from pbem.games.onpar.play import handicap_option, read_handicaps
+from pbem.games.scoring import share_the_win
 
 __all__ = ["OnPar", "handicap_option", "random_orders"]
 
