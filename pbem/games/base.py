@@ -132,7 +132,10 @@ class GameState:
 
     # The protocol; each game implements all of it.
     @classmethod
-    def new(cls, names: list[str], options: dict, seed: int, course) -> GameState:
+    def new(cls, names: list[str], options: dict, seed: bytes, course) -> GameState:
+        """A new game on `seed`, the game's secret bytes: all its chance comes from
+        `rng.game_generator(seed)` (which also reads a whole number N as `rng.seed_from_int(N)`,
+        for tests; the GM hands every engine bytes)."""
         raise NotImplementedError
 
     @classmethod

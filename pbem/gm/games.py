@@ -149,16 +149,13 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     names = robot_seats.told_apart(names, levels)
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)
-    # `GameState.new` says int, but the engines are seeded with the seed's bytes (an old game's
-    # integer only on replay), as `rng.game_generator` takes them.
-    state = engine.new(names, options, seed, course)  # type: ignore[arg-type]
+    state = engine.new(names, options, seed, course)
     if deadline is not None:
         parse_duration(deadline)
     # The seed stays secret until the end; its commitment is public from the start (CONTRACT 11).
     row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
                   options=dict(getattr(state, "options", options)), course=course.name,
-                  # `GameRow.seed` says int, which only an old game holds: a new one keeps its bytes.
-                  seed=None,  # type: ignore[arg-type]
+                  seed=None,  # only an old game holds an integer: a new one keeps its bytes
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     # A robot seat's secret is empty: no mail can ever speak for it.
@@ -192,6 +189,12 @@ def course_of(store: Store, game_id: str) -> Course:
     return Course(created["course"], tuple(created["pars"]), extras=created.get("extras") or {})
 
 
+def seed_bytes(seed: bytes | int) -> bytes:
+    """The bytes an engine is seeded with: an old game's integer N stands for
+    `rng.seed_from_int(N)`, what the engines have always made of it."""
+    return rng.seed_from_int(seed) if isinstance(seed, int) else bytes(seed)
+
+
 def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     """The game as it was created, before any order (`created`: its first event, when read)."""
     created = created or store.events(game_id)[0]
@@ -199,8 +202,7 @@ def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     assert row is not None  # a loaded table's game (a rollback's), and no game is ever deleted
     engine = game_type(row.type)
     seed = row.seed_value if "seed" not in created else created["seed"]
-    # Bytes, or an old game's integer: see `create`.
-    state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))  # type: ignore[arg-type]
+    state = engine.new(created["names"], created["options"], seed_bytes(seed), course_of(store, game_id))
     drain = getattr(state, "drain_events", lambda: None)
     drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     return state
