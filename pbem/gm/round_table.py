@@ -6,6 +6,7 @@ turn mail for each player owed a new move, and what the GM played for a silent p
 from __future__ import annotations
 
 from pbem.games.base import Resign
+from pbem.games.events import GameEvent
 from pbem.mail.inbound import Inbound
 from pbem.store import Seat
 
@@ -58,7 +59,7 @@ class RoundTheTable:
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         # What the orders did, as their player may be told it (the card they drew included).
         outcome = [ev["own"] for ev in self._pending if ev.get("seat") == seat.seat and ev.get("own")]
-        ended = [ev["hole"] for ev in self._pending if ev["kind"] == "hole_end"]
+        ended = [ev["hole"] for ev in self._pending if ev["kind"] == GameEvent.HOLE_END]
         self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              outcome=outcome, hole_ended=ended[-1] if ended else None)
         self.announce(actor=seat.seat, answer=msg)
@@ -85,7 +86,7 @@ class RoundTheTable:
             return
         owing = state.to_move()
         # The reveals just over: the starter, who owed a reveal before, now owes a move.
-        revealed = any(ev["kind"] == "revealed" for ev in events)
+        revealed = any(ev["kind"] == GameEvent.REVEALED for ev in events)
         self._set_deadline(fresh_hole or revealed or bool(owing - before) or actor in owing, turn_before)
         moves = self._hole_moves()
         for s in sorted(owing):
@@ -115,7 +116,7 @@ class RoundTheTable:
             self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
                                  hole_ended=None)
         self._notices = [(seat.seat, ev["text"] + ".") for ev in self._pending
-                         if ev["kind"] == "played" and ev["seat"] == seat.seat]
+                         if ev["kind"] == GameEvent.PLAYED and ev["seat"] == seat.seat]
         self.announce()
 
     def seat_taken(self, seat: Seat) -> None:
@@ -128,18 +129,18 @@ class RoundTheTable:
         """Keep each public move as a `move` event (the news and the history are read from
         them) and send the report of every hole that ended. True when a new hole began."""
         state, fresh_hole = self.table.state, False
-        hole = state.hole - sum(1 for ev in events if ev["kind"] == "hole_start")
+        hole = state.hole - sum(1 for ev in events if ev["kind"] == GameEvent.HOLE_START)
         for ev in events:
-            if ev["kind"] == "played":
+            if ev["kind"] == GameEvent.PLAYED:
                 self.store.add_event(self.table.id, self.turns.now, "move", ev["seat"], hole=hole, text=ev["text"],
                                      move=ev.get("move", True), by_gm=ev.get("by_gm", False))
-            elif ev["kind"] == "hole_end":
+            elif ev["kind"] == GameEvent.HOLE_END:
                 for seat in self.table.seats:
                     self.postman.to_seat("report", self.table, seat, hole_end=ev,
                                          notes=self._notes_for(seat.seat, nmr, told))
-            elif ev["kind"] == "hole_start":
+            elif ev["kind"] == GameEvent.HOLE_START:
                 fresh_hole, hole = True, ev["hole"]
-            elif ev["kind"] == "trapped":  # On Par: the victim hears of a trap at once
+            elif ev["kind"] == GameEvent.TRAPPED:  # On Par: the victim hears of a trap at once
                 victim = self.table.seats[ev["seat"]]
                 self.postman.to_seat("status", self.table, victim, template="trapped",
                                      trap={**ev, "by_name": self.table.seats[ev["by"]].name})
@@ -203,13 +204,13 @@ class RoundTheTable:
                                      turn=state.turn, **mark)
                 orders.append(str(command))
                 # Marked before their words are written, which say who chose the move.
-                events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == "played" and ev["seat"] == s
+                events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == GameEvent.PLAYED and ev["seat"] == s
                                          and ev.get("move", True) else ev for ev in state.drain_events()])
             self._pending += events
             mine = [ev for ev in events if ev.get("seat") == s]
             nmr.append({"seat": s, "name": self.table.seats[s].name, "policy": policy, "orders": orders,
                         "own": [ev["own"] for ev in mine if ev.get("own")],
-                        "text": [ev["text"] for ev in mine if ev["kind"] == "played"]})
+                        "text": [ev["text"] for ev in mine if ev["kind"] == GameEvent.PLAYED]})
         self.announce(actor=None, nmr=nmr)
         return [f"{m['name']} sent no orders {self.turns.when} ({policy}): the GM played " + " / ".join(m["orders"])
                 for m in nmr]

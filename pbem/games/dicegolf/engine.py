@@ -53,6 +53,7 @@ from pbem.games.dicegolf import best
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, written
+from pbem.games.events import GameEvent
 from pbem.games.dicegolf.sheets import Sheets
 from pbem.games.errors import IllegalOrder
 from pbem.games.scoring import share_the_win
@@ -291,7 +292,7 @@ class DiceGolf(Sheets, GameState):
         row = {"hole": self.hole_no, "flag": self.flag,
                "scores": [self._score_of(s, self.hole_no) for s in range(self.n)], "totals": self.totals()}
         self.holes.append(row)
-        self.events.append({"kind": "hole_end", **copy.deepcopy(row),
+        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row),
                             "sheets": [self.sheet(s, self.hole_no) for s in range(self.n)]})
         if self.hole_no == HOLES:
             self._finish()
@@ -323,7 +324,7 @@ class DiceGolf(Sheets, GameState):
             self._play_on(seat)
         elif t is Policy:
             self.policies[seat] = command.kind
-            self.events.append({"kind": "policy", "seat": seat, "policy": command.kind})
+            self.events.append({"kind": GameEvent.POLICY, "seat": seat, "policy": command.kind})
             if command.kind != "ASK" and self.waiting(seat) is not None:
                 self._play_on(seat)
         elif t is Autoplay:
@@ -498,7 +499,7 @@ class DiceGolf(Sheets, GameState):
     def _open_hole(self) -> None:
         flag = self.flag
         self._roll_hole()
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "flag": flag})
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "flag": flag})
         for s in self._active():
             self.scorecards[s].append({"flag": flag, "tosses": [], "score": None})
             self._play_on(s)
@@ -516,7 +517,7 @@ class DiceGolf(Sheets, GameState):
             if policy == "ASK":
                 waiting = self.toss_view(seat)
                 assert waiting is not None  # the toss above waits for its entry
-                self.events.append({"kind": "ask", "seat": seat, **waiting})
+                self.events.append({"kind": GameEvent.ASK, "seat": seat, **waiting})
                 return
             flag, total, toss_no, dice = self.position(seat)
             self._enter(seat, best.choose(policy, flag, total, toss_no, dice, self.lenient), by or policy)
@@ -535,7 +536,7 @@ class DiceGolf(Sheets, GameState):
             toss["entry"], toss["by"], card["score"] = values[-1] if values else "X", "auto", FAILED
         elif len(values) < 2:
             toss["entry"], toss["by"] = values[0] if values else "X", "auto"
-        self.events.append({"kind": "toss", "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
+        self.events.append({"kind": GameEvent.TOSS, "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
                             "total": total, "dice": list(dice), "entry": toss["entry"], "by": toss["by"]})
         self._holed(seat, card)
 
@@ -544,22 +545,22 @@ class DiceGolf(Sheets, GameState):
         toss = card["tosses"][-1]
         toss["entry"], toss["by"] = ("X" if value is None else value), by
         hole, toss_no = self.hole_no, len(card["tosses"])
-        self.events.append({"kind": "entry", "seat": seat, "hole": hole, "toss": toss_no,
+        self.events.append({"kind": GameEvent.ENTRY, "seat": seat, "hole": hole, "toss": toss_no,
                             "entry": toss["entry"], "by": by, "total": _total(card)})
         if by == "hand":
             total = _total(card) - (value or 0)
             coach = best.coach(card["flag"], total, toss_no, toss["dice"], value, self.lenient)
-            self.events.append({"kind": "coach", "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
+            self.events.append({"kind": GameEvent.COACH, "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
 
     def _holed(self, seat: int, card: dict) -> None:
         if card["score"] is not None:
-            self.events.append({"kind": "holed", "seat": seat, "hole": self.hole_no, "score": card["score"],
+            self.events.append({"kind": GameEvent.HOLED, "seat": seat, "hole": self.hole_no, "score": card["score"],
                                 "tosses": len(card["tosses"]), "total": self.totals()[seat]})
 
     def _forfeit(self, seat: int) -> None:
         card = self._card(seat)
         card["score"], card["forfeit"] = FAILED, True
-        self.events.append({"kind": "forfeit", "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": GameEvent.FORFEIT, "seat": seat, "hole": self.hole_no})
         self._holed(seat, card)
 
     def _finish(self) -> None:
@@ -572,16 +573,16 @@ class DiceGolf(Sheets, GameState):
             line, picked = share_the_win([self.names[s] for s in active], [totals[s] for s in active])
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "resigned", "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": GameEvent.RESIGNED, "seat": seat, "hole": self.hole_no})
         if self.n == 1:
             done = sum(1 for c in self.scorecards[0] if c["score"] is not None)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals()))
-            self.events.append({"kind": "game_end", "line": line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": line})
         elif len(self._active()) < 2:
             self._finish()
 

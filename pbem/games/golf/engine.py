@@ -53,6 +53,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
+from pbem.games.events import GameEvent
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
@@ -279,7 +280,7 @@ class Golf(GolfRules, TurnByTurn):
                 self._throw(seat, [points, limit])
         else:
             self.knocker = seat
-            self.events.append({"kind": "knock", "seat": seat})
+            self.events.append({"kind": GameEvent.KNOCK, "seat": seat})
             self._pass_turn(seat, "knock", ["knocked"], False)
 
     def _take(self, seat: int, pos: int) -> None:
@@ -292,7 +293,7 @@ class Golf(GolfRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
+        self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -327,8 +328,8 @@ class Golf(GolfRules, TurnByTurn):
             self.peeks_left[seat] -= 1
             self.start_seen[seat][pos - 1] = True
         card = self.grids[seat][pos - 1]
-        self.events.append({"kind": "peeked", "seat": seat, "positions": {pos: card}})
-        self.events.append({"kind": "played", "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
+        self.events.append({"kind": GameEvent.PEEKED, "seat": seat, "positions": {pos: card}})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -337,7 +338,7 @@ class Golf(GolfRules, TurnByTurn):
         self.last_seat, self.last_kind = seat, kind
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
-            self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
+            self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -365,7 +366,7 @@ class Golf(GolfRules, TurnByTurn):
                 skipped, nxt = nxt, self._next_seat(nxt)
         if skipped is not None:
             after.append(["skipped", skipped])
-        self.events.append({"kind": "played", "seat": seat, "say": say, "after": after, "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "after": after, "move": True})
         self.current = nxt
         if over:
             self._end_hole()
@@ -393,12 +394,12 @@ class Golf(GolfRules, TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
             self._result = Result(f"{self.names[active[0]]} wins by resignation", (active[0],), tuple(self.totals))
-            self.events.append({"kind": "game_end", "line": self._result.line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": self._result.line})
             return
         if self.final is not None and seat in self.final:
             self.final.remove(seat)
@@ -446,13 +447,13 @@ class Golf(GolfRules, TurnByTurn):
         self.rebuilt = False
         self.current = self._next_seat(self.dealer)
         events = self.events
-        events.append({"kind": "hole_start", "hole": hole, "dealer": self.dealer})
+        events.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer})
         if near:
             a, b = near
             for s in range(n):
                 if not self.resigned[s]:
                     near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
-                    events.append({"kind": "peeked", "seat": s, "positions": near_cards})
+                    events.append({"kind": GameEvent.PEEKED, "seat": s, "positions": near_cards})
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
@@ -464,7 +465,7 @@ class Golf(GolfRules, TurnByTurn):
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
         # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
-        self.events.append({"kind": "hole_end", "hole": self.hole_no, "grids": grids, "points": res["points"],
+        self.events.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
                             "cancelled": res["cancelled"], "scores": scores, "totals": list(self.totals),
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
         self.current = self.drawn = None
@@ -482,7 +483,7 @@ class Golf(GolfRules, TurnByTurn):
             line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
             winners = tuple(active[w] for w in picked)
         self._result = Result(line, winners, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
 
     # -- what a seat sees -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict:

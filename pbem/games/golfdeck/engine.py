@@ -56,6 +56,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
+from pbem.games.events import GameEvent
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
@@ -395,12 +396,12 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             draw, digit = divmod(draw, PAIRS)
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "dealer": self.dealer})
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "say": ["chose", first, second], "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["chose", first, second], "move": True})
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -416,10 +417,10 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             a, b = pair if pair[0] < pair[1] else (pair[1], pair[0])
             up, cards = self.up[s], self.grid[s]
             up[a - 1] = up[b - 1] = True
-            events.append({"kind": "played", "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
+            events.append({"kind": GameEvent.PLAYED, "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
                            "move": False})
         self.revealing = False
-        events.append({"kind": "revealed", "hole": self.hole_no})
+        events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         i, grid, discard = pos - 1, self.grid[seat], self.discard
@@ -433,7 +434,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
+        self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -470,7 +471,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """After the mover's turn (`up`: their face-up flags, `say`: the move's facts for its
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -506,7 +507,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.up = [[True] * GRID for _ in grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
         self.events.append({
-            "kind": "hole_end", "hole": self.hole_no, "grids": [g[:] for g in grids],
+            "kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
             "scores": scores[:], "totals": totals[:], "stock_out": not self.stock,
         })
@@ -526,11 +527,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         else:
             line, picked = share_the_win(self.names, self.totals)
         self._result = Result(line, picked, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:

@@ -81,6 +81,7 @@ from pbem.games.onpar import play
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
+from pbem.games.events import GameEvent
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder
 from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
@@ -410,7 +411,7 @@ class OnPar(TurnByTurn):
 
     # -- play -----------------------------------------------------------------------------
     def _played(self, seat: int, text: str, own: str, move: bool = True) -> None:
-        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": move})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "text": text, "own": own, "move": move})
 
     def _take(self, seat: int, cards: Sequence[str], pile: list[str]) -> None:
         for card in cards:
@@ -472,7 +473,7 @@ class OnPar(TurnByTurn):
             count = f"{len(lost)} card{'' if len(lost) == 1 else 's'}"
             effect = f"{name} discarded their whole hand, {count}"
             theirs = f"you discarded your whole hand, {count}: {' '.join(lost) or 'none'}"
-        self.events.append({"kind": "trapped", "seat": target, "by": seat, "trap": card,
+        self.events.append({"kind": GameEvent.TRAPPED, "seat": target, "by": seat, "trap": card,
                             "text": f"{by} played {trap} on {name}: {effect}",
                             "own": f"{by} played {trap} on you: {theirs}"})
         self._end_turn(seat, f"{by} played {trap} on {name}: {effect}", f"You played {trap} on {name}: {effect}")
@@ -509,7 +510,7 @@ class OnPar(TurnByTurn):
         if card is not None:
             self.hands[seat].append(card)
             self.fresh[seat] = card
-            self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": f"You drew {card}"})
+            self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "own": f"You drew {card}"})
 
     def _draw_card(self) -> str | None:
         if not self.draw:
@@ -522,7 +523,7 @@ class OnPar(TurnByTurn):
             self.shuffles.append({"hole": self.hole_no, "what": "draw pile", "turn": self._turn,
                                   "from": gathered, "cards": list(pile)})
             self.draw = pile
-            self.events.append({"kind": "reshuffled", "cards": len(pile),
+            self.events.append({"kind": GameEvent.RESHUFFLED, "cards": len(pile),
                                 "text": f"The draw pile ran out: the {len(pile)} discarded and played cards "
                                         "were shuffled into a new one"})
         return self.draw.pop()
@@ -550,7 +551,7 @@ class OnPar(TurnByTurn):
                 if not self.resigned[s]:
                     self.hands[s].append(cards.pop())
         self.draw = cards
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "par": par,
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "par": par,
                             "course": self.layout.course(), "starter": self.starter})
         self._begin_turn(self.starter)
 
@@ -564,7 +565,7 @@ class OnPar(TurnByTurn):
         record = {"hole": self.hole_no, "par": layout.par, "course": layout.course(), "finish": finish,
                   "shots": shots, "strokes": scored, "winner": winner, "scores": list(scored)}
         self.holes.append(record)
-        self.events.append({"kind": "hole_end", **copy.deepcopy(record), "totals": list(self.totals),
+        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(record), "totals": list(self.totals),
                             "ahead": [0 if s == winner else layout.cards_ahead(finish[s]) for s in range(self.n)]})
         self.fresh = [None] * self.n
         if self.hole_no >= self.holes_total:
@@ -583,7 +584,7 @@ class OnPar(TurnByTurn):
             line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
@@ -593,7 +594,7 @@ class OnPar(TurnByTurn):
             done = len(self.holes)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals))
-            self.events.append({"kind": "game_end", "line": line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": line})
         elif self.resigned.count(False) < 2:
             self._finish()
         elif self.current == seat:
