@@ -89,13 +89,21 @@ NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit", "robot"),
 
 
 class GameState:
-    """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`."""
+    """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`.
+
+    What the rest of pbem reads of an engine is declared here (and, for the engines of one
+    pacing, in `TurnByTurn` and `TossGame` below); nothing outside `pbem.games` reads more."""
 
     TYPE: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict[str, Option]] = {"nmr": NMR_OPTION}
+
+    # The players' names by seat (a replacement's name is written in by the GM), and the game's
+    # options with every default written out, as the game was made with them.
+    names: list[str]
+    options: dict[str, Any]
 
     @classmethod
     def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
@@ -175,6 +183,17 @@ class GameState:
     def resolve(self) -> list[dict]:
         raise NotImplementedError
 
+    def drain_events(self) -> list[dict]:
+        """The events since the last call, oldest first (and forget them): what the GM tells the
+        players of the orders just played. A game whose turns resolve together has none: what
+        a turn did is what `resolve` returns."""
+        return []
+
+    def chance_record(self) -> list:
+        """Every draw of chance so far (deals, shuffles, dice), as the game records them: what
+        `pbem verify` compares between a stored game and its replay."""
+        raise NotImplementedError
+
     def view(self, seat: int | None) -> dict:
         """What `seat` may see; None is the GM, who sees everything."""
         raise NotImplementedError
@@ -238,12 +257,15 @@ class _Seated(Protocol):
 
 
 class TurnByTurn(GameState):
-    """A game whose turns go round the table (the card games): each action takes effect inside
-    `apply`, nothing waits to be resolved, and the GM learns what happened from `drain_events`.
-    Subclasses keep `events`, `totals`, `_result`, `_turn` and `hole_no`."""
+    """A game whose turns go round the table (the card games, On Par): each action takes effect
+    inside `apply`, nothing waits to be resolved, and the GM learns what happened from
+    `drain_events` (the words of a move from `narrate`). Subclasses keep `events`, `totals`,
+    `holes` (each finished hole, with its `hole` and `scores` seat by seat), `_result`, `_turn`
+    and `hole_no`."""
 
     events: list
     totals: list
+    holes: list[dict]
     _result: Result | None
     _turn: int
     hole_no: int
@@ -254,10 +276,15 @@ class TurnByTurn(GameState):
 
     @property
     def hole(self) -> int:
+        """The hole in play (the last one, once the game is over)."""
         return self.hole_no
 
     def turn_holes(self) -> tuple[int, ...]:
         return (self.hole_no,)  # a turn is one player's move, on the hole in play
+
+    def hole_scores(self) -> dict[int, list]:
+        """Each finished hole's scores, seat by seat, by the hole's number."""
+        return {h["hole"]: list(h["scores"]) for h in self.holes}
 
     def ready(self) -> bool:
         return False
@@ -334,3 +361,34 @@ def _suggester(hint: str | None, after_draw: bool):
                 return wanted
         return state.suggestion(seat)
     return suggest
+
+
+class TossGame(Protocol):
+    """A game played by tosses (dice golf): every seat plays the same hole at once, each
+    answering the tosses the game makes for it, and the hole resolves when every seat has
+    finished it. Beyond `GameState`, the toss flow reads the events of the tosses, each seat's
+    sheet and the toss that waits for a seat."""
+    names: list[str]
+
+    @property
+    def turn(self) -> int: ...
+
+    def to_move(self) -> AbstractSet[int]: ...
+
+    def apply(self, seat: int, command) -> None: ...
+
+    def ready(self) -> bool: ...
+
+    def resolve(self) -> list[dict]: ...
+
+    def result(self) -> Result | None: ...
+
+    def drain_events(self) -> list[dict]: ...
+
+    def sheet(self, seat: int, hole: int) -> dict | None:
+        """One hole of `seat`'s score sheet (None: not begun)."""
+        ...
+
+    def position(self, seat: int) -> tuple[int, int, int, tuple[int, int]]:
+        """The toss that waits for `seat`: (flag, total entered before it, its number, its dice)."""
+        ...

@@ -6,7 +6,6 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, cast
 
 from pbem.clock import parse_duration
 from pbem.games import GameState, game_type, rng
@@ -16,23 +15,14 @@ from pbem.gm import deadlines, robot_seats
 from pbem.mail.clean import NAME_CHARS, clean, quoted
 
 
-class Recorded(Protocol):
-    """What the GM reads of every engine beyond the methods `GameState` declares: the players'
-    names by seat (the protocol's docstring speaks of them, each engine keeps its own list) and
-    the chance as it fell, for the public record."""
-    names: list[str]
-
-    def chance_record(self) -> list: ...
-
-
 def rename(state: GameState, seat: int, name: str) -> None:
     """The engine names the seat's new player from now on (a replacement)."""
-    cast(Recorded, state).names[seat] = name
+    state.names[seat] = name
 
 
 def chance_record(state: GameState) -> list:
     """Every deal and roll of the game so far, as the engine records them."""
-    return cast(Recorded, state).chance_record()
+    return state.chance_record()
 
 
 @dataclass
@@ -154,7 +144,7 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
         parse_duration(deadline)
     # The seed stays secret until the end; its commitment is public from the start (CONTRACT 11).
     row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
-                  options=dict(getattr(state, "options", options)), course=course.name,
+                  options=dict(state.options), course=course.name,
                   seed=None,  # only an old game holds an integer: a new one keeps its bytes
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
@@ -203,8 +193,7 @@ def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     engine = game_type(row.type)
     seed = row.seed_value if "seed" not in created else created["seed"]
     state = engine.new(created["names"], created["options"], seed_bytes(seed), course_of(store, game_id))
-    drain = getattr(state, "drain_events", lambda: None)
-    drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
+    state.drain_events()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     return state
 
 
@@ -232,6 +221,4 @@ def play_event(engine, state: GameState, ev: dict) -> None:
         return
     else:
         return
-    drain = getattr(state, "drain_events", None)
-    if drain:
-        drain()
+    state.drain_events()

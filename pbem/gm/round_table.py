@@ -5,7 +5,7 @@ moves once: one acknowledgement for a mail's orders, a report for each hole that
 turn mail for each player owed a new move, and what the GM played for a silent player."""
 from __future__ import annotations
 
-from pbem.games.base import Resign
+from pbem.games.base import Resign, TurnByTurn
 from pbem.games.events import GameEvent
 from pbem.mail.inbound import Inbound
 from pbem.store import Seat
@@ -30,11 +30,16 @@ class RoundTheTable:
         self._turn_before = 0
         self._notices: list[tuple[int, str]] = []  # (seat, what every other player is told once)
 
+    @property
+    def state(self) -> TurnByTurn:
+        """The game, as this flow reads it: `round_the_table` picked it for a `TurnByTurn`."""
+        return self.table.state
+
     def play(self, seat: Seat, command, msg: Inbound | None) -> str:
         """One action of a turn-by-turn game. With `msg` it is acknowledged and announced at
         once; without, it waits for `acknowledge`, so that a mail of several orders gets one
         acknowledgement and at most one turn mail per player, written after the last of them."""
-        state = self.table.state
+        state = self.state
         self._begin()
         turn = state.turn
         state.apply(seat.seat, command)
@@ -48,13 +53,13 @@ class RoundTheTable:
     def _drained(self) -> list[dict]:
         """The engine's events since the last call, their words written (`narrate`): the GM
         reads a move's words only through here."""
-        state = self.table.state
+        state = self.state
         return state.narrate(state.drain_events())
 
     def _begin(self) -> None:
         """Remember who owed what before the first action of a batch."""
         if self._before is None:
-            self._before, self._turn_before = self.table.state.to_move(), self.table.state.turn
+            self._before, self._turn_before = set(self.state.to_move()), self.state.turn
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         # What the orders did, as their player may be told it (the card they drew included).
@@ -71,7 +76,7 @@ class RoundTheTable:
         a silent player (`nmr`), which every player hears once. The actor's own turn mail in the
         middle of their move (a drawn card to decide on) answers their message (`answer`): it
         goes in the one mail that answers it."""
-        state = self.table.state
+        state = self.state
         if before is None:
             before = self._before or set()
         turn_before = self._turn_before if self._before is not None else state.turn
@@ -107,7 +112,7 @@ class RoundTheTable:
     def resign(self, seat: Seat, msg: Inbound | None) -> None:
         """A resignation, played at once: acknowledged (unless it ended the game), and every
         other player hears of it once, whether or not it is their move."""
-        state = self.table.state
+        state = self.state
         self._begin()
         state.apply(seat.seat, Resign())
         self.store.add_event(self.table.id, self.turns.now, "resign", seat.seat, orders="RESIGN")
@@ -122,13 +127,13 @@ class RoundTheTable:
     def seat_taken(self, seat: Seat) -> None:
         """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
         welcome promised, with everything played since the seat's last move."""
-        if seat.seat in self.table.state.to_move():
+        if seat.seat in self.state.to_move():
             self.postman.to_seat("turn", self.table, seat, notes=[], news=self._news(seat.seat, self._hole_moves()))
 
     def _record(self, events: list[dict], nmr: list[dict], told: set[int]) -> bool:
         """Keep each public move as a `move` event (the news and the history are read from
         them) and send the report of every hole that ended. True when a new hole began."""
-        state, fresh_hole = self.table.state, False
+        state, fresh_hole = self.state, False
         hole = state.hole - sum(1 for ev in events if ev["kind"] == GameEvent.HOLE_START)
         for ev in events:
             if ev["kind"] == GameEvent.PLAYED:
@@ -154,10 +159,10 @@ class RoundTheTable:
             self.table.next_deadline(self.turns.now)
             row.reminded_turn = None
         elif row.reminded_turn == turn_before:  # reminded already for the deadline that still runs
-            row.reminded_turn = self.table.state.turn
+            row.reminded_turn = self.state.turn
 
     def _hole_moves(self) -> list[dict]:
-        hole = self.table.state.hole
+        hole = self.state.hole
         return [ev for ev in self.store.events(self.table.id) if ev["kind"] == "move" and ev.get("hole") == hole]
 
     @staticmethod
@@ -188,7 +193,7 @@ class RoundTheTable:
     def missed(self, policy: str) -> list[str]:
         """Each silent seat's move, played by the GM: only the move that was due (a drawn card's
         decision, or a free look's draw, belongs to it), never the next one it will owe."""
-        state = self.table.state
+        state = self.state
         self._begin()
         nmr = []
         for s in sorted(state.to_move()):
@@ -219,8 +224,8 @@ class RoundTheTable:
         """A card game's history: the public moves hole by hole with each finished hole's scores,
         then the press and the GM's notices. Orders are never shown (a face-down card's
         position, a conditional draw's limit), only what every player saw happen."""
-        state, names = self.table.state, self.table.state.names
-        finished = {h["hole"]: h["scores"] for h in state.holes}
+        state = self.state
+        names, finished = state.names, state.hole_scores()
         holes: dict[int, dict] = {}
         others = []
         for ev in map(marked, self.store.events(self.table.id, undone=True)):
