@@ -1,6 +1,7 @@
 """The engine protocol every game follows."""
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
@@ -8,6 +9,23 @@ from typing import Any, ClassVar, Protocol, cast
 from pbem.games.errors import IllegalOrder, OrderError
 
 RULE_OVER = "no orders once the game is over"
+
+# The commands of one move (MatchPlay's PLAY and its SPECIAL) written on one line, as a robot
+# or an arena program sends them and as `legal_orders` lists them (CONTRACT section 12).
+MOVE_JOIN = "; "
+# Where a line of commands splits: a semicolon with a command word after it (a MatchPlay
+# player may write the cards of a PLAY with semicolons between them: `PLAY 3;4;5`).
+_MOVE_SPLIT = re.compile(r";\s*(?=[^\W\d_])")
+
+
+def one_line(command) -> str:
+    """A command's text on one line: the lines of a move joined by `MOVE_JOIN`."""
+    return MOVE_JOIN.join(str(command).splitlines())
+
+
+def move_lines(text: str) -> list[str]:
+    """The lines a move written on one line (`one_line`) stands for, as a mail would hold them."""
+    return [part.strip() for part in _MOVE_SPLIT.split(text) if part.strip()]
 
 
 @dataclass(frozen=True)
@@ -213,6 +231,13 @@ class GameState:
         return public
 
     def default_orders(self, seat: int):
+        raise NotImplementedError
+
+    def legal_orders(self, seat: int) -> list[str] | None:
+        """Every order `seat` may give now, each as the one line a player would mail (the
+        commands of one move joined by `MOVE_JOIN`), read by the game's grammar and played by
+        `apply` as it stands; an empty list when the seat owes nothing now. None where the game
+        cannot list them (each engine says why). RESIGN, every game's, is not listed."""
         raise NotImplementedError
 
     def nmr_orders(self, seat: int, policy: str):

@@ -352,6 +352,12 @@ class DiceGolf(Sheets, GameState):
             "result": self._result.line if self._result is not None else None,
         }
 
+    def legal_orders(self, seat: int) -> list[str]:
+        """The entries `seat` may make on the toss that waits for it, largest first (`choices`).
+        A POLICY is always open to a player too, but it is a standing instruction for every
+        toss to come rather than this toss's answer, so it is not listed."""
+        return [c["order"] for c in self.choices(seat)]
+
     def default_orders(self, seat: int):
         """What a missed deadline plays for `seat` (None when no toss waits for it)."""
         return Autoplay() if seat in self.to_move() else None

@@ -54,6 +54,7 @@ from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.events import GameEvent
+from pbem.games.errors import OrderError
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
@@ -543,6 +544,28 @@ class Golf(GolfRules, TurnByTurn):
                 return Peek(next(p for p in LOOK_ORDER[self.size] if p in unseen))
         pos = self._best_spot(seat, self.discard[-1])
         return DrawDiscard(pos) if pos else DrawStock()
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """The moves `seat` may make now, as the rules check them: at the start of a turn each
+        PEEK it may make, each DRAW DISCARD, DRAW STOCK and KNOCK; with a drawn card each KEEP
+        and DISCARD. The conditional draw is left out: it is a mail's shortcut for DRAW STOCK
+        and the decision on the card, which are listed in their turn."""
+        if seat not in self.to_move():
+            return []
+        moves: list[object]
+        if self.drawn is None:
+            moves = [*(_PEEK[p] for p in self.positions), *(_DRAW_DISCARD[p] for p in self.positions), _DRAW_STOCK,
+                     _KNOCK]
+        else:
+            moves = [*(_KEEP[p] for p in self.positions), _DISCARD]
+        return [str(m) for m in moves if self._legal(seat, m)]
+
+    def _legal(self, seat: int, command) -> bool:
+        try:
+            self.check_order(seat, command)
+        except OrderError:
+            return False
+        return True
 
     def orders_like(self, seat: int, word: str | None) -> list:
         free = self.replaceable(seat) or [1]

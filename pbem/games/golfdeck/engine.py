@@ -354,6 +354,20 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return _KEEP[where]
         return _FLIP[up.index(False) + 1]
 
+    def legal_orders(self, seat: int) -> list[str]:
+        """The moves `seat` may make now: before a hole's first turn the 15 reveals; at the
+        start of a turn each DRAW DISCARD and DRAW STOCK; with a drawn card each KEEP and a
+        DISCARD FLIP for each face-down card. The conditional draw is left out: it is a mail's
+        shortcut for DRAW STOCK and the decision on the card, which are listed in their turn."""
+        if seat not in self.to_move():
+            return []
+        if self.revealing:
+            return [str(r) for r in REVEAL_PAIRS]
+        if self.drawn is None:
+            return [str(d) for d in _DRAWS]
+        up = self.up[seat]
+        return [str(k) for k in _KEEP[1:]] + [str(_FLIP[p]) for p in range(1, GRID + 1) if not up[p - 1]]
+
     def orders_like(self, seat: int, word: str | None) -> list:
         down = [p for p in range(1, GRID + 1) if not self.up[seat][p - 1]] or [1]
         default = self.default_orders(seat)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
-from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
+from pbem.games.base import NMR_OPTION, GameState, Resign, Result, one_line, written
 from pbem.games.errors import IllegalOrder, OrderError
 
 if TYPE_CHECKING:
@@ -324,6 +324,31 @@ class MatchPlay(GameState):
         special = next(c for c in HELPFUL_FIRST if c in allowed)
         hardest = max(range(3), key=lambda i: (cards[i] - self.pars[holes[i] - 1], self.pars[holes[i] - 1], -i))
         return Play(tuple(cards), (Special(special, holes[hardest]),))
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """Every set of orders `seat` may send for the turn, as one line (`PLAY 3 4 5; SPECIAL
+        BLUE-1 HOLE 2`): each order of three of its stroke cards (a value once a place, so a
+        hand of 3 4 4 gives `3 4 4`, `4 3 4` and `4 4 3`), alone when no special is due this
+        turn, and with each special it may play on each of the turn's holes: 27 x 13 at most.
+        Nothing once its orders for the turn are in (new orders would replace them)."""
+        if seat not in self.to_move():
+            return []
+        left = dict(self.hands[seat])
+        orders: list[tuple[int, ...]] = []
+
+        def pick(cards: tuple[int, ...]) -> None:
+            if len(cards) == HOLES_PER_TURN:
+                orders.append(cards)
+                return
+            for value in STROKE_VALUES:
+                if left[value]:
+                    left[value] -= 1
+                    pick(cards + (value,))
+                    left[value] += 1
+        pick(())
+        required, _ = self._special_options(seat)
+        specials = ([] if required else [()]) + [(s,) for s in self._legal_specials(seat)]
+        return [one_line(Play(cards, special)) for cards in orders for special in specials]
 
     # -- helpers --------------------------------------------------------------------------
     def match_line(self) -> str:

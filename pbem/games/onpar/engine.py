@@ -312,6 +312,18 @@ class OnPar(TurnByTurn):
     def orders_like(self, seat: int, word: str | None) -> list:
         return play.orders_like(self, seat, word)
 
+    def legal_orders(self, seat: int) -> list[str]:
+        """Every order `seat` may give on its turn (`play.legal_orders`): each club shot (each
+        set of cards once), skill shot, trap on each player it may fall on, discard and PASS,
+        where the rules allow them. A trap names its victim by seat (`#2`) where the name holds
+        a semicolon, which would split the one line of a move."""
+        texts = []
+        for order in play.legal_orders(self, seat):
+            if type(order) is Trap and ";" in order.player:
+                order = Trap(order.card, f"#{play.seats_called(self.names, order.player)[0] + 1}")
+            texts.append(str(order))
+        return texts
+
     # -- checks (each returns what the order would do) --------------------------------------
     def shot_outcome(self, seat: int, command: Shot) -> oc.Outcome:
         cards = command.cards

@@ -61,8 +61,8 @@ class PinGame(GameState):
     def to_move(self) -> set[int]:
         return set() if self._result else {s for s in (0, 1) if self.pending[s] is None}
 
-    def legal_orders(self, seat: int) -> list[Club]:
-        return [Club(n) for n in CLUBS] if seat in self.to_move() else []
+    def legal_orders(self, seat: int) -> list[str]:
+        return [str(Club(n)) for n in CLUBS] if seat in self.to_move() else []
 
     def check(self, seat: int, command) -> None:
         self.refuse_out_of_play(seat, command, seat_rule="two seats", resigned_rule="a resignation stands")
