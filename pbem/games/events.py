@@ -98,8 +98,13 @@ def told(log: Iterable[dict], seat: int, hidden: Callable[[dict], bool] | None =
         mine = entry.get("seat") == seat
         if not mine and (entry.get(PRIVATE) or (hidden is not None and hidden(entry))):
             continue
-        shown = {k: plain(v) for k, v in entry.items() if k != OWN and k != PRIVATE}
-        if mine and OWN in entry:
-            shown.update(plain(entry[OWN]))
+        shown = dict(entry)
+        for key, value in entry.items():
+            if type(value) is list or type(value) is dict:
+                shown[key] = plain(value)
+        own = shown.pop(OWN, None)
+        shown.pop(PRIVATE, None)
+        if mine and own:
+            shown.update(own)
         out.append(shown)
     return out

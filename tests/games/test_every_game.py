@@ -20,6 +20,7 @@ from conftest import MailClock, GEORGE, body, kinds, too_wide
 
 from pbem.games.registry import game_type, spec_for, types
 from pbem.games.base import Resign, Result, move_lines, one_line
+from pbem.games.events import OWN, PRIVATE, GameEvent
 from pbem.games.errors import IllegalOrder
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.robots import decide, robot_generator
@@ -188,6 +189,46 @@ def test_every_listed_order_reads_with_the_grammar_and_is_played_as_it_stands(ty
             round_trips(state)
         assert listed_moves < MOST_MOVES, "the game does not end"
     assert all(state.legal_orders(seat) in ([], None) for seat in range(len(state.names)))
+
+
+def is_subsequence(short: list, long: list) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("type_name", game_types())
+def test_a_seats_view_carries_the_public_events_so_far(type_name, seed):
+    """Every seat's view has `events`, the game's record as that seat was told it: plain data,
+    each with a kind the engines name, nothing marked for one seat alone left in; a record that
+    never forgets (what a seat was told stays, what it is told later may come in between, as a
+    hole's tosses do once the hole closes); the same after the stored round trip. The GM's view
+    and a spectator's have none (`pbem show --json` and the spectators' mail stay as they were)."""
+    state = new_state(type_name, seed)
+    choose = chooser(state, type_name, seed.to_bytes(16, "big"), random.Random(seed))
+    seats = range(len(state.names))
+    told = [state.view(seat)["events"] for seat in seats]
+    resolve_ready(state)
+    moves = 0
+    while state.result() is None:
+        seat = sorted(state.to_move())[moves % len(state.to_move())]
+        state.apply(seat, choose(seat, moves))
+        resolve_ready(state)
+        moves += 1
+        if moves % 10 == 0 or state.result() is not None:
+            for s in seats:
+                events = state.view(s)["events"]
+                assert is_subsequence(told[s], events), (s, told[s][-3:], events[-3:])
+                told[s] = events
+        assert moves < MOST_MOVES, "the game does not end"
+    kinds = set(GameEvent)
+    for s in seats:
+        assert json.loads(json.dumps(told[s])) == told[s]
+        assert all(e["kind"] in kinds and OWN not in e and PRIVATE not in e for e in told[s]), told[s]
+        assert any(e["kind"] == GameEvent.GAME_END for e in told[s])
+    again = type(state).from_dict(json.loads(json.dumps(state.to_dict())))
+    assert all(again.view(s)["events"] == told[s] for s in seats)
+    assert "events" not in state.view(None) and "events" not in state.spectator_view()
 
 
 def test_every_game_type_is_played_here():

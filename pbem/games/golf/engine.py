@@ -45,6 +45,11 @@ Where the rule text and RULES.md leave a gap, this engine decides:
   number (9 and 18 are the text's); `target=T` (T > 0) plays until a total reaches T instead.
 - RESIGN: the seat takes no more turns (its cards are still dealt and scored) and cannot win;
   when one player is left, they win.
+- The record every seat's view carries (`events`, `pbem.games.events`): each deal's first
+  discard, every card taken from the discard, every discard with where it came from (the
+  layout or the stock), every stock draw, every knock, look, rebuilt stock and missed turn,
+  each hole's end and the game's. A card that lies face down (drawn and kept, looked at, seen
+  at the deal) and a conditional draw's limit are told to their player alone.
 """
 from __future__ import annotations
 
@@ -53,7 +58,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
-from pbem.games.events import GameEvent
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.errors import OrderError
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
@@ -117,6 +122,7 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
+        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
         self.last_seat: int | None = None  # who completed the last turn,
         self.last_kind: str | None = None  # and how
         self.dealer = 0
@@ -169,7 +175,7 @@ class Golf(GolfRules, TurnByTurn):
                              "use it with knock_penalty=none")
         return opts
 
-    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
+    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles", "log")
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
@@ -188,7 +194,7 @@ class Golf(GolfRules, TurnByTurn):
     def from_dict(cls, d: dict) -> Golf:
         g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
-            setattr(g, k, list(d[k]))
+            setattr(g, k, list(d.get(k, ())))  # a game stored before the record began has no `log`
         for k in cls._GRIDS:
             setattr(g, k, [list(row) for row in d[k]])
         g._result = Result.from_dict(d["result"])
@@ -295,6 +301,7 @@ class Golf(GolfRules, TurnByTurn):
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "stock", OWN: {"card": card}})
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -331,6 +338,8 @@ class Golf(GolfRules, TurnByTurn):
         card = self.grids[seat][pos - 1]
         self.events.append({"kind": GameEvent.PEEKED, "seat": seat, "positions": {pos: card}})
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "peeked", "pos": pos, "paid": paid,
+                         OWN: {"card": card}})
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -340,6 +349,7 @@ class Golf(GolfRules, TurnByTurn):
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
             self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
+            self.log.append(_recorded(seat, say))
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -368,6 +378,12 @@ class Golf(GolfRules, TurnByTurn):
         if skipped is not None:
             after.append(["skipped", skipped])
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "after": after, "move": True})
+        self.log.append(_recorded(seat, say))
+        for fact in after:
+            if fact[0] == "rebuilt":
+                self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(self.stock)})
+            elif fact[0] == "skipped":
+                self.log.append({"kind": GameEvent.SKIPPED, "seat": fact[1]})
         self.current = nxt
         if over:
             self._end_hole()
@@ -396,11 +412,14 @@ class Golf(GolfRules, TurnByTurn):
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        resigned: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"}
+        self.log.append(resigned)
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
             self._result = Result(f"{self.names[active[0]]} wins by resignation", (active[0],), tuple(self.totals))
             self.events.append({"kind": GameEvent.GAME_END, "line": self._result.line})
+            self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
             return
         if self.final is not None and seat in self.final:
             self.final.remove(seat)
@@ -408,6 +427,7 @@ class Golf(GolfRules, TurnByTurn):
             return
         if self.drawn is not None:
             self.discard.append(self.drawn)
+            resigned.update(discarded=self.drawn, discarded_from="stock")
             self.drawn = None
         self._turn += 1
         if self.final is None:
@@ -449,12 +469,16 @@ class Golf(GolfRules, TurnByTurn):
         self.current = self._next_seat(self.dealer)
         events = self.events
         events.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer,
+                         "discard": self.discard[-1]})
         if near:
             a, b = near
             for s in range(n):
                 if not self.resigned[s]:
                     near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
                     events.append({"kind": GameEvent.PEEKED, "seat": s, "positions": near_cards})
+                    self.log.append({"kind": GameEvent.PEEKED, "seat": s, "positions": [a, b],
+                                     OWN: {"cards": [grids[s][a - 1], grids[s][b - 1]]}})
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
@@ -469,6 +493,9 @@ class Golf(GolfRules, TurnByTurn):
         self.events.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
                             "cancelled": res["cancelled"], "scores": scores, "totals": list(self.totals),
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
+                         "scores": list(scores), "totals": list(self.totals), "knocker": self.knocker,
+                         "stock_out": not self.stock})
         self.current = self.drawn = None
         active = [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
@@ -485,6 +512,7 @@ class Golf(GolfRules, TurnByTurn):
             winners = tuple(active[w] for w in picked)
         self._result = Result(line, winners, tuple(self.totals))
         self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     # -- what a seat sees -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict:
@@ -515,6 +543,7 @@ class Golf(GolfRules, TurnByTurn):
         v["drawn"] = self.drawn if seat == self.current else None
         v["replaceable"] = self.replaceable(seat)
         v["peekable"] = self.peekable(seat) if seat == self.current and self.drawn is None else []
+        v["events"] = told(self.log, seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -579,6 +608,33 @@ class Golf(GolfRules, TurnByTurn):
         mine = [c if up[i] or known[i] else HIDDEN for i, c in enumerate(g)]
         return best_spot(mine, card, self.replaceable(seat), self.cols, self.guess, self.options["pairs"],
                          bool(self.options["one_eyed_jacks_wild"]))
+
+
+def _recorded(seat: int, say: list) -> dict:
+    """A turn's entry in the record, from the facts of its `played` event: the card taken from
+    the discard, the card that went onto it and where from; a card kept face down, and a
+    conditional draw's limit, are its player's alone."""
+    what = say[0]
+    entry: dict = {"kind": GameEvent.PLAYED, "seat": seat}
+    own: dict = {}
+    drawn_if = None
+    if what in ("take", "keep"):  # the top discard or the drawn card into `pos`; the card there goes
+        _, card, pos, old, faceup, drawn_if = say
+        entry.update(what="took" if what == "take" else "kept", pos=pos, discarded=old, discarded_from="grid")
+        if what == "take" or faceup:  # the top discard lay face up, as a card kept face up does
+            entry["card"] = card
+        else:
+            own["card"] = card
+    elif what == "threw":  # the drawn card onto the discard
+        _, card, drawn_if = say
+        entry.update(what="threw", discarded=card, discarded_from="stock")
+    else:
+        entry["what"] = what  # "knocked"
+    if drawn_if:
+        own["limit"] = drawn_if[1]
+    if own:
+        entry[OWN] = own
+    return entry
 
 
 def random_orders(state: Golf, seat: int, rng) -> object:

@@ -42,6 +42,11 @@ Decisions where the seed text and RULES.md say nothing:
 - `default_orders` is a pure query: a seat's default reveal was drawn at the deal (point 4
   above), so asking for defaults (hints, reminders) never changes the game. A default turn uses
   only what that seat may see, valuing face-down cards at the average card of the deck.
+- The record every seat's view carries (`events`, `pbem.games.events`): the deal's first
+  discard, each chosen reveal (its positions to its chooser alone until the cards turn up),
+  the cards turned up, every stock draw (the card to its drawer alone: it is kept or discarded
+  face up in the same turn), every card taken from the discard and every discard with where it
+  came from, each hole's end and the game's.
 - `random_orders` is uniform over the atomic moves (six DRAW DISCARDs and DRAW STOCK; then
   six KEEPs and a DISCARD FLIP per face-down card; the 15 reveal pairs). The conditional draw
   is a mail shortcut for DRAW STOCK plus a decision, so it is not a move of its own.
@@ -56,7 +61,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
-from pbem.games.events import GameEvent
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
@@ -182,6 +187,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
+        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
         self._turn = 1
         self._result: Result | None = None
 
@@ -213,7 +219,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "ender": self.ender, "totals": list(self.totals),
             "default_reveals": [[r.first, r.second] for r in self.default_reveals],
             "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -235,6 +241,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         # Stored games from before seats could resign and play on hold one seat number (or None).
         s.resigned = list(resigned) if isinstance(resigned, list) else [i == resigned for i in range(s.n)]
         s.events = copy.deepcopy(d["events"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
@@ -328,6 +335,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             grids.append(Grid(self.grid[s], 3, list(self.up[s])).shown(seen))
         v["grids"] = grids
         v["drawn"] = self.drawn if not over and seat == self.current and not self.revealing else None
+        v["events"] = told(self.log, seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -411,11 +419,14 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
         self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
+                         "discard": self.discard[-1]})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["chose", first, second], "move": True})
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "chose", OWN: {"positions": [first, second]}})
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -433,8 +444,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             up[a - 1] = up[b - 1] = True
             events.append({"kind": GameEvent.PLAYED, "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
                            "move": False})
+            self.log.append({"kind": GameEvent.PLAYED, "seat": s, "what": "turned", "positions": [a, b],
+                             "cards": [cards[a - 1], cards[b - 1]]})
         self.revealing = False
         events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
+        self.log.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         i, grid, discard = pos - 1, self.grid[seat], self.discard
@@ -449,6 +463,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "stock", OWN: {"card": card}})
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -486,6 +501,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append(_recorded(seat, say))
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -525,6 +541,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
             "scores": scores[:], "totals": totals[:], "stock_out": not self.stock,
         })
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
+                         "scores": scores[:], "totals": totals[:], "stock_out": not self.stock})
         self.drawn = None
         if self.hole_no >= self.holes_total:
             self._finish_among_active()
@@ -542,10 +560,13 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             line, picked = share_the_win(self.names, self.totals)
         self._result = Result(line, picked, tuple(self.totals))
         self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        resigned: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"}
+        self.log.append(resigned)
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
@@ -558,6 +579,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return
         if self.drawn is not None:  # the drawn card is not kept: it goes where a discarded one goes
             self.discard.append(self.drawn)
+            resigned["discarded"] = self.drawn
             self.drawn = None
         self._turn += 1
         following = self._following(seat)
@@ -565,6 +587,20 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             self._end_hole()
         else:
             self.current = following
+
+
+def _recorded(seat: int, say: list) -> dict:
+    """A turn's entry in the record, from the facts of its `played` event: every card of it goes
+    face up or onto the discard in front of everyone; a conditional draw's limit is its player's."""
+    what, card, pos, other = say[0], say[1], say[2], say[3]
+    entry: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": what, "pos": pos}
+    if what == "flipped":  # the drawn card onto the discard, the card at `pos` (`other`) turned up
+        entry.update(card=other, discarded=card, discarded_from="stock")
+    else:  # "took" the top discard, or "kept" the drawn card, into `pos`: the card there goes
+        entry.update(card=card, discarded=other, discarded_from="grid")
+    if len(say) > 4 and say[4] is not None:
+        entry[OWN] = {"limit": say[4]}
+    return entry
 
 
 def random_orders(state: GolfDeck, seat: int, rng) -> object:

@@ -7,6 +7,10 @@ on two different turns among 4-6, never more than one special a turn.
 
 Nothing in MatchPlay is left to chance: no card is shuffled or dealt (each player holds a known
 set) and no die is rolled, so the game draws nothing from its seed and `chance_record()` is empty.
+
+The record every seat's view carries (`events`, `pbem.games.events`): each turn's orders once
+the turn is resolved (never before: until then they are their player's secret), each hole
+played, a resignation and the result.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, GameState, Resign, Result, one_line, written
+from pbem.games.events import GameEvent, plain, told
 from pbem.games.errors import IllegalOrder, OrderError
 
 if TYPE_CHECKING:
@@ -156,6 +161,7 @@ class MatchPlay(GameState):
         self.lead = 0
         self._turn = 1
         self._result: Result | None = None
+        self.log: list[dict] = []  # the public record (`events.told`): five entries a turn
         self._phase_cache: dict = {}  # derived from specials_played; the rules ask it often
 
     # -- creation and storage -------------------------------------------------------------
@@ -174,7 +180,7 @@ class MatchPlay(GameState):
             "specials_left": self.specials_left, "specials_played": self.specials_played,
             "pending": [str(p) if p else None for p in self.pending], "forfeits": self.forfeits,
             "holes": self.holes, "lead": self.lead, "turn": self._turn,
-            "result": self._result.to_dict() if self._result else None,
+            "result": self._result.to_dict() if self._result else None, "log": list(self.log),
         }
 
     @classmethod
@@ -189,6 +195,7 @@ class MatchPlay(GameState):
         s.lead = d["lead"]
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         return s
 
     def chance_record(self) -> list:
@@ -279,8 +286,12 @@ class MatchPlay(GameState):
         if self._result is not None or None in self.pending:
             raise RuntimeError("resolve() before both players have orders in")
         played = []
+        for s, orders in enumerate(self.pending):
+            self.log.append({"kind": GameEvent.PLAYED, "seat": s, "turn": self._turn, "orders": one_line(orders),
+                             "forfeit": self.forfeits[s]})
         for i, hole in enumerate(turn_holes(self._turn)):
             played.append(self._play_hole(i, hole))
+            self.log.append({"kind": GameEvent.HOLE_END, **plain(played[-1])})
             left = HOLES - hole
             if left and abs(self.lead) > left:
                 leader = self.names[0] if self.lead > 0 else self.names[1]
@@ -288,6 +299,8 @@ class MatchPlay(GameState):
                 break
         if not self.finished and self._turn == TURNS:
             self._result = self._final_result()
+        if self._result is not None:
+            self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
         if not self.finished:
             self._turn += 1
         self.pending = [None, None]
@@ -305,6 +318,8 @@ class MatchPlay(GameState):
         }
         seats = (0, 1) if seat is None else (seat,)
         v["seats"] = {s: self._seat_view(s) for s in seats}
+        if seat is not None:
+            v["events"] = told(self.log, seat)
         return v
 
     def default_orders(self, seat: int) -> Play:
@@ -579,6 +594,8 @@ class MatchPlay(GameState):
         self._result = Result(
             f"{self.names[winner]} wins by resignation ({self.names[seat]} resigned after {after} holes)", (winner,))
         self.pending = [None, None]
+        self.log.append({"kind": GameEvent.RESIGNED, "seat": seat})
+        self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
 
 
 def _likeness(wanted: Special, legal: Special) -> int:

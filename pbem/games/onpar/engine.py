@@ -56,6 +56,11 @@ Decisions where the seed text and RULES.md leave room:
   ends when one player is left, who wins on the total so far (an unfinished hole is not scored).
 - Pars come from the course template, hole h from its hole h (round again past its last);
   `holes` says how many holes (default 9). A game of one ends `Alice scores 38 (par 36)`.
+- The record every seat's view carries (`events`, `pbem.games.events`): each hole's course,
+  every shot and skill shot (cards, spaces, strokes), trap, discard, pass, lost turn and
+  resignation, every draw, every reshuffle, each hole's end and the game's. A card drawn or
+  discarded (face down) is told to its player alone, as a hand washed out by a Rainstorm is
+  to its victim.
 
 Chance (README, "Provable fairness"): only shuffles, each `shuffle()` of the game's
 `rng.Generator`, in the order they happen. As each hole opens (hole 1 when the game is made, the
@@ -81,7 +86,7 @@ from pbem.games.onpar import play
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
-from pbem.games.events import GameEvent
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, IllegalOrder
 from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
@@ -157,6 +162,7 @@ class OnPar(TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
+        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
         self._turn = 1
         self._result: Result | None = None
 
@@ -198,7 +204,7 @@ class OnPar(TurnByTurn):
             "discards": list(self.discards), "played": list(self.played), "starter": self.starter,
             "current": self.current, "skips": list(self.skips), "fresh": list(self.fresh),
             "totals": list(self.totals), "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -218,6 +224,7 @@ class OnPar(TurnByTurn):
         s.holes = copy.deepcopy(d["holes"])
         s.resigned = list(d["resigned"])
         s.events = copy.deepcopy(d["events"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
@@ -269,6 +276,7 @@ class OnPar(TurnByTurn):
         elif t is DiscardCard:
             self._discard(seat, command.card)
         else:
+            self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "passed"})
             self._end_turn(seat, f"{self.names[seat]} passed", "You passed")
 
     def view(self, seat: int | None) -> dict:
@@ -293,6 +301,7 @@ class OnPar(TurnByTurn):
         v["hand"] = list(self.hands[seat])
         v["drawn"] = self.fresh[seat]
         v["choices"] = play.choices(self, seat) if seat in self.to_move() else []
+        v["events"] = told(self.log, seat)
         return v
 
     def balls_view(self) -> list[dict]:
@@ -436,15 +445,19 @@ class OnPar(TurnByTurn):
         club = oc.CLUBS[oc.club(cards[0])]
         what = f"{' '.join(cards)} ({club}, {sum(oc.value(c) for c in cards)})"
         self._take(seat, cards, self.played)
-        self._stroke(seat, outcome, what)
+        self._stroke(seat, outcome, what, {"what": "shot", "cards": list(cards)})
 
     def _skill(self, seat: int, command: PlaySkill) -> None:
         outcome = self.skill_outcome(seat, command)
         self._take(seat, (command.card,), self.played)
-        self._stroke(seat, outcome, f"{command.card} ({oc.SKILL_SHOTS[command.card]})")
+        self._stroke(seat, outcome, f"{command.card} ({oc.SKILL_SHOTS[command.card]})",
+                     {"what": "skill", "card": command.card})
 
-    def _stroke(self, seat: int, outcome: oc.Outcome, what: str) -> None:
+    def _stroke(self, seat: int, outcome: oc.Outcome, what: str, facts: dict) -> None:
+        """`facts`: the stroke's own part of its entry in the record (which club or skill shot)."""
         start, layout = self.balls[seat], self.layout
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, **facts, "from": start, "to": outcome.space,
+                         "holed": outcome.holed, "strokes": self.strokes[seat] + 1})
         self.balls[seat] = outcome.space
         self.strokes[seat] += 1
         strokes = self.strokes[seat]
@@ -466,10 +479,13 @@ class OnPar(TurnByTurn):
         self._take(seat, (card,), self.played)
         by, name, layout = self.names[seat], self.names[target], self.layout
         trap = f"{card} ({oc.TRAPS[card]})"
+        trapped: dict = {"kind": GameEvent.TRAPPED, "seat": target, "by": seat, "trap": card}
+        self.log.append(trapped)
         if card in oc.PUSH_BACK:
             start = self.balls[target]
             outcome = layout.pushed_back(start, oc.PUSH_BACK[card])
             self.balls[target] = outcome.space
+            trapped.update({"from": start, "to": outcome.space})
             note = f": {outcome.note}" if outcome.note else ""
             moved = f"from {layout.where(start)} to {layout.where(outcome.space)}{note}"
             effect, theirs = f"{name}'s ball went back {moved}", f"your ball went back {moved}"
@@ -482,6 +498,7 @@ class OnPar(TurnByTurn):
             lost = self.hands[target]
             self.hands[target] = []
             self.discards += lost
+            trapped.update({"cards": len(lost), OWN: {"lost": list(lost)}})
             count = f"{len(lost)} card{'' if len(lost) == 1 else 's'}"
             effect = f"{name} discarded their whole hand, {count}"
             theirs = f"you discarded your whole hand, {count}: {' '.join(lost) or 'none'}"
@@ -491,6 +508,7 @@ class OnPar(TurnByTurn):
         self._end_turn(seat, f"{by} played {trap} on {name}: {effect}", f"You played {trap} on {name}: {effect}")
 
     def _discard(self, seat: int, card: str) -> None:
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "discarded", OWN: {"card": card}})
         self._take(seat, (card,), self.discards)
         self._end_turn(seat, f"{self.names[seat]} discarded a card", f"You discarded {card}")
 
@@ -515,6 +533,7 @@ class OnPar(TurnByTurn):
             name = self.names[seat]
             self._played(seat, f"{name} lost this turn to the Water Trap", "You lost this turn to the Water Trap",
                          move=False)
+            self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "lost_turn"})
             seat = self._following(seat)
         self.current = seat
         self.fresh = [None] * self.n
@@ -523,6 +542,7 @@ class OnPar(TurnByTurn):
             self.hands[seat].append(card)
             self.fresh[seat] = card
             self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "own": f"You drew {card}"})
+            self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "pile", OWN: {"card": card}})
 
     def _draw_card(self) -> str | None:
         if not self.draw:
@@ -535,6 +555,7 @@ class OnPar(TurnByTurn):
             self.shuffles.append({"hole": self.hole_no, "what": "draw pile", "turn": self._turn,
                                   "from": gathered, "cards": list(pile)})
             self.draw = pile
+            self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(pile)})
             self.events.append({"kind": GameEvent.RESHUFFLED, "cards": len(pile),
                                 "text": f"The draw pile ran out: the {len(pile)} discarded and played cards "
                                         "were shuffled into a new one"})
@@ -565,6 +586,8 @@ class OnPar(TurnByTurn):
         self.draw = cards
         self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "par": par,
                             "course": self.layout.course(), "starter": self.starter})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "par": par,
+                         "course": self.layout.course(), "starter": self.starter})
         self._begin_turn(self.starter)
 
     def _end_hole(self, winner: int | None) -> None:
@@ -577,6 +600,8 @@ class OnPar(TurnByTurn):
         record = {"hole": self.hole_no, "par": layout.par, "course": layout.course(), "finish": finish,
                   "shots": shots, "strokes": scored, "winner": winner, "scores": list(scored)}
         self.holes.append(record)
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "finish": list(finish),
+                         "shots": list(shots), "strokes": list(scored), "winner": winner, "totals": list(self.totals)})
         self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(record), "totals": list(self.totals),
                             "ahead": [0 if s == winner else layout.cards_ahead(finish[s]) for s in range(self.n)]})
         self.fresh = [None] * self.n
@@ -597,9 +622,11 @@ class OnPar(TurnByTurn):
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(self.totals))
         self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"})
         self._played(seat, f"{self.names[seat]} resigned: they take no more turns and cannot win, and their "
                            "ball stays where it is and is scored", "You resigned")
         if self.n == 1:
@@ -607,6 +634,7 @@ class OnPar(TurnByTurn):
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals))
             self.events.append({"kind": GameEvent.GAME_END, "line": line})
+            self.log.append({"kind": GameEvent.GAME_END, "line": line})
         elif self.resigned.count(False) < 2:
             self._finish()
         elif self.current == seat:
