@@ -7,7 +7,10 @@ An engine reports what happened in two ways, both as small dicts with a `kind`:
   toss), dropped once the GM has read them;
 - the record (`log`): every public event of the game so far, kept in the engine's state for
   as long as the game lasts (one entry or a few a move, so it grows with the game's length and
-  no further), shown to each seat by `told` as that seat's own mail has told it.
+  no further), shown to each seat by `told` as that seat's own mail has told it. Moves are an
+  engine's hot path (robots play thousands of them a decision), so an engine may keep a move's
+  entry as a short list of its facts and write it out as a dict only when a view reads it, or
+  read the record off what its state keeps anyway (MatchPlay's holes played).
 
 A record entry is about one seat (`seat`) or the whole table. It holds the facts every player
 has been told, and may hold besides:

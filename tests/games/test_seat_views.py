@@ -26,7 +26,7 @@ from pbem.games.golf.engine import Golf
 from pbem.games.golf.engine import random_orders as golf_orders
 from pbem.games.golfdeck.engine import GolfDeck
 from pbem.games.golfdeck.engine import random_orders as deck_orders
-from pbem.games.matchplay.engine import MatchPlay
+from pbem.games.matchplay.engine import MatchPlay, Play
 from pbem.games.matchplay.engine import random_orders as match_orders
 from pbem.games.onpar import course as oc
 from pbem.games.onpar.engine import OnPar
@@ -140,6 +140,11 @@ def unchanged_but_who_owes(before: dict, after: dict, keys: tuple[str, ...]) -> 
     assert {k: v for k, v in after.items() if k not in keys} == {k: v for k, v in before.items() if k not in keys}
 
 
+def shown(play: Play, holes: list[int]) -> str:
+    """A turn's orders as far as the holes played show them."""
+    return Play(play.cards[:len(holes)], tuple(s for s in play.specials if s.hole in holes)).line()
+
+
 def test_matchplay_views_show_no_orders_before_the_turn_resolves():
     course = load_course(DEFAULT_COURSE)
     for seed in range(40):
@@ -153,13 +158,16 @@ def test_matchplay_views_show_no_orders_before_the_turn_resolves():
             state.apply(seat, orders)
             if state.ready():
                 turn = state.turn
-                mine = one_line(state.pending[other])
-                state.resolve()
-                # Resolved, the turn's orders are everyone's: both seats read both.
+                mine = state.pending[other]
+                holes = [row["hole"] for row in state.resolve()]
+                # Resolved, the turn's orders are everyone's: both seats read both (those of the
+                # holes played, when the match ended inside the turn, as its report shows them).
                 for reader in (0, 1):
                     played = {ev["seat"]: ev["orders"] for ev in state.view(reader)["events"]
                               if ev["kind"] == GameEvent.PLAYED and ev["turn"] == turn}
-                    assert played == {seat: one_line(orders), other: mine}
+                    assert played == {seat: shown(orders, holes), other: shown(mine, holes)}
+                    if len(holes) == 3:
+                        assert played[seat] == one_line(orders)
             else:
                 unchanged_but_who_owes(before, state.view(other), ("ordered",))
                 assert all(ev.get("turn") != state.turn for ev in state.view(other)["events"])

@@ -75,6 +75,9 @@ RANK_OVER = "Amateur"
 
 # The record's entries of a player's card: theirs alone until the hole closes.
 _ON_THE_CARD = frozenset((GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED))
+# The kinds of a toss's events, bound once: an enum member read off its class costs a lookup a
+# time, and tosses are the hot path.
+_TOSS, _ENTRY, _HOLED, _ASK, _COACH = GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED, GameEvent.ASK, GameEvent.COACH
 
 RULE_OVER = base.RULE_OVER
 RULE_SEAT = "only the players of this game send orders"
@@ -182,7 +185,9 @@ class DiceGolf(Sheets, GameState):
         self.ahead: list[list[list[int]]] = [[] for _ in self.names]  # each seat's 4 tosses of the hole
         self.chance: list[dict] = []  # every pair of dice drawn, in order (`chance_record`)
         self.events: list[dict] = []
-        self.log: list[dict] = []  # the public record (`events.told`): a few entries a toss
+        # The public record (`events.told`): a few entries a toss, a toss's and an entry's as a
+        # short list (`[kind, seat, hole, toss, ...]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self._result: Result | None = None
 
     # -- creation and storage -------------------------------------------------------------
@@ -351,7 +356,7 @@ class DiceGolf(Sheets, GameState):
         that have closed, alike for everyone; `playing` and `waiting` the hole in play, for the
         reader's own seat only."""
         seats = range(self.n) if seat is None else (seat,)
-        events = {} if seat is None else {"events": told(self.log, seat, self._in_play)}
+        events = {} if seat is None else {"events": told(map(_expanded, self.log), seat, self._in_play)}
         return {
             "game": self.TYPE, "names": list(self.names), "seat": seat, "hole": self.hole_no,
             "holes": HOLES, "flags": list(self.flags), "flag": self.flag, "turn": self.hole_no,
@@ -542,7 +547,7 @@ class DiceGolf(Sheets, GameState):
             if policy == "ASK":
                 waiting = self.toss_view(seat)
                 assert waiting is not None  # the toss above waits for its entry
-                self.events.append({"kind": GameEvent.ASK, "seat": seat, **waiting})
+                self.events.append({"kind": _ASK, "seat": seat, **waiting})
                 return
             flag, total, toss_no, dice = self.position(seat)
             self._enter(seat, best.choose(policy, flag, total, toss_no, dice, self.lenient), by or policy)
@@ -561,10 +566,10 @@ class DiceGolf(Sheets, GameState):
             toss["entry"], toss["by"], card["score"] = values[-1] if values else "X", "auto", FAILED
         elif len(values) < 2:
             toss["entry"], toss["by"] = values[0] if values else "X", "auto"
-        self.events.append({"kind": GameEvent.TOSS, "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
-                            "total": total, "dice": list(dice), "entry": toss["entry"], "by": toss["by"]})
-        self.log.append({"kind": GameEvent.TOSS, "seat": seat, "hole": self.hole_no, "toss": toss_no,
-                         "dice": list(dice), "entry": toss["entry"], OWN: {"by": toss["by"]}})
+        shown = list(dice)
+        self.events.append({"kind": _TOSS, "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
+                            "total": total, "dice": shown, "entry": toss["entry"], "by": toss["by"]})
+        self.log.append([_TOSS, seat, self.hole_no, toss_no, shown, toss["entry"], toss["by"]])
         self._holed(seat, card)
 
     def _enter(self, seat: int, value: int | None, by: str) -> None:
@@ -572,21 +577,19 @@ class DiceGolf(Sheets, GameState):
         toss = card["tosses"][-1]
         toss["entry"], toss["by"] = ("X" if value is None else value), by
         hole, toss_no = self.hole_no, len(card["tosses"])
-        self.events.append({"kind": GameEvent.ENTRY, "seat": seat, "hole": hole, "toss": toss_no,
+        self.events.append({"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss_no,
                             "entry": toss["entry"], "by": by, "total": _total(card)})
-        self.log.append({"kind": GameEvent.ENTRY, "seat": seat, "hole": hole, "toss": toss_no, "entry": toss["entry"],
-                         OWN: {"by": by}})
+        self.log.append([_ENTRY, seat, hole, toss_no, toss["entry"], by])
         if by == "hand":
             total = _total(card) - (value or 0)
             coach = best.coach(card["flag"], total, toss_no, toss["dice"], value, self.lenient)
-            self.events.append({"kind": GameEvent.COACH, "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
+            self.events.append({"kind": _COACH, "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
 
     def _holed(self, seat: int, card: dict) -> None:
         if card["score"] is not None:
-            self.events.append({"kind": GameEvent.HOLED, "seat": seat, "hole": self.hole_no, "score": card["score"],
+            self.events.append({"kind": _HOLED, "seat": seat, "hole": self.hole_no, "score": card["score"],
                                 "tosses": len(card["tosses"]), "total": self.totals()[seat]})
-            self.log.append({"kind": GameEvent.HOLED, "seat": seat, "hole": self.hole_no, "score": card["score"],
-                             "tosses": len(card["tosses"])})
+            self.log.append([_HOLED, seat, self.hole_no, card["score"], len(card["tosses"])])
 
     def _forfeit(self, seat: int) -> None:
         card = self._card(seat)
@@ -621,6 +624,22 @@ class DiceGolf(Sheets, GameState):
         elif len(self._active()) < 2:
             self._finish()
 
+
+
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a toss, an entry or a
+    finished hole from its short list; who chose an entry is its player's alone."""
+    if type(entry) is dict:
+        return entry
+    kind = entry[0]
+    if kind == _TOSS:
+        _, seat, hole, toss, dice, value, by = entry
+        return {"kind": _TOSS, "seat": seat, "hole": hole, "toss": toss, "dice": dice, "entry": value, OWN: {"by": by}}
+    if kind == _ENTRY:
+        _, seat, hole, toss, value, by = entry
+        return {"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss, "entry": value, OWN: {"by": by}}
+    _, seat, hole, score, tosses = entry
+    return {"kind": _HOLED, "seat": seat, "hole": hole, "score": score, "tosses": tosses}
 
 
 def _total(card: dict) -> int:

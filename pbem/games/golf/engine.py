@@ -122,7 +122,9 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
-        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
+        # The public record (`events.told`): an entry or two a move, a move's as a short list
+        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self.last_seat: int | None = None  # who completed the last turn,
         self.last_kind: str | None = None  # and how
         self.dealer = 0
@@ -300,8 +302,8 @@ class Golf(GolfRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "stock", OWN: {"card": card}})
+        self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append([_DRAWN, seat, card])
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -337,9 +339,9 @@ class Golf(GolfRules, TurnByTurn):
             self.start_seen[seat][pos - 1] = True
         card = self.grids[seat][pos - 1]
         self.events.append({"kind": GameEvent.PEEKED, "seat": seat, "positions": {pos: card}})
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
-        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "peeked", "pos": pos, "paid": paid,
-                         OWN: {"card": card}})
+        say = ["peeked", pos, card, paid]
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -348,8 +350,8 @@ class Golf(GolfRules, TurnByTurn):
         self.last_seat, self.last_kind = seat, kind
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
-            self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
-            self.log.append(_recorded(seat, say))
+            self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+            self.log.append([_PLAYED, seat, say])
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -377,8 +379,8 @@ class Golf(GolfRules, TurnByTurn):
                 skipped, nxt = nxt, self._next_seat(nxt)
         if skipped is not None:
             after.append(["skipped", skipped])
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "after": after, "move": True})
-        self.log.append(_recorded(seat, say))
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "after": after, "move": True})
+        self.log.append([_PLAYED, seat, say])
         for fact in after:
             if fact[0] == "rebuilt":
                 self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(self.stock)})
@@ -412,8 +414,8 @@ class Golf(GolfRules, TurnByTurn):
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
-        resigned: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"}
-        self.log.append(resigned)
+        resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
+        self.log.append([GameEvent.PLAYED, seat, resigned])
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
@@ -427,7 +429,7 @@ class Golf(GolfRules, TurnByTurn):
             return
         if self.drawn is not None:
             self.discard.append(self.drawn)
-            resigned.update(discarded=self.drawn, discarded_from="stock")
+            resigned.append(self.drawn)
             self.drawn = None
         self._turn += 1
         if self.final is None:
@@ -476,9 +478,8 @@ class Golf(GolfRules, TurnByTurn):
             for s in range(n):
                 if not self.resigned[s]:
                     near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
-                    events.append({"kind": GameEvent.PEEKED, "seat": s, "positions": near_cards})
-                    self.log.append({"kind": GameEvent.PEEKED, "seat": s, "positions": [a, b],
-                                     OWN: {"cards": [grids[s][a - 1], grids[s][b - 1]]}})
+                    events.append({"kind": _PEEKED, "seat": s, "positions": near_cards})
+                    self.log.append([_PEEKED, s, [a, b, near_cards[a], near_cards[b]]])
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
@@ -490,12 +491,13 @@ class Golf(GolfRules, TurnByTurn):
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
         # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
+        totals = list(self.totals)
         self.events.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
-                            "cancelled": res["cancelled"], "scores": scores, "totals": list(self.totals),
+                            "cancelled": res["cancelled"], "scores": scores, "totals": totals,
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
-        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
-                         "scores": list(scores), "totals": list(self.totals), "knocker": self.knocker,
-                         "stock_out": not self.stock})
+        # The hole's lists are never changed once it is scored: the record shares them.
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+                         "totals": totals, "knocker": self.knocker, "stock_out": not self.stock})
         self.current = self.drawn = None
         active = [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
@@ -543,7 +545,7 @@ class Golf(GolfRules, TurnByTurn):
         v["drawn"] = self.drawn if seat == self.current else None
         v["replaceable"] = self.replaceable(seat)
         v["peekable"] = self.peekable(seat) if seat == self.current and self.drawn is None else []
-        v["events"] = told(self.log, seat)
+        v["events"] = told(map(_expanded, self.log), seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -610,31 +612,48 @@ class Golf(GolfRules, TurnByTurn):
                          bool(self.options["one_eyed_jacks_wild"]))
 
 
-def _recorded(seat: int, say: list) -> dict:
-    """A turn's entry in the record, from the facts of its `played` event: the card taken from
-    the discard, the card that went onto it and where from; a card kept face down, and a
-    conditional draw's limit, are its player's alone."""
-    what = say[0]
-    entry: dict = {"kind": GameEvent.PLAYED, "seat": seat}
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a move's short list, its
+    facts as the `played` event's `say` holds them, a drawn card, or the cards a seat saw at the
+    deal. The card taken from the
+    discard, the card that went onto it and where from are everyone's; a card drawn, kept face
+    down or looked at, and a conditional draw's limit, are its player's alone."""
+    if type(entry) is dict:
+        return entry
+    kind, seat, facts = entry
+    if kind == _DRAWN:
+        return {"kind": _DRAWN, "seat": seat, "from": "stock", OWN: {"card": facts}}
+    if kind == _PEEKED:  # the near two, seen at the deal: their positions, then their cards
+        return {"kind": _PEEKED, "seat": seat, "positions": facts[:2], OWN: {"cards": facts[2:]}}
+    what = facts[0]
+    out: dict = {"kind": _PLAYED, "seat": seat}
     own: dict = {}
     drawn_if = None
     if what in ("take", "keep"):  # the top discard or the drawn card into `pos`; the card there goes
-        _, card, pos, old, faceup, drawn_if = say
-        entry.update(what="took" if what == "take" else "kept", pos=pos, discarded=old, discarded_from="grid")
+        _, card, pos, old, faceup, drawn_if = facts
+        out.update(what="took" if what == "take" else "kept", pos=pos, discarded=old, discarded_from="grid")
         if what == "take" or faceup:  # the top discard lay face up, as a card kept face up does
-            entry["card"] = card
+            out["card"] = card
         else:
             own["card"] = card
     elif what == "threw":  # the drawn card onto the discard
-        _, card, drawn_if = say
-        entry.update(what="threw", discarded=card, discarded_from="stock")
+        _, card, drawn_if = facts
+        out.update(what="threw", discarded=card, discarded_from="stock")
+    elif what == "peeked":
+        _, pos, card, paid = facts
+        out.update(what="peeked", pos=pos, paid=paid)
+        own["card"] = card
+    elif what == "resigned":
+        out["what"] = what
+        if len(facts) > 1:
+            out.update(discarded=facts[1], discarded_from="stock")
     else:
-        entry["what"] = what  # "knocked"
+        out["what"] = what  # "knocked"
     if drawn_if:
         own["limit"] = drawn_if[1]
     if own:
-        entry[OWN] = own
-    return entry
+        out[OWN] = own
+    return out
 
 
 def random_orders(state: Golf, seat: int, rng) -> object:
@@ -664,6 +683,9 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     return _PEEK[looks[pick - 1 - knock]]
 
 
+# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
+# time, and moves are the hot path.
+_PLAYED, _DRAWN, _PEEKED = GameEvent.PLAYED, GameEvent.DRAWN, GameEvent.PEEKED
 # Orders are frozen values, so the random player hands out shared ones (as golfdeck's does).
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, 7))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))

@@ -77,6 +77,9 @@ COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
 
+# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
+# time, and a hole is some 37 moves.
+_PLAYED, _DRAWN = GameEvent.PLAYED, GameEvent.DRAWN
 # Commands are frozen values: the hot path hands out shared instances.
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
@@ -187,7 +190,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
-        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
+        # The public record (`events.told`): an entry or two a move, a move's as a short list
+        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self._turn = 1
         self._result: Result | None = None
 
@@ -335,7 +340,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             grids.append(Grid(self.grid[s], 3, list(self.up[s])).shown(seen))
         v["grids"] = grids
         v["drawn"] = self.drawn if not over and seat == self.current and not self.revealing else None
-        v["events"] = told(self.log, seat)
+        v["events"] = told(map(_expanded, self.log), seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -425,8 +430,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["chose", first, second], "move": True})
-        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "chose", OWN: {"positions": [first, second]}})
+        say = ["chose", first, second]
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -442,10 +448,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             a, b = pair if pair[0] < pair[1] else (pair[1], pair[0])
             up, cards = self.up[s], self.grid[s]
             up[a - 1] = up[b - 1] = True
-            events.append({"kind": GameEvent.PLAYED, "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
-                           "move": False})
-            self.log.append({"kind": GameEvent.PLAYED, "seat": s, "what": "turned", "positions": [a, b],
-                             "cards": [cards[a - 1], cards[b - 1]]})
+            say = ["turned", a, cards[a - 1], b, cards[b - 1]]
+            events.append({"kind": _PLAYED, "seat": s, "say": say, "move": False})
+            self.log.append([_PLAYED, s, say])
         self.revealing = False
         events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
         self.log.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
@@ -462,8 +467,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "stock", OWN: {"card": card}})
+        self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append([_DRAWN, seat, card])
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -500,8 +505,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """After the mover's turn (`up`: their face-up flags, `say`: the move's facts for its
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append(_recorded(seat, say))
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -536,13 +541,15 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             totals[s] += scores[s]
         self.up = [[True] * GRID for _ in grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
+        after = totals[:]
         self.events.append({
             "kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
-            "scores": scores[:], "totals": totals[:], "stock_out": not self.stock,
+            "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
-        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
-                         "scores": scores[:], "totals": totals[:], "stock_out": not self.stock})
+        # The hole's lists are never changed once it is scored: the record shares them.
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+                         "totals": after, "stock_out": not self.stock})
         self.drawn = None
         if self.hole_no >= self.holes_total:
             self._finish_among_active()
@@ -565,8 +572,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
         self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
-        resigned: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"}
-        self.log.append(resigned)
+        resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
+        self.log.append([GameEvent.PLAYED, seat, resigned])
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
@@ -579,7 +586,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return
         if self.drawn is not None:  # the drawn card is not kept: it goes where a discarded one goes
             self.discard.append(self.drawn)
-            resigned["discarded"] = self.drawn
+            resigned.append(self.drawn)
             self.drawn = None
         self._turn += 1
         following = self._following(seat)
@@ -589,18 +596,35 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             self.current = following
 
 
-def _recorded(seat: int, say: list) -> dict:
-    """A turn's entry in the record, from the facts of its `played` event: every card of it goes
-    face up or onto the discard in front of everyone; a conditional draw's limit is its player's."""
-    what, card, pos, other = say[0], say[1], say[2], say[3]
-    entry: dict = {"kind": GameEvent.PLAYED, "seat": seat, "what": what, "pos": pos}
-    if what == "flipped":  # the drawn card onto the discard, the card at `pos` (`other`) turned up
-        entry.update(card=other, discarded=card, discarded_from="stock")
-    else:  # "took" the top discard, or "kept" the drawn card, into `pos`: the card there goes
-        entry.update(card=card, discarded=other, discarded_from="grid")
-    if len(say) > 4 and say[4] is not None:
-        entry[OWN] = {"limit": say[4]}
-    return entry
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a move's short list, its
+    facts as the `played` event's `say` holds them, or a drawn card. Every card a move shows
+    goes face up or onto the discard in front of everyone; the positions a seat chose to reveal
+    (until all are turned up), the card it drew and a conditional draw's limit are its own."""
+    if type(entry) is dict:
+        return entry
+    kind, seat, facts = entry
+    if kind == _DRAWN:
+        return {"kind": _DRAWN, "seat": seat, "from": "stock", OWN: {"card": facts}}
+    what = facts[0]
+    out: dict = {"kind": _PLAYED, "seat": seat, "what": what}
+    if what == "chose":
+        out[OWN] = {"positions": facts[1:3]}
+    elif what == "turned":
+        _, a, card_a, b, card_b = facts
+        out.update(positions=[a, b], cards=[card_a, card_b])
+    elif what == "resigned":
+        if len(facts) > 1:
+            out.update(discarded=facts[1], discarded_from="stock")
+    else:
+        card, pos, other = facts[1], facts[2], facts[3]
+        if what == "flipped":  # the drawn card onto the discard, the card at `pos` (`other`) turned up
+            out.update(pos=pos, card=other, discarded=card, discarded_from="stock")
+        else:  # "took" the top discard, or "kept" the drawn card, into `pos`: the card there goes
+            out.update(pos=pos, card=card, discarded=other, discarded_from="grid")
+        if len(facts) > 4 and facts[4] is not None:
+            out[OWN] = {"limit": facts[4]}
+    return out
 
 
 def random_orders(state: GolfDeck, seat: int, rng) -> object:

@@ -10,16 +10,20 @@ set) and no die is rolled, so the game draws nothing from its seed and `chance_r
 
 The record every seat's view carries (`events`, `pbem.games.events`): each turn's orders once
 the turn is resolved (never before: until then they are their player's secret), each hole
-played, a resignation and the result.
+played, a resignation and the result. The holes played hold every public fact of a turn (both
+seats' cards and specials hole by hole), so the record is read off them (`record`) rather than
+written twice; the state keeps beside them only what they do not hold (`log`: a resignation).
+A match that ends inside a turn shows the orders of the holes played, as its report does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
-from pbem.games.base import NMR_OPTION, GameState, Resign, Result, one_line, written
-from pbem.games.events import GameEvent, plain, told
+from pbem.games.base import MOVE_JOIN, NMR_OPTION, GameState, Resign, Result, written
+from pbem.games.events import GameEvent, told
 from pbem.games.errors import IllegalOrder, OrderError
 
 if TYPE_CHECKING:
@@ -117,6 +121,17 @@ class Play(NamedTuple):
         lines += [str(s) for s in self.specials]
         return "\n".join(lines)
 
+    def line(self) -> str:
+        """The orders on one line (`base.one_line`), as the record and `legal_orders` write them."""
+        text = _PLAY_LINES.get(self.cards) or "PLAY " + " ".join(map(str, self.cards))
+        for special in self.specials:
+            text += f"{MOVE_JOIN}{special}"
+        return text
+
+
+# Every turn's PLAY line written once: the record writes one for each seat's orders of each turn.
+_PLAY_LINES = {cards: "PLAY " + " ".join(map(str, cards)) for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
+
 
 @dataclass(frozen=True)
 class Forfeit:
@@ -161,7 +176,7 @@ class MatchPlay(GameState):
         self.lead = 0
         self._turn = 1
         self._result: Result | None = None
-        self.log: list[dict] = []  # the public record (`events.told`): five entries a turn
+        self.log: list[dict] = []  # what the record holds beyond the holes played: a resignation
         self._phase_cache: dict = {}  # derived from specials_played; the rules ask it often
 
     # -- creation and storage -------------------------------------------------------------
@@ -286,12 +301,8 @@ class MatchPlay(GameState):
         if self._result is not None or None in self.pending:
             raise RuntimeError("resolve() before both players have orders in")
         played = []
-        for s, orders in enumerate(self.pending):
-            self.log.append({"kind": GameEvent.PLAYED, "seat": s, "turn": self._turn, "orders": one_line(orders),
-                             "forfeit": self.forfeits[s]})
         for i, hole in enumerate(turn_holes(self._turn)):
             played.append(self._play_hole(i, hole))
-            self.log.append({"kind": GameEvent.HOLE_END, **plain(played[-1])})
             left = HOLES - hole
             if left and abs(self.lead) > left:
                 leader = self.names[0] if self.lead > 0 else self.names[1]
@@ -299,8 +310,6 @@ class MatchPlay(GameState):
                 break
         if not self.finished and self._turn == TURNS:
             self._result = self._final_result()
-        if self._result is not None:
-            self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
         if not self.finished:
             self._turn += 1
         self.pending = [None, None]
@@ -319,7 +328,7 @@ class MatchPlay(GameState):
         seats = (0, 1) if seat is None else (seat,)
         v["seats"] = {s: self._seat_view(s) for s in seats}
         if seat is not None:
-            v["events"] = told(self.log, seat)
+            v["events"] = told(self.record(), seat)
         return v
 
     def default_orders(self, seat: int) -> Play:
@@ -363,7 +372,25 @@ class MatchPlay(GameState):
         pick(())
         required, _ = self._special_options(seat)
         specials = ([] if required else [()]) + [(s,) for s in self._legal_specials(seat)]
-        return [one_line(Play(cards, special)) for cards in orders for special in specials]
+        return [Play(cards, special).line() for cards in orders for special in specials]
+
+    def record(self) -> list[dict]:
+        """The public record (module doc): each resolved turn's orders, seat by seat, and its
+        holes played, then a resignation and the result."""
+        out: list[dict] = []
+        for first in range(0, len(self.holes), HOLES_PER_TURN):
+            rows = self.holes[first:first + HOLES_PER_TURN]
+            turn = (rows[0]["hole"] - 1) // HOLES_PER_TURN + 1
+            for s in (0, 1):
+                play = Play(tuple(r["cards"][s] for r in rows),
+                            tuple(Special(card, r["hole"]) for r in rows for card in r["specials"][s]))
+                out.append({"kind": GameEvent.PLAYED, "seat": s, "turn": turn, "orders": play.line(),
+                            "forfeit": rows[0]["forfeits"][s]})
+            out += [{"kind": GameEvent.HOLE_END, **row} for row in rows]
+        out += self.log
+        if self._result is not None:
+            out.append({"kind": GameEvent.GAME_END, "line": self._result.line})
+        return out
 
     # -- helpers --------------------------------------------------------------------------
     def match_line(self) -> str:
@@ -595,7 +622,6 @@ class MatchPlay(GameState):
             f"{self.names[winner]} wins by resignation ({self.names[seat]} resigned after {after} holes)", (winner,))
         self.pending = [None, None]
         self.log.append({"kind": GameEvent.RESIGNED, "seat": seat})
-        self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
 
 
 def _likeness(wanted: Special, legal: Special) -> int:
