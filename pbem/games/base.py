@@ -213,7 +213,10 @@ class GameState:
         raise NotImplementedError
 
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see; None is the GM, who sees everything."""
+        """What `seat` may see; None is the GM, who sees everything. A seat's view carries
+        `events`, the game's public record so far as that seat's own mail has told it
+        (`events.told`); the GM's does not (the store's history is the GM's record), nor does
+        a spectator's (`PUBLIC_VIEW` does not name it)."""
         raise NotImplementedError
 
     # The keys of `view` whose values every player sees alike and which give away nobody's
