@@ -1,6 +1,7 @@
 """The engine protocol every game follows."""
 from __future__ import annotations
 
+import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
@@ -8,6 +9,23 @@ from typing import Any, ClassVar, Protocol, cast
 from pbem.games.errors import BadOption, IllegalOrder, OrderError
 
 RULE_OVER = "no orders once the game is over"
+
+# The commands of one move (MatchPlay's PLAY and its SPECIAL) written on one line, as a robot
+# or an arena program sends them and as `legal_orders` lists them (CONTRACT section 12).
+MOVE_JOIN = "; "
+# Where a line of commands splits: a semicolon with a command word after it (a MatchPlay
+# player may write the cards of a PLAY with semicolons between them: `PLAY 3;4;5`).
+_MOVE_SPLIT = re.compile(r";\s*(?=[^\W\d_])")
+
+
+def one_line(command) -> str:
+    """A command's text on one line: the lines of a move joined by `MOVE_JOIN`."""
+    return MOVE_JOIN.join(str(command).splitlines())
+
+
+def move_lines(text: str) -> list[str]:
+    """The lines a move written on one line (`one_line`) stands for, as a mail would hold them."""
+    return [part.strip() for part in _MOVE_SPLIT.split(text) if part.strip()]
 
 
 @dataclass(frozen=True)
@@ -89,13 +107,21 @@ NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit", "robot"),
 
 
 class GameState:
-    """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`."""
+    """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`.
+
+    What the rest of pbem reads of an engine is declared here (and, for the engines of one
+    pacing, in `TurnByTurn` and `TossGame` below); nothing outside `pbem.games` reads more."""
 
     TYPE: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict[str, Option]] = {"nmr": NMR_OPTION}
+
+    # The players' names by seat (a replacement's name is written in by the GM), and the game's
+    # options with every default written out, as the game was made with them.
+    names: list[str]
+    options: dict[str, Any]
 
     @classmethod
     def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
@@ -132,7 +158,10 @@ class GameState:
 
     # The protocol; each game implements all of it.
     @classmethod
-    def new(cls, names: list[str], options: dict, seed: int, course) -> GameState:
+    def new(cls, names: list[str], options: dict, seed: bytes, course) -> GameState:
+        """A new game on `seed`, the game's secret bytes: all its chance comes from
+        `rng.game_generator(seed)` (which also reads a whole number N as `rng.seed_from_int(N)`,
+        for tests; the GM hands every engine bytes)."""
         raise NotImplementedError
 
     @classmethod
@@ -172,8 +201,22 @@ class GameState:
     def resolve(self) -> list[dict]:
         raise NotImplementedError
 
+    def drain_events(self) -> list[dict]:
+        """The events since the last call, oldest first (and forget them): what the GM tells the
+        players of the orders just played. A game whose turns resolve together has none: what
+        a turn did is what `resolve` returns."""
+        return []
+
+    def chance_record(self) -> list:
+        """Every draw of chance so far (deals, shuffles, dice), as the game records them: what
+        `pbem verify` compares between a stored game and its replay."""
+        raise NotImplementedError
+
     def view(self, seat: int | None) -> dict:
-        """What `seat` may see; None is the GM, who sees everything."""
+        """What `seat` may see; None is the GM, who sees everything. A seat's view carries
+        `events`, the game's public record so far as that seat's own mail has told it
+        (`events.told`); the GM's does not (the store's history is the GM's record), nor does
+        a spectator's (`PUBLIC_VIEW` does not name it)."""
         raise NotImplementedError
 
     # The keys of `view` whose values every player sees alike and which give away nobody's
@@ -191,6 +234,13 @@ class GameState:
         return public
 
     def default_orders(self, seat: int):
+        raise NotImplementedError
+
+    def legal_orders(self, seat: int) -> list[str] | None:
+        """Every order `seat` may give now, each as the one line a player would mail (the
+        commands of one move joined by `MOVE_JOIN`), read by the game's grammar and played by
+        `apply` as it stands; an empty list when the seat owes nothing now. None where the game
+        cannot list them (each engine says why). RESIGN, every game's, is not listed."""
         raise NotImplementedError
 
     def nmr_orders(self, seat: int, policy: str):
@@ -235,12 +285,15 @@ class _Seated(Protocol):
 
 
 class TurnByTurn(GameState):
-    """A game whose turns go round the table (the card games): each action takes effect inside
-    `apply`, nothing waits to be resolved, and the GM learns what happened from `drain_events`.
-    Subclasses keep `events`, `totals`, `_result`, `_turn` and `hole_no`."""
+    """A game whose turns go round the table (the card games, On Par): each action takes effect
+    inside `apply`, nothing waits to be resolved, and the GM learns what happened from
+    `drain_events` (the words of a move from `narrate`). Subclasses keep `events`, `totals`,
+    `holes` (each finished hole, with its `hole` and `scores` seat by seat), `_result`, `_turn`
+    and `hole_no`."""
 
     events: list
     totals: list
+    holes: list[dict]
     _result: Result | None
     _turn: int
     hole_no: int
@@ -251,10 +304,15 @@ class TurnByTurn(GameState):
 
     @property
     def hole(self) -> int:
+        """The hole in play (the last one, once the game is over)."""
         return self.hole_no
 
     def turn_holes(self) -> tuple[int, ...]:
         return (self.hole_no,)  # a turn is one player's move, on the hole in play
+
+    def hole_scores(self) -> dict[int, list]:
+        """Each finished hole's scores, seat by seat, by the hole's number."""
+        return {h["hole"]: list(h["scores"]) for h in self.holes}
 
     def ready(self) -> bool:
         return False
@@ -331,3 +389,34 @@ def _suggester(hint: str | None, after_draw: bool):
                 return wanted
         return state.suggestion(seat)
     return suggest
+
+
+class TossGame(Protocol):
+    """A game played by tosses (dice golf): every seat plays the same hole at once, each
+    answering the tosses the game makes for it, and the hole resolves when every seat has
+    finished it. Beyond `GameState`, the toss flow reads the events of the tosses, each seat's
+    sheet and the toss that waits for a seat."""
+    names: list[str]
+
+    @property
+    def turn(self) -> int: ...
+
+    def to_move(self) -> AbstractSet[int]: ...
+
+    def apply(self, seat: int, command) -> None: ...
+
+    def ready(self) -> bool: ...
+
+    def resolve(self) -> list[dict]: ...
+
+    def result(self) -> Result | None: ...
+
+    def drain_events(self) -> list[dict]: ...
+
+    def sheet(self, seat: int, hole: int) -> dict | None:
+        """One hole of `seat`'s score sheet (None: not begun)."""
+        ...
+
+    def position(self, seat: int) -> tuple[int, int, int, tuple[int, int]]:
+        """The toss that waits for `seat`: (flag, total entered before it, its number, its dice)."""
+        ...

@@ -6,7 +6,6 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, cast
 
 from pbem.clock import parse_duration
 from pbem.games import GameState, game_type, rng
@@ -17,23 +16,14 @@ from pbem.gm import deadlines, robot_seats
 from pbem.mail.clean import NAME_CHARS, clean, quoted
 
 
-class Recorded(Protocol):
-    """What the GM reads of every engine beyond the methods `GameState` declares: the players'
-    names by seat (the protocol's docstring speaks of them, each engine keeps its own list) and
-    the chance as it fell, for the public record."""
-    names: list[str]
-
-    def chance_record(self) -> list: ...
-
-
 def rename(state: GameState, seat: int, name: str) -> None:
     """The engine names the seat's new player from now on (a replacement)."""
-    cast(Recorded, state).names[seat] = name
+    state.names[seat] = name
 
 
 def chance_record(state: GameState) -> list:
     """Every deal and roll of the game so far, as the engine records them."""
-    return cast(Recorded, state).chance_record()
+    return state.chance_record()
 
 
 @dataclass
@@ -151,16 +141,13 @@ def create(store: Store, *, type_name: str, players: list[tuple[str, str]], cour
     names = robot_seats.told_apart(names, levels)
     # Options that name players by address (On Par's handicaps) reach the engine by seat.
     options = engine.seat_options(options, names, addresses)
-    # `GameState.new` says int, but the engines are seeded with the seed's bytes (an old game's
-    # integer only on replay), as `rng.game_generator` takes them.
-    state = engine.new(names, options, seed, course)  # type: ignore[arg-type]
+    state = engine.new(names, options, seed, course)
     if deadline is not None:
         parse_duration(deadline)
     # The seed stays secret until the end; its commitment is public from the start (CONTRACT 11).
     row = GameRow(id=game_id, type=type_name, status="active", turn=state.turn, state=state.to_dict(),
-                  options=dict(getattr(state, "options", options)), course=course.name,
-                  # `GameRow.seed` says int, which only an old game holds: a new one keeps its bytes.
-                  seed=None,  # type: ignore[arg-type]
+                  options=dict(state.options), course=course.name,
+                  seed=None,  # only an old game holds an integer: a new one keeps its bytes
                   seed_hex=seed.hex(), commitment=rng.commitment(seed),
                   created=now, deadline=None, deadline_every=deadline, result=None)
     # A robot seat's secret is empty: no mail can ever speak for it.
@@ -197,6 +184,12 @@ def course_of(store: Store, game_id: str) -> Course:
     return Course(created["course"], tuple(created["pars"]), extras=created.get("extras") or {})
 
 
+def seed_bytes(seed: bytes | int) -> bytes:
+    """The bytes an engine is seeded with: an old game's integer N stands for
+    `rng.seed_from_int(N)`, what the engines have always made of it."""
+    return rng.seed_from_int(seed) if isinstance(seed, int) else bytes(seed)
+
+
 def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     """The game as it was created, before any order (`created`: its first event, when read)."""
     created = created or store.events(game_id)[0]
@@ -204,10 +197,8 @@ def fresh(store: Store, game_id: str, created: dict | None = None) -> GameState:
     assert row is not None  # a loaded table's game (a rollback's), and no game is ever deleted
     engine = game_type(row.type)
     seed = row.seed_value if "seed" not in created else created["seed"]
-    # Bytes, or an old game's integer: see `create`.
-    state = engine.new(created["names"], created["options"], seed, course_of(store, game_id))  # type: ignore[arg-type]
-    drain = getattr(state, "drain_events", lambda: None)
-    drain()  # the GM reads a turn-by-turn game's events as they come; so does the replay
+    state = engine.new(created["names"], created["options"], seed_bytes(seed), course_of(store, game_id))
+    state.drain_events()  # the GM reads a turn-by-turn game's events as they come; so does the replay
     return state
 
 
@@ -235,6 +226,4 @@ def play_event(engine, state: GameState, ev: dict) -> None:
         return
     else:
         return
-    drain = getattr(state, "drain_events", None)
-    if drain:
-        drain()
+    state.drain_events()

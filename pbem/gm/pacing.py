@@ -3,45 +3,21 @@ the engine's class. One flow each: simultaneous turns are `turns.Turns`' own (or
 turn resolved); round the table is `round_table.RoundTheTable`; tosses `tosses.Tosses`."""
 from __future__ import annotations
 
-from typing import Protocol, TypeGuard
+from typing import TypeGuard
 
-from pbem.games import GameState, Result
+from pbem.games import GameState
+from pbem.games.base import TossGame, TurnByTurn
 from pbem.games.registry import spec_for
 from pbem.games.spec import Pacing
 
 __all__ = ["Pacing", "TossGame", "pacing", "plays_by_toss", "round_the_table", "simultaneous"]
 
 
-class TossGame(Protocol):
-    """What the toss flow asks of its engine (dice golf's): the protocol's moves, and beyond it
-    the players' names, the events of the tosses and each sheet and waiting toss."""
-    names: list[str]
-
-    @property
-    def turn(self) -> int: ...
-
-    def to_move(self) -> set[int]: ...
-
-    def apply(self, seat: int, command) -> None: ...
-
-    def ready(self) -> bool: ...
-
-    def resolve(self) -> list[dict]: ...
-
-    def result(self) -> Result | None: ...
-
-    def drain_events(self) -> list[dict]: ...
-
-    def sheet(self, seat: int, hole: int) -> dict | None: ...
-
-    def position(self, seat: int) -> tuple[int, int, int, tuple[int, int]]: ...
-
-
 def pacing(state: GameState) -> Pacing:
     return spec_for(state.TYPE).pacing
 
 
-def round_the_table(state: GameState) -> bool:
+def round_the_table(state: GameState) -> TypeGuard[TurnByTurn]:
     """One seat moves at a time and each move takes effect as it is played."""
     return pacing(state) is Pacing.ROUND_THE_TABLE
 

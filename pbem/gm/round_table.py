@@ -5,9 +5,12 @@ moves once: one acknowledgement for a mail's orders, a report for each hole that
 turn mail for each player owed a new move, and what the GM played for a silent player."""
 from __future__ import annotations
 
-from pbem.games.base import Resign
+from pbem.games.base import Resign, TurnByTurn
+from pbem.games.events import GameEvent
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.store import Seat
+from pbem.store.statuses import LogEvent
 
 __all__ = ["MOVE_STEPS", "RoundTheTable", "marked", "rolled_back_text"]
 
@@ -29,15 +32,20 @@ class RoundTheTable:
         self._turn_before = 0
         self._notices: list[tuple[int, str]] = []  # (seat, what every other player is told once)
 
+    @property
+    def state(self) -> TurnByTurn:
+        """The game, as this flow reads it: `round_the_table` picked it for a `TurnByTurn`."""
+        return self.table.state
+
     def play(self, seat: Seat, command, msg: Inbound | None) -> str:
         """One action of a turn-by-turn game. With `msg` it is acknowledged and announced at
         once; without, it waits for `acknowledge`, so that a mail of several orders gets one
         acknowledgement and at most one turn mail per player, written after the last of them."""
-        state = self.table.state
+        state = self.state
         self._begin()
         turn = state.turn
         state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.turns.now, "orders", seat.seat, orders=str(command), turn=turn,
+        self.store.add_event(self.table.id, self.turns.now, LogEvent.ORDERS, seat.seat, orders=str(command), turn=turn,
                              **self.turns.marks)
         self._pending += self._drained()
         if msg is not None:
@@ -47,19 +55,19 @@ class RoundTheTable:
     def _drained(self) -> list[dict]:
         """The engine's events since the last call, their words written (`narrate`): the GM
         reads a move's words only through here."""
-        state = self.table.state
+        state = self.state
         return state.narrate(state.drain_events())
 
     def _begin(self) -> None:
         """Remember who owed what before the first action of a batch."""
         if self._before is None:
-            self._before, self._turn_before = self.table.state.to_move(), self.table.state.turn
+            self._before, self._turn_before = set(self.state.to_move()), self.state.turn
 
     def acknowledge(self, seat: Seat, commands: list, msg: Inbound) -> None:
         # What the orders did, as their player may be told it (the card they drew included).
         outcome = [ev["own"] for ev in self._pending if ev.get("seat") == seat.seat and ev.get("own")]
-        ended = [ev["hole"] for ev in self._pending if ev["kind"] == "hole_end"]
-        self.postman.to_seat("ack", self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
+        ended = [ev["hole"] for ev in self._pending if ev["kind"] == GameEvent.HOLE_END]
+        self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders="\n".join(map(str, commands)),
                              outcome=outcome, hole_ended=ended[-1] if ended else None)
         self.announce(actor=seat.seat, answer=msg)
 
@@ -70,7 +78,7 @@ class RoundTheTable:
         a silent player (`nmr`), which every player hears once. The actor's own turn mail in the
         middle of their move (a drawn card to decide on) answers their message (`answer`): it
         goes in the one mail that answers it."""
-        state = self.table.state
+        state = self.state
         if before is None:
             before = self._before or set()
         turn_before = self._turn_before if self._before is not None else state.turn
@@ -85,7 +93,7 @@ class RoundTheTable:
             return
         owing = state.to_move()
         # The reveals just over: the starter, who owed a reveal before, now owes a move.
-        revealed = any(ev["kind"] == "revealed" for ev in events)
+        revealed = any(ev["kind"] == GameEvent.REVEALED for ev in events)
         self._set_deadline(fresh_hole or revealed or bool(owing - before) or actor in owing, turn_before)
         moves = self._hole_moves()
         for s in sorted(owing):
@@ -96,52 +104,53 @@ class RoundTheTable:
                 # A resignation in this hole is among the news already.
                 notes = self._notes_for(s, nmr, told, notices=not news)
                 within = answer if s == actor and not fresh_hole else None
-                self.postman.to_seat("turn", self.table, seat, notes=notes, news=news, answer=within)
+                self.postman.to_seat(MailKind.TURN, self.table, seat, notes=notes, news=news, answer=within)
         for seat in self.table.seats:
             notes = [] if seat.seat in told else self._notes_for(seat.seat, nmr, told)
             if notes:
-                self.postman.to_seat("status", self.table, seat, template="news", notes=notes)
+                self.postman.to_seat(MailKind.STATUS, self.table, seat, template="news", notes=notes)
         self._notices = []
 
     def resign(self, seat: Seat, msg: Inbound | None) -> None:
         """A resignation, played at once: acknowledged (unless it ended the game), and every
         other player hears of it once, whether or not it is their move."""
-        state = self.table.state
+        state = self.state
         self._begin()
         state.apply(seat.seat, Resign())
-        self.store.add_event(self.table.id, self.turns.now, "resign", seat.seat, orders="RESIGN")
+        self.store.add_event(self.table.id, self.turns.now, LogEvent.RESIGN, seat.seat, orders="RESIGN")
         self._pending += self._drained()
         if state.result() is None and msg is not None:
-            self.postman.to_seat("ack", self.table, seat, answer=msg, orders="RESIGN", outcome=[],
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders="RESIGN", outcome=[],
                                  hole_ended=None)
         self._notices = [(seat.seat, ev["text"] + ".") for ev in self._pending
-                         if ev["kind"] == "played" and ev["seat"] == seat.seat]
+                         if ev["kind"] == GameEvent.PLAYED and ev["seat"] == seat.seat]
         self.announce()
 
     def seat_taken(self, seat: Seat) -> None:
         """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
         welcome promised, with everything played since the seat's last move."""
-        if seat.seat in self.table.state.to_move():
-            self.postman.to_seat("turn", self.table, seat, notes=[], news=self._news(seat.seat, self._hole_moves()))
+        if seat.seat in self.state.to_move():
+            news = self._news(seat.seat, self._hole_moves())
+            self.postman.to_seat(MailKind.TURN, self.table, seat, notes=[], news=news)
 
     def _record(self, events: list[dict], nmr: list[dict], told: set[int]) -> bool:
         """Keep each public move as a `move` event (the news and the history are read from
         them) and send the report of every hole that ended. True when a new hole began."""
-        state, fresh_hole = self.table.state, False
-        hole = state.hole - sum(1 for ev in events if ev["kind"] == "hole_start")
+        state, fresh_hole = self.state, False
+        hole = state.hole - sum(1 for ev in events if ev["kind"] == GameEvent.HOLE_START)
         for ev in events:
-            if ev["kind"] == "played":
-                self.store.add_event(self.table.id, self.turns.now, "move", ev["seat"], hole=hole, text=ev["text"],
-                                     move=ev.get("move", True), by_gm=ev.get("by_gm", False))
-            elif ev["kind"] == "hole_end":
+            if ev["kind"] == GameEvent.PLAYED:
+                self.store.add_event(self.table.id, self.turns.now, LogEvent.MOVE, ev["seat"], hole=hole,
+                                     text=ev["text"], move=ev.get("move", True), by_gm=ev.get("by_gm", False))
+            elif ev["kind"] == GameEvent.HOLE_END:
                 for seat in self.table.seats:
-                    self.postman.to_seat("report", self.table, seat, hole_end=ev,
+                    self.postman.to_seat(MailKind.REPORT, self.table, seat, hole_end=ev,
                                          notes=self._notes_for(seat.seat, nmr, told))
-            elif ev["kind"] == "hole_start":
+            elif ev["kind"] == GameEvent.HOLE_START:
                 fresh_hole, hole = True, ev["hole"]
-            elif ev["kind"] == "trapped":  # On Par: the victim hears of a trap at once
+            elif ev["kind"] == GameEvent.TRAPPED:  # On Par: the victim hears of a trap at once
                 victim = self.table.seats[ev["seat"]]
-                self.postman.to_seat("status", self.table, victim, template="trapped",
+                self.postman.to_seat(MailKind.STATUS, self.table, victim, template="trapped",
                                      trap={**ev, "by_name": self.table.seats[ev["by"]].name})
         return fresh_hole
 
@@ -153,10 +162,10 @@ class RoundTheTable:
             self.table.next_deadline(self.turns.now)
             row.reminded_turn = None
         elif row.reminded_turn == turn_before:  # reminded already for the deadline that still runs
-            row.reminded_turn = self.table.state.turn
+            row.reminded_turn = self.state.turn
 
     def _hole_moves(self) -> list[dict]:
-        hole = self.table.state.hole
+        hole = self.state.hole
         return [ev for ev in self.store.events(self.table.id) if ev["kind"] == "move" and ev.get("hole") == hole]
 
     @staticmethod
@@ -187,7 +196,7 @@ class RoundTheTable:
     def missed(self, policy: str) -> list[str]:
         """Each silent seat's move, played by the GM: only the move that was due (a drawn card's
         decision, or a free look's draw, belongs to it), never the next one it will owe."""
-        state = self.table.state
+        state = self.state
         self._begin()
         nmr = []
         for s in sorted(state.to_move()):
@@ -199,17 +208,17 @@ class RoundTheTable:
             while s in state.to_move() and state.turn == turn and len(orders) < MOVE_STEPS:
                 command, mark = self.turns.nmr_command(s, policy)
                 state.apply(s, command)
-                self.store.add_event(self.table.id, self.turns.now, "nmr", s, orders=str(command), policy=policy,
+                self.store.add_event(self.table.id, self.turns.now, LogEvent.NMR, s, orders=str(command), policy=policy,
                                      turn=state.turn, **mark)
                 orders.append(str(command))
                 # Marked before their words are written, which say who chose the move.
-                events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == "played" and ev["seat"] == s
+                events += state.narrate([dict(ev, by_gm=True) if ev["kind"] == GameEvent.PLAYED and ev["seat"] == s
                                          and ev.get("move", True) else ev for ev in state.drain_events()])
             self._pending += events
             mine = [ev for ev in events if ev.get("seat") == s]
             nmr.append({"seat": s, "name": self.table.seats[s].name, "policy": policy, "orders": orders,
                         "own": [ev["own"] for ev in mine if ev.get("own")],
-                        "text": [ev["text"] for ev in mine if ev["kind"] == "played"]})
+                        "text": [ev["text"] for ev in mine if ev["kind"] == GameEvent.PLAYED]})
         self.announce(actor=None, nmr=nmr)
         return [f"{m['name']} sent no orders {self.turns.when} ({policy}): the GM played " + " / ".join(m["orders"])
                 for m in nmr]
@@ -218,8 +227,8 @@ class RoundTheTable:
         """A card game's history: the public moves hole by hole with each finished hole's scores,
         then the press and the GM's notices. Orders are never shown (a face-down card's
         position, a conditional draw's limit), only what every player saw happen."""
-        state, names = self.table.state, self.table.state.names
-        finished = {h["hole"]: h["scores"] for h in state.holes}
+        state = self.state
+        names, finished = state.names, state.hole_scores()
         holes: dict[int, dict] = {}
         others = []
         for ev in map(marked, self.store.events(self.table.id, undone=True)):

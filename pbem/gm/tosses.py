@@ -9,11 +9,17 @@ tosses the reader answered by hand, and the reader's first toss of the next hole
 """
 from __future__ import annotations
 
+from pbem.games.events import GameEvent
 from pbem.gm.pacing import TossGame
 from pbem.mail.inbound import Inbound
+from pbem.mail.kinds import MailKind
 from pbem.store import Seat
+from pbem.store.statuses import LogEvent
 
 __all__ = ["Tosses"]
+
+# What a hole that opens puts on a player's card at once: the news of the report that opens it.
+_ON_A_CARD = (GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED, GameEvent.ASK)
 
 
 def dice_text(dice) -> str:
@@ -28,7 +34,7 @@ def describe(ev: dict, names: list[str], reader: int) -> str | None:
     """One line of what happened on a player's card, as that player reads it (None: not news)."""
     who = "you" if ev.get("seat") == reader else names[ev["seat"]]
     kind = ev["kind"]
-    if kind == "toss" and ev["entry"] is not None:
+    if kind == GameEvent.TOSS and ev["entry"] is not None:
         head = f"Hole {ev['hole']}, toss {ev['toss']}: {dice_text(ev['dice'])}"
         if ev["entry"] == "X":
             return f"{head}: nothing fits under the flag {ev['flag']}, X entered"
@@ -37,17 +43,17 @@ def describe(ev: dict, names: list[str], reader: int) -> str | None:
             ace = ", a hole-in-one" if ev["toss"] == 1 else ""
             return f"{head}: {ev['entry']} reaches the flag {ev['flag']}{ace}"
         return f"{head}: {ev['entry']} entered, the only entry that fits (total {total})"
-    if kind == "entry":
+    if kind == GameEvent.ENTRY:
         head = f"Hole {ev['hole']}, toss {ev['toss']}: "
         by = {"hand": f"{who} entered", "deadline": "BEST entered (the deadline)"}.get(
             ev["by"], f"{'your' if who == 'you' else names[ev['seat']] + chr(39) + 's'} policy {ev['by']} entered")
         return f"{head}{by} {ev['entry']} (total {ev['total']})"
-    if kind == "holed":
+    if kind == GameEvent.HOLED:
         tosses = f"{ev['tosses']} toss{'es' if ev['tosses'] != 1 else ''}"
         return f"Hole {ev['hole']} done in {tosses}: {signed(ev['score'])} (total {signed(ev['total'])})"
-    if kind == "forfeit":
+    if kind == GameEvent.FORFEIT:
         return f"Hole {ev['hole']} given up at the deadline: +4"
-    if kind == "policy":
+    if kind == GameEvent.POLICY:
         return f"Standing policy now {ev['policy']}"
     return None
 
@@ -70,7 +76,7 @@ class Tosses:
         """One order; with `msg` answered at once, else by `answer` after the mail's last order."""
         hole = self.state.turn
         self.state.apply(seat.seat, command)
-        self.store.add_event(self.table.id, self.turns.now, "orders", seat.seat, orders=str(command), turn=hole,
+        self.store.add_event(self.table.id, self.turns.now, LogEvent.ORDERS, seat.seat, orders=str(command), turn=hole,
                              **self.turns.marks)
         self.pending += self.state.drain_events()
         if msg is not None:
@@ -85,10 +91,10 @@ class Tosses:
         self.pending = []
         orders = "\n".join(map(str, commands))
         if seat.seat in state.to_move():
-            self.postman.to_seat("turn", self.table, seat, answer=msg, orders=orders, done=done, notes=[])
+            self.postman.to_seat(MailKind.TURN, self.table, seat, answer=msg, orders=orders, done=done, notes=[])
         else:
             waiting = [self.table.seats[s].name for s in sorted(state.to_move())]
-            self.postman.to_seat("ack", self.table, seat, answer=msg, orders=orders, done=done, waiting=waiting)
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders=orders, done=done, waiting=waiting)
         self.settle()
 
     def resigned(self, seat: Seat) -> None:
@@ -107,20 +113,20 @@ class Tosses:
             ended += state.resolve()
             # The history keeps every roll of the hole, by player.
             rolls = {seat.address: state.sheet(seat.seat, hole) for seat in self.table.seats}
-            self.store.add_event(self.table.id, self.turns.now, "resolved", turn=hole, sheets=rolls)
-        opened = [ev for ev in state.drain_events() if ev.get("kind") in ("toss", "entry", "holed", "ask")]
+            self.store.add_event(self.table.id, self.turns.now, LogEvent.RESOLVED, turn=hole, sheets=rolls)
+        opened = [ev for ev in state.drain_events() if ev.get("kind") in _ON_A_CARD]
         self.table.sync()
         if ended and state.result() is None:
             self.table.next_deadline(self.turns.now)
             self.table.row.reminded_turn = None
         if ended or notes:
             for seat in self.table.seats:
-                news = [line for ev in opened if ev.get("seat") == seat.seat and ev["kind"] != "ask"
+                news = [line for ev in opened if ev.get("seat") == seat.seat and ev["kind"] != GameEvent.ASK
                         if (line := describe(ev, state.names, seat.seat))]
                 told = notes or []
                 if seat.seat == about:
                     told = ["You have resigned: you toss no more. I will still send you the reports and the result."]
-                self.postman.to_seat("report", self.table, seat, holes=ended, notes=told, done=news)
+                self.postman.to_seat(MailKind.REPORT, self.table, seat, holes=ended, notes=told, done=news)
         if ended and state.result() is not None:
             self.turns.finish()
 
@@ -132,7 +138,7 @@ class Tosses:
             hole, toss = state.turn, state.position(s)[2]
             command, mark = self.turns.nmr_command(s, policy)
             state.apply(s, command)
-            self.store.add_event(self.table.id, self.turns.now, "nmr", s, orders=str(command), policy=policy,
+            self.store.add_event(self.table.id, self.turns.now, LogEvent.NMR, s, orders=str(command), policy=policy,
                                  turn=hole, **mark)
             name = self.table.seats[s].name
             if policy == "forfeit":

@@ -65,7 +65,7 @@ class GameRow:
     state: dict
     options: dict
     course: str
-    seed: int
+    seed: int | None
     created: datetime
     deadline: datetime | None
     deadline_every: str | None
@@ -79,7 +79,10 @@ class GameRow:
     @property
     def seed_value(self) -> bytes | int:
         """What the engine was seeded with: the seed bytes (an old game: its integer)."""
-        return bytes.fromhex(self.seed_hex) if self.seed_hex else self.seed
+        if self.seed_hex:
+            return bytes.fromhex(self.seed_hex)
+        assert self.seed is not None  # a game holds its seed's bytes, or an old game its integer
+        return self.seed
 
 
 class Store:

@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from pbem.games.cards import (GOLF_DECK_POINTS, HIDDEN, Grid, checked_options, deal, golf_deck, matching_groups,
-                              share_the_win, shuffled, standard_pack, with_symbol)
+                              shuffled, standard_pack, with_symbol)
 from pbem.games.rng import Generator, seed_from_int
 
 
@@ -73,8 +73,6 @@ def test_deal_and_shared_wins():
     assert deal(exact, 3, 2) == [["5", "2"], ["4", "1"], ["3", "0"]] and exact == []
     with pytest.raises(IndexError):
         deal(["AS"] * 5, 2, 3)
-    assert share_the_win(["A", "B", "C"], [5, 3, 7]) == ("B wins with 3", (1,))
-    assert share_the_win(["A", "B", "C"], [3, 3, 3]) == ("A, B and C share the win with 3", (0, 1, 2))
 
 
 def test_card_orders_read_back_from_their_text():

@@ -19,7 +19,8 @@ import pytest
 from conftest import MailClock, GEORGE, body, kinds, too_wide
 
 from pbem.games.registry import game_type, spec_for, types
-from pbem.games.base import Resign, Result
+from pbem.games.base import Resign, Result, move_lines, one_line
+from pbem.games.events import OWN, PRIVATE, GameEvent
 from pbem.games.errors import IllegalOrder
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.robots import decide, robot_generator
@@ -43,8 +44,9 @@ def robot_text(type_name: str, state, seat: int, level: str, seed: bytes, move: 
 
 
 def read_order(type_name: str, text: str):
-    """The one command `text` says, read by the game's own grammar as a player's mail is."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    """The one command `text` says (its lines, or one line of them joined by `; `), read by the
+    game's own grammar as a player's mail is."""
+    lines = [(n, line) for n, line in enumerate(move_lines(" ; ".join(text.splitlines())), start=1)]
     orders, errors = spec_for(type_name).grammar(lines)
     assert not errors and len(orders) == 1, (text, errors)
     return orders[0].command
@@ -64,8 +66,9 @@ def chooser(state, type_name: str, seed: bytes, rng: random.Random):
 
     def choose(seat: int, move: int):
         if rng.random() < 0.6:
-            if listed is not None:
-                return rng.choice(list(listed(seat)))
+            texts = listed(seat) if listed is not None else None
+            if texts is not None:
+                return read_order(type_name, rng.choice(texts))
             if drawn is not None:
                 return drawn(state, seat, rng)
         # A strong robot searches: one robot move in four, so every seed stays quick.
@@ -148,6 +151,84 @@ def test_random_legal_play_ends_with_a_result_and_replays_exactly(type_name, see
         resolve_ready(again)
     assert again.to_dict() == state.to_dict()
     assert again.chance_record() == state.chance_record()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("type_name", game_types())
+def test_every_listed_order_reads_with_the_grammar_and_is_played_as_it_stands(type_name, seed):
+    """Random play by `legal_orders` alone, where the game lists them: at every step each seat's
+    list is empty when it owes nothing and holds a move when it owes one, and every text in it
+    is one line, read by the game's grammar into the command whose text it is, which the rules
+    accept; the one played is drawn from the list. A game that cannot list (None) is played by
+    the protocol's other offers at that step."""
+    state = new_state(type_name, seed)
+    rng = random.Random(seed)
+    fallback = chooser(state, type_name, seed.to_bytes(16, "big"), random.Random(seed))
+    resolve_ready(state)
+    listed_moves = 0
+    while state.result() is None:
+        owing = state.to_move()
+        for seat in range(len(state.names)):
+            texts = state.legal_orders(seat)
+            if texts is None:
+                continue
+            assert bool(texts) == (seat in owing), (seat, owing, texts)
+            assert len(set(texts)) == len(texts), texts
+            for text in texts:
+                assert "\n" not in text and text == text.strip(), text
+                command = read_order(type_name, text)
+                assert one_line(command) == text
+                state.check(seat, command)
+        seat = sorted(owing)[listed_moves % len(owing)]
+        texts = state.legal_orders(seat)
+        command = read_order(type_name, rng.choice(texts)) if texts else fallback(seat, listed_moves)
+        state.apply(seat, command)
+        resolve_ready(state)
+        listed_moves += 1
+        if listed_moves % 25 == 0:
+            round_trips(state)
+        assert listed_moves < MOST_MOVES, "the game does not end"
+    assert all(state.legal_orders(seat) in ([], None) for seat in range(len(state.names)))
+
+
+def is_subsequence(short: list, long: list) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("type_name", game_types())
+def test_a_seats_view_carries_the_public_events_so_far(type_name, seed):
+    """Every seat's view has `events`, the game's record as that seat was told it: plain data,
+    each with a kind the engines name, nothing marked for one seat alone left in; a record that
+    never forgets (what a seat was told stays, what it is told later may come in between, as a
+    hole's tosses do once the hole closes); the same after the stored round trip. The GM's view
+    and a spectator's have none (`pbem show --json` and the spectators' mail stay as they were)."""
+    state = new_state(type_name, seed)
+    choose = chooser(state, type_name, seed.to_bytes(16, "big"), random.Random(seed))
+    seats = range(len(state.names))
+    told = [state.view(seat)["events"] for seat in seats]
+    resolve_ready(state)
+    moves = 0
+    while state.result() is None:
+        seat = sorted(state.to_move())[moves % len(state.to_move())]
+        state.apply(seat, choose(seat, moves))
+        resolve_ready(state)
+        moves += 1
+        if moves % 10 == 0 or state.result() is not None:
+            for s in seats:
+                events = state.view(s)["events"]
+                assert is_subsequence(told[s], events), (s, told[s][-3:], events[-3:])
+                told[s] = events
+        assert moves < MOST_MOVES, "the game does not end"
+    kinds = set(GameEvent)
+    for s in seats:
+        assert json.loads(json.dumps(told[s])) == told[s]
+        assert all(e["kind"] in kinds and OWN not in e and PRIVATE not in e for e in told[s]), told[s]
+        assert any(e["kind"] == GameEvent.GAME_END for e in told[s])
+    again = type(state).from_dict(json.loads(json.dumps(state.to_dict())))
+    assert all(again.view(s)["events"] == told[s] for s in seats)
+    assert "events" not in state.view(None) and "events" not in state.spectator_view()
 
 
 def test_every_game_type_is_played_here():

@@ -611,8 +611,12 @@ def assert_views_hide_what_they_must(g: Golf) -> None:
             for i, card in enumerate(v["grids"][other]):
                 assert card == (g.grids[other][i] if g.up[other][i] else HIDDEN)
         if g.drawn not in (None, "JOKER") and viewer != g.current and g.packs == 1:  # names unique
-            # Finished holes are public; the card in play of this hole must not show anywhere else.
-            assert f'"{g.drawn}"' not in json.dumps({k: x for k, x in v.items() if k != "finished"})
+            # Finished holes are public; the card in play of this hole must not show anywhere else,
+            # nor in the record since the stock was made (a fresh deck each hole, or the discards
+            # shuffled into a new stock, which the record has shown going onto the pile).
+            starts = [i for i, e in enumerate(v["events"]) if e["kind"] in ("hole_start", "reshuffled")]
+            shown = {k: x for k, x in v.items() if k != "finished"} | {"events": v["events"][starts[-1]:]}
+            assert f'"{g.drawn}"' not in json.dumps(shown)
 
 
 def assert_played_texts_name_no_hidden_card(g: Golf, events: list[dict]) -> None:

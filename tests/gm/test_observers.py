@@ -593,12 +593,13 @@ def test_a_dice_golf_spectator_gets_the_sheets_but_no_ones_policy(table):
 # Every key of every view is either public (PUBLIC_VIEW) or named here as private: a key added to
 # a view later fails this test until someone decides which it is. (`seat`, whose view it is, is
 # None in a spectator's.)
+# `events`, a seat's record of the game, holds what that seat alone was told (a card it drew).
 PRIVATE = {
-    "matchplay": {"seats"},
-    "golfdeck": {"grids", "drawn", "face_up", "reveals"},
-    "golf": {"grids", "seen", "drawn", "replaceable", "peekable", "stock_cards", "discard_pile"},
-    "dicegolf": {"policies", "coaching", "playing", "waiting"},
-    "onpar": {"hand", "hands", "drawn", "choices"},
+    "matchplay": {"seats", "events"},
+    "golfdeck": {"grids", "drawn", "face_up", "reveals", "events"},
+    "golf": {"grids", "seen", "drawn", "replaceable", "peekable", "stock_cards", "discard_pile", "events"},
+    "dicegolf": {"policies", "coaching", "playing", "waiting", "events"},
+    "onpar": {"hand", "hands", "drawn", "choices", "events"},
 }
 PLAYERS = {"matchplay": 2, "golfdeck": 3, "golf": 3, "dicegolf": 3, "onpar": 3}
 

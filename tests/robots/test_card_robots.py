@@ -181,7 +181,8 @@ def test_rebuilt_state_shows_the_seat_its_view():
             for k in range(3):
                 rebuilt = spec_for(engine.TYPE).robot.rebuild(view, seat, options, stream(k))
                 mine = rebuilt.view(seat)
-                assert mine == view
+                # The position, not its past: a rebuilt state starts its record afresh.
+                assert mine | {"events": view["events"]} == view and mine["events"] == []
                 all_cards = sorted(sum(rebuilt.grids if engine is golf.Golf else rebuilt.grid, [])
                                    + rebuilt.stock + rebuilt.discard + ([rebuilt.drawn] if rebuilt.drawn else []))
                 deck = golfdeck.DECK if engine is golfdeck.GolfDeck else rebuilt.deck

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from pbem.games.events import GameEvent
+
 Saying = Callable[..., "tuple[str, str]"]
 BY_GM = ":by_gm"  # the name of a saying's variant for a move the GM played
 
@@ -32,7 +34,7 @@ def narrate(sayings: dict[str, Saying], names: Sequence[str], events: list[dict]
             text, own = saying(names[ev["seat"]], *say[1:])
             after = "".join(_after(names, fact) for fact in ev.pop("after", ()))
             ev["text"], ev["own"] = text + after, own + after
-        elif ev.get("kind") == "drawn" and "tell" in ev:
+        elif ev.get("kind") == GameEvent.DRAWN and "tell" in ev:
             ev["own"] = f"You drew {ev['card']} from the stock" if ev.pop("tell") else None
     return events
 

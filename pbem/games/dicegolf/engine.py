@@ -31,6 +31,11 @@ Decisions where the seed text, RULES.md and CONTRACT.md leave room:
   totals every view shares are those of the closed holes. So nobody chooses an entry knowing
   what another made of the same hole. A seat's standing policy is shown only to that seat. The
   tosses rolled ahead (below) are not shown: they are the seed's, and come out with it.
+- The record every seat's view carries (`events`, `pbem.games.events`) keeps to the same line:
+  each hole's flag and end, and a resignation or a hole given up at the deadline, are everyone's
+  at once; a toss, an entry and a finished hole are their player's until the hole closes, and
+  who chose an entry (a policy, the player, the deadline) and a standing policy their player's
+  alone.
 
 Chance (README, "Provable fairness"): every die is `die()` of the game's `rng.Generator`, one
 after the other in this order. With `flags=random`, first the flags: hole 1 to 7, each two dice
@@ -53,9 +58,10 @@ from pbem.games.dicegolf import best
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, GameState, Option, Resign, Result, written
+from pbem.games.events import OWN, PRIVATE, GameEvent, told
 from pbem.games.dicegolf.sheets import Sheets
-from pbem.games.cards.deck import share_the_win
 from pbem.games.errors import BadOption, BadOrderText, GameRefused, IllegalOrder, NotReady
+from pbem.games.scoring import share_the_win
 
 HOLES = 7
 DEFAULT_FLAGS = (7, 4, 10, 5, 9, 6, 8)
@@ -66,6 +72,12 @@ POLICIES = best.POLICIES
 # Ranks for a player on their own: (highest total of the rank, its name).
 RANKS = ((7, "Master's"), (12, "Pro"))
 RANK_OVER = "Amateur"
+
+# The record's entries of a player's card: theirs alone until the hole closes.
+_ON_THE_CARD = frozenset((GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED))
+# The kinds of a toss's events, bound once: an enum member read off its class costs a lookup a
+# time, and tosses are the hot path.
+_TOSS, _ENTRY, _HOLED, _ASK, _COACH = GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED, GameEvent.ASK, GameEvent.COACH
 
 RULE_OVER = base.RULE_OVER
 RULE_SEAT = "only the players of this game send orders"
@@ -173,6 +185,9 @@ class DiceGolf(Sheets, GameState):
         self.ahead: list[list[list[int]]] = [[] for _ in self.names]  # each seat's 4 tosses of the hole
         self.chance: list[dict] = []  # every pair of dice drawn, in order (`chance_record`)
         self.events: list[dict] = []
+        # The public record (`events.told`): a few entries a toss, a toss's and an entry's as a
+        # short list (`[kind, seat, hole, toss, ...]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self._result: Result | None = None
 
     # -- creation and storage -------------------------------------------------------------
@@ -222,7 +237,7 @@ class DiceGolf(Sheets, GameState):
             "rng": self.rng.state(), "hole": self.hole_no, "policies": list(self.policies),
             "scorecards": copy.deepcopy(self.scorecards), "holes": copy.deepcopy(self.holes),
             "resigned": list(self.resigned), "ahead": copy.deepcopy(self.ahead),
-            "chance": copy.deepcopy(self.chance), "events": copy.deepcopy(self.events),
+            "chance": copy.deepcopy(self.chance), "events": copy.deepcopy(self.events), "log": list(self.log),
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -237,6 +252,7 @@ class DiceGolf(Sheets, GameState):
         s.holes = copy.deepcopy(d["holes"])
         s.resigned = list(d["resigned"])
         s.events = copy.deepcopy(d["events"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         s._result = Result.from_dict(d["result"])
         return s
 
@@ -291,8 +307,9 @@ class DiceGolf(Sheets, GameState):
         row = {"hole": self.hole_no, "flag": self.flag,
                "scores": [self._score_of(s, self.hole_no) for s in range(self.n)], "totals": self.totals()}
         self.holes.append(row)
-        self.events.append({"kind": "hole_end", **copy.deepcopy(row),
+        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row),
                             "sheets": [self.sheet(s, self.hole_no) for s in range(self.n)]})
+        self.log.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row)})
         if self.hole_no == HOLES:
             self._finish()
         else:
@@ -323,7 +340,8 @@ class DiceGolf(Sheets, GameState):
             self._play_on(seat)
         elif t is Policy:
             self.policies[seat] = command.kind
-            self.events.append({"kind": "policy", "seat": seat, "policy": command.kind})
+            self.events.append({"kind": GameEvent.POLICY, "seat": seat, "policy": command.kind})
+            self.log.append({"kind": GameEvent.POLICY, "seat": seat, "policy": command.kind, PRIVATE: True})
             if command.kind != "ASK" and self.waiting(seat) is not None:
                 self._play_on(seat)
         elif t is Autoplay:
@@ -338,6 +356,7 @@ class DiceGolf(Sheets, GameState):
         that have closed, alike for everyone; `playing` and `waiting` the hole in play, for the
         reader's own seat only."""
         seats = range(self.n) if seat is None else (seat,)
+        events = {} if seat is None else {"events": told(map(_expanded, self.log), seat, self._in_play)}
         return {
             "game": self.TYPE, "names": list(self.names), "seat": seat, "hole": self.hole_no,
             "holes": HOLES, "flags": list(self.flags), "flag": self.flag, "turn": self.hole_no,
@@ -349,7 +368,18 @@ class DiceGolf(Sheets, GameState):
             "policies": [self.policies[s] if s in seats else None for s in range(self.n)],
             "coaching": [self.coaching_view(s) if s in seats else None for s in range(self.n)],
             "result": self._result.line if self._result is not None else None,
+            **events,
         }
+
+    def _in_play(self, entry: dict) -> bool:
+        """An entry of the record about a hole not yet closed, which only its player has seen."""
+        return entry["kind"] in _ON_THE_CARD and entry["hole"] > len(self.holes) and self._result is None
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """The entries `seat` may make on the toss that waits for it, largest first (`choices`).
+        A POLICY is always open to a player too, but it is a standing instruction for every
+        toss to come rather than this toss's answer, so it is not listed."""
+        return [c["order"] for c in self.choices(seat)]
 
     def default_orders(self, seat: int):
         """What a missed deadline plays for `seat` (None when no toss waits for it)."""
@@ -498,7 +528,8 @@ class DiceGolf(Sheets, GameState):
     def _open_hole(self) -> None:
         flag = self.flag
         self._roll_hole()
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "flag": flag})
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "flag": flag})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "flag": flag})
         for s in self._active():
             self.scorecards[s].append({"flag": flag, "tosses": [], "score": None})
             self._play_on(s)
@@ -516,7 +547,7 @@ class DiceGolf(Sheets, GameState):
             if policy == "ASK":
                 waiting = self.toss_view(seat)
                 assert waiting is not None  # the toss above waits for its entry
-                self.events.append({"kind": "ask", "seat": seat, **waiting})
+                self.events.append({"kind": _ASK, "seat": seat, **waiting})
                 return
             flag, total, toss_no, dice = self.position(seat)
             self._enter(seat, best.choose(policy, flag, total, toss_no, dice, self.lenient), by or policy)
@@ -535,8 +566,10 @@ class DiceGolf(Sheets, GameState):
             toss["entry"], toss["by"], card["score"] = values[-1] if values else "X", "auto", FAILED
         elif len(values) < 2:
             toss["entry"], toss["by"] = values[0] if values else "X", "auto"
-        self.events.append({"kind": "toss", "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
-                            "total": total, "dice": list(dice), "entry": toss["entry"], "by": toss["by"]})
+        shown = list(dice)
+        self.events.append({"kind": _TOSS, "seat": seat, "hole": self.hole_no, "toss": toss_no, "flag": flag,
+                            "total": total, "dice": shown, "entry": toss["entry"], "by": toss["by"]})
+        self.log.append([_TOSS, seat, self.hole_no, toss_no, shown, toss["entry"], toss["by"]])
         self._holed(seat, card)
 
     def _enter(self, seat: int, value: int | None, by: str) -> None:
@@ -544,22 +577,25 @@ class DiceGolf(Sheets, GameState):
         toss = card["tosses"][-1]
         toss["entry"], toss["by"] = ("X" if value is None else value), by
         hole, toss_no = self.hole_no, len(card["tosses"])
-        self.events.append({"kind": "entry", "seat": seat, "hole": hole, "toss": toss_no,
+        self.events.append({"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss_no,
                             "entry": toss["entry"], "by": by, "total": _total(card)})
+        self.log.append([_ENTRY, seat, hole, toss_no, toss["entry"], by])
         if by == "hand":
             total = _total(card) - (value or 0)
             coach = best.coach(card["flag"], total, toss_no, toss["dice"], value, self.lenient)
-            self.events.append({"kind": "coach", "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
+            self.events.append({"kind": _COACH, "seat": seat, "hole": hole, "toss": toss_no, **_plain(coach)})
 
     def _holed(self, seat: int, card: dict) -> None:
         if card["score"] is not None:
-            self.events.append({"kind": "holed", "seat": seat, "hole": self.hole_no, "score": card["score"],
+            self.events.append({"kind": _HOLED, "seat": seat, "hole": self.hole_no, "score": card["score"],
                                 "tosses": len(card["tosses"]), "total": self.totals()[seat]})
+            self.log.append([_HOLED, seat, self.hole_no, card["score"], len(card["tosses"])])
 
     def _forfeit(self, seat: int) -> None:
         card = self._card(seat)
         card["score"], card["forfeit"] = FAILED, True
-        self.events.append({"kind": "forfeit", "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": GameEvent.FORFEIT, "seat": seat, "hole": self.hole_no})
+        self.log.append({"kind": GameEvent.FORFEIT, "seat": seat, "hole": self.hole_no})
         self._holed(seat, card)
 
     def _finish(self) -> None:
@@ -572,19 +608,38 @@ class DiceGolf(Sheets, GameState):
             line, picked = share_the_win([self.names[s] for s in active], [totals[s] for s in active])
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "resigned", "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": GameEvent.RESIGNED, "seat": seat, "hole": self.hole_no})
+        self.log.append({"kind": GameEvent.RESIGNED, "seat": seat, "hole": self.hole_no})
         if self.n == 1:
             done = sum(1 for c in self.scorecards[0] if c["score"] is not None)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals()))
-            self.events.append({"kind": "game_end", "line": line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": line})
+            self.log.append({"kind": GameEvent.GAME_END, "line": line})
         elif len(self._active()) < 2:
             self._finish()
 
+
+
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a toss, an entry or a
+    finished hole from its short list; who chose an entry is its player's alone."""
+    if type(entry) is dict:
+        return entry
+    kind = entry[0]
+    if kind == _TOSS:
+        _, seat, hole, toss, dice, value, by = entry
+        return {"kind": _TOSS, "seat": seat, "hole": hole, "toss": toss, "dice": dice, "entry": value, OWN: {"by": by}}
+    if kind == _ENTRY:
+        _, seat, hole, toss, value, by = entry
+        return {"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss, "entry": value, OWN: {"by": by}}
+    _, seat, hole, score, tosses = entry
+    return {"kind": _HOLED, "seat": seat, "hole": hole, "score": score, "tosses": tosses}
 
 
 def _total(card: dict) -> int:

@@ -45,6 +45,11 @@ Where the rule text and RULES.md leave a gap, this engine decides:
   number (9 and 18 are the text's); `target=T` (T > 0) plays until a total reaches T instead.
 - RESIGN: the seat takes no more turns (its cards are still dealt and scored) and cannot win;
   when one player is left, they win.
+- The record every seat's view carries (`events`, `pbem.games.events`): each deal's first
+  discard, every card taken from the discard, every discard with where it came from (the
+  layout or the stock), every stock draw, every knock, look, rebuilt stock and missed turn,
+  each hole's end and the game's. A card that lies face down (drawn and kept, looked at, seen
+  at the deal) and a conditional draw's limit are told to their player alone.
 """
 from __future__ import annotations
 
@@ -53,14 +58,16 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
-from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options, share_the_win
-from pbem.games.errors import BadOption, GameRefused, NoMoveNow
+from pbem.games.cards.deck import HIDDEN, NOBODY, ONLY, checked_options
+from pbem.games.errors import BadOption, GameRefused, NoMoveNow, OrderError
 from pbem.games.golf.rules import MAX_HOLES, OPTIONS, GolfRules, whole_option
 from pbem.games.golf.scoring import best_spot, game_tables, score_hole
 from pbem.games.rng import Generator, game_generator, stored_generator
+from pbem.games.scoring import share_the_win
 
 COLS = {4: 2, 6: 3}
 NEAREST = {4: (3, 4), 6: (4, 5)}
@@ -115,6 +122,9 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
+        # The public record (`events.told`): an entry or two a move, a move's as a short list
+        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self.last_seat: int | None = None  # who completed the last turn,
         self.last_kind: str | None = None  # and how
         self.dealer = 0
@@ -167,7 +177,7 @@ class Golf(GolfRules, TurnByTurn):
                             "use it with knock_penalty=none")
         return opts
 
-    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
+    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles", "log")
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
@@ -186,7 +196,7 @@ class Golf(GolfRules, TurnByTurn):
     def from_dict(cls, d: dict) -> Golf:
         g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
-            setattr(g, k, list(d[k]))
+            setattr(g, k, list(d.get(k, ())))  # a game stored before the record began has no `log`
         for k in cls._GRIDS:
             setattr(g, k, [list(row) for row in d[k]])
         g._result = Result.from_dict(d["result"])
@@ -279,7 +289,7 @@ class Golf(GolfRules, TurnByTurn):
                 self._throw(seat, [points, limit])
         else:
             self.knocker = seat
-            self.events.append({"kind": "knock", "seat": seat})
+            self.events.append({"kind": GameEvent.KNOCK, "seat": seat})
             self._pass_turn(seat, "knock", ["knocked"], False)
 
     def _take(self, seat: int, pos: int) -> None:
@@ -292,7 +302,8 @@ class Golf(GolfRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
+        self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append([_DRAWN, seat, card])
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -327,8 +338,10 @@ class Golf(GolfRules, TurnByTurn):
             self.peeks_left[seat] -= 1
             self.start_seen[seat][pos - 1] = True
         card = self.grids[seat][pos - 1]
-        self.events.append({"kind": "peeked", "seat": seat, "positions": {pos: card}})
-        self.events.append({"kind": "played", "seat": seat, "say": ["peeked", pos, card, paid], "move": True})
+        self.events.append({"kind": GameEvent.PEEKED, "seat": seat, "positions": {pos: card}})
+        say = ["peeked", pos, card, paid]
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -337,7 +350,8 @@ class Golf(GolfRules, TurnByTurn):
         self.last_seat, self.last_kind = seat, kind
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
-            self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
+            self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+            self.log.append([_PLAYED, seat, say])
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -365,7 +379,13 @@ class Golf(GolfRules, TurnByTurn):
                 skipped, nxt = nxt, self._next_seat(nxt)
         if skipped is not None:
             after.append(["skipped", skipped])
-        self.events.append({"kind": "played", "seat": seat, "say": say, "after": after, "move": True})
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "after": after, "move": True})
+        self.log.append([_PLAYED, seat, say])
+        for fact in after:
+            if fact[0] == "rebuilt":
+                self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(self.stock)})
+            elif fact[0] == "skipped":
+                self.log.append({"kind": GameEvent.SKIPPED, "seat": fact[1]})
         self.current = nxt
         if over:
             self._end_hole()
@@ -393,12 +413,15 @@ class Golf(GolfRules, TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
+        self.log.append([GameEvent.PLAYED, seat, resigned])
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
             self._result = Result(f"{self.names[active[0]]} wins by resignation", (active[0],), tuple(self.totals))
-            self.events.append({"kind": "game_end", "line": self._result.line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": self._result.line})
+            self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
             return
         if self.final is not None and seat in self.final:
             self.final.remove(seat)
@@ -406,6 +429,7 @@ class Golf(GolfRules, TurnByTurn):
             return
         if self.drawn is not None:
             self.discard.append(self.drawn)
+            resigned.append(self.drawn)
             self.drawn = None
         self._turn += 1
         if self.final is None:
@@ -446,13 +470,16 @@ class Golf(GolfRules, TurnByTurn):
         self.rebuilt = False
         self.current = self._next_seat(self.dealer)
         events = self.events
-        events.append({"kind": "hole_start", "hole": hole, "dealer": self.dealer})
+        events.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer,
+                         "discard": self.discard[-1]})
         if near:
             a, b = near
             for s in range(n):
                 if not self.resigned[s]:
                     near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
-                    events.append({"kind": "peeked", "seat": s, "positions": near_cards})
+                    events.append({"kind": _PEEKED, "seat": s, "positions": near_cards})
+                    self.log.append([_PEEKED, s, [a, b, near_cards[a], near_cards[b]]])
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
@@ -464,9 +491,13 @@ class Golf(GolfRules, TurnByTurn):
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
         # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
-        self.events.append({"kind": "hole_end", "hole": self.hole_no, "grids": grids, "points": res["points"],
-                            "cancelled": res["cancelled"], "scores": scores, "totals": list(self.totals),
+        totals = list(self.totals)
+        self.events.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
+                            "cancelled": res["cancelled"], "scores": scores, "totals": totals,
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
+        # The hole's lists are never changed once it is scored: the record shares them.
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+                         "totals": totals, "knocker": self.knocker, "stock_out": not self.stock})
         self.current = self.drawn = None
         active = [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
@@ -482,7 +513,8 @@ class Golf(GolfRules, TurnByTurn):
             line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
             winners = tuple(active[w] for w in picked)
         self._result = Result(line, winners, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     # -- what a seat sees -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict:
@@ -513,6 +545,7 @@ class Golf(GolfRules, TurnByTurn):
         v["drawn"] = self.drawn if seat == self.current else None
         v["replaceable"] = self.replaceable(seat)
         v["peekable"] = self.peekable(seat) if seat == self.current and self.drawn is None else []
+        v["events"] = told(map(_expanded, self.log), seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -543,6 +576,28 @@ class Golf(GolfRules, TurnByTurn):
         pos = self._best_spot(seat, self.discard[-1])
         return DrawDiscard(pos) if pos else DrawStock()
 
+    def legal_orders(self, seat: int) -> list[str]:
+        """The moves `seat` may make now, as the rules check them: at the start of a turn each
+        PEEK it may make, each DRAW DISCARD, DRAW STOCK and KNOCK; with a drawn card each KEEP
+        and DISCARD. The conditional draw is left out: it is a mail's shortcut for DRAW STOCK
+        and the decision on the card, which are listed in their turn."""
+        if seat not in self.to_move():
+            return []
+        moves: list[object]
+        if self.drawn is None:
+            moves = [*(_PEEK[p] for p in self.positions), *(_DRAW_DISCARD[p] for p in self.positions), _DRAW_STOCK,
+                     _KNOCK]
+        else:
+            moves = [*(_KEEP[p] for p in self.positions), _DISCARD]
+        return [str(m) for m in moves if self._legal(seat, m)]
+
+    def _legal(self, seat: int, command) -> bool:
+        try:
+            self.check_order(seat, command)
+        except OrderError:
+            return False
+        return True
+
     def orders_like(self, seat: int, word: str | None) -> list:
         free = self.replaceable(seat) or [1]
         looks = self.peekable(seat)[:1]
@@ -555,6 +610,50 @@ class Golf(GolfRules, TurnByTurn):
         mine = [c if up[i] or known[i] else HIDDEN for i, c in enumerate(g)]
         return best_spot(mine, card, self.replaceable(seat), self.cols, self.guess, self.options["pairs"],
                          bool(self.options["one_eyed_jacks_wild"]))
+
+
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a move's short list, its
+    facts as the `played` event's `say` holds them, a drawn card, or the cards a seat saw at the
+    deal. The card taken from the
+    discard, the card that went onto it and where from are everyone's; a card drawn, kept face
+    down or looked at, and a conditional draw's limit, are its player's alone."""
+    if type(entry) is dict:
+        return entry
+    kind, seat, facts = entry
+    if kind == _DRAWN:
+        return {"kind": _DRAWN, "seat": seat, "from": "stock", OWN: {"card": facts}}
+    if kind == _PEEKED:  # the near two, seen at the deal: their positions, then their cards
+        return {"kind": _PEEKED, "seat": seat, "positions": facts[:2], OWN: {"cards": facts[2:]}}
+    what = facts[0]
+    out: dict = {"kind": _PLAYED, "seat": seat}
+    own: dict = {}
+    drawn_if = None
+    if what in ("take", "keep"):  # the top discard or the drawn card into `pos`; the card there goes
+        _, card, pos, old, faceup, drawn_if = facts
+        out.update(what="took" if what == "take" else "kept", pos=pos, discarded=old, discarded_from="grid")
+        if what == "take" or faceup:  # the top discard lay face up, as a card kept face up does
+            out["card"] = card
+        else:
+            own["card"] = card
+    elif what == "threw":  # the drawn card onto the discard
+        _, card, drawn_if = facts
+        out.update(what="threw", discarded=card, discarded_from="stock")
+    elif what == "peeked":
+        _, pos, card, paid = facts
+        out.update(what="peeked", pos=pos, paid=paid)
+        own["card"] = card
+    elif what == "resigned":
+        out["what"] = what
+        if len(facts) > 1:
+            out.update(discarded=facts[1], discarded_from="stock")
+    else:
+        out["what"] = what  # "knocked"
+    if drawn_if:
+        own["limit"] = drawn_if[1]
+    if own:
+        out[OWN] = own
+    return out
 
 
 def random_orders(state: Golf, seat: int, rng) -> object:
@@ -584,6 +683,9 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     return _PEEK[looks[pick - 1 - knock]]
 
 
+# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
+# time, and moves are the hot path.
+_PLAYED, _DRAWN, _PEEKED = GameEvent.PLAYED, GameEvent.DRAWN, GameEvent.PEEKED
 # Orders are frozen values, so the random player hands out shared ones (as golfdeck's does).
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, 7))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))

@@ -179,6 +179,7 @@ def _golf_clone(s: engine.Golf) -> engine.Golf:
         d[k] = d[k][:]
     d["final"] = None if s.final is None else s.final[:]
     d["holes"], d["events"], d["shuffles"] = [], [], []
+    d["log"] = []  # a rollout's own record, read by nobody
     d["rng"] = Generator.restore(s.rng.state())
     c.__dict__ = d
     return c

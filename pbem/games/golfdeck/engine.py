@@ -42,6 +42,11 @@ Decisions where the seed text and RULES.md say nothing:
 - `default_orders` is a pure query: a seat's default reveal was drawn at the deal (point 4
   above), so asking for defaults (hints, reminders) never changes the game. A default turn uses
   only what that seat may see, valuing face-down cards at the average card of the deck.
+- The record every seat's view carries (`events`, `pbem.games.events`): the deal's first
+  discard, each chosen reveal (its positions to its chooser alone until the cards turn up),
+  the cards turned up, every stock draw (the card to its drawer alone: it is kept or discarded
+  face up in the same turn), every card taken from the discard and every discard with where it
+  came from, each hole's end and the game's.
 - `random_orders` is uniform over the atomic moves (six DRAW DISCARDs and DRAW STOCK; then
   six KEEPs and a DISCARD FLIP per face-down card; the 15 reveal pairs). The conditional draw
   is a mail shortcut for DRAW STOCK plus a decision, so it is not a move of its own.
@@ -56,13 +61,15 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
-from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck, share_the_win
+from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck
 from pbem.games.errors import BadOption, GameRefused
 from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
+from pbem.games.scoring import share_the_win
 
 POINTS = GOLF_DECK_POINTS
 _POINTS_OF = POINTS.__getitem__
@@ -71,6 +78,9 @@ COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
 
+# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
+# time, and a hole is some 37 moves.
+_PLAYED, _DRAWN = GameEvent.PLAYED, GameEvent.DRAWN
 # Commands are frozen values: the hot path hands out shared instances.
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
@@ -181,6 +191,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
+        # The public record (`events.told`): an entry or two a move, a move's as a short list
+        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        self.log: list = []
         self._turn = 1
         self._result: Result | None = None
 
@@ -212,7 +225,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "ender": self.ender, "totals": list(self.totals),
             "default_reveals": [[r.first, r.second] for r in self.default_reveals],
             "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -234,6 +247,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         # Stored games from before seats could resign and play on hold one seat number (or None).
         s.resigned = list(resigned) if isinstance(resigned, list) else [i == resigned for i in range(s.n)]
         s.events = copy.deepcopy(d["events"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
@@ -327,6 +341,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             grids.append(Grid(self.grid[s], 3, list(self.up[s])).shown(seen))
         v["grids"] = grids
         v["drawn"] = self.drawn if not over and seat == self.current and not self.revealing else None
+        v["events"] = told(map(_expanded, self.log), seat)
         return v
 
     def spectator_view(self) -> dict:
@@ -352,6 +367,20 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         if gain > 0 or all(up):
             return _KEEP[where]
         return _FLIP[up.index(False) + 1]
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """The moves `seat` may make now: before a hole's first turn the 15 reveals; at the
+        start of a turn each DRAW DISCARD and DRAW STOCK; with a drawn card each KEEP and a
+        DISCARD FLIP for each face-down card. The conditional draw is left out: it is a mail's
+        shortcut for DRAW STOCK and the decision on the card, which are listed in their turn."""
+        if seat not in self.to_move():
+            return []
+        if self.revealing:
+            return [str(r) for r in REVEAL_PAIRS]
+        if self.drawn is None:
+            return [str(d) for d in _DRAWS]
+        up = self.up[seat]
+        return [str(k) for k in _KEEP[1:]] + [str(_FLIP[p]) for p in range(1, GRID + 1) if not up[p - 1]]
 
     def orders_like(self, seat: int, word: str | None) -> list:
         down = [p for p in range(1, GRID + 1) if not self.up[seat][p - 1]] or [1]
@@ -395,12 +424,16 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             draw, digit = divmod(draw, PAIRS)
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "dealer": self.dealer})
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
+                         "discard": self.discard[-1]})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "say": ["chose", first, second], "move": True})
+        say = ["chose", first, second]
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -416,10 +449,12 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             a, b = pair if pair[0] < pair[1] else (pair[1], pair[0])
             up, cards = self.up[s], self.grid[s]
             up[a - 1] = up[b - 1] = True
-            events.append({"kind": "played", "seat": s, "say": ["turned", a, cards[a - 1], b, cards[b - 1]],
-                           "move": False})
+            say = ["turned", a, cards[a - 1], b, cards[b - 1]]
+            events.append({"kind": _PLAYED, "seat": s, "say": say, "move": False})
+            self.log.append([_PLAYED, s, say])
         self.revealing = False
-        events.append({"kind": "revealed", "hole": self.hole_no})
+        events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
+        self.log.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         i, grid, discard = pos - 1, self.grid[seat], self.discard
@@ -433,7 +468,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
-        self.events.append({"kind": "drawn", "seat": seat, "card": card, "tell": tell})
+        self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
+        self.log.append([_DRAWN, seat, card])
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -470,7 +506,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         """After the mover's turn (`up`: their face-up flags, `say`: the move's facts for its
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
-        self.events.append({"kind": "played", "seat": seat, "say": say, "move": True})
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+        self.log.append([_PLAYED, seat, say])
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -505,11 +542,15 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             totals[s] += scores[s]
         self.up = [[True] * GRID for _ in grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
+        after = totals[:]
         self.events.append({
-            "kind": "hole_end", "hole": self.hole_no, "grids": [g[:] for g in grids],
+            "kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
-            "scores": scores[:], "totals": totals[:], "stock_out": not self.stock,
+            "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
+        # The hole's lists are never changed once it is scored: the record shares them.
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+                         "totals": after, "stock_out": not self.stock})
         self.drawn = None
         if self.hole_no >= self.holes_total:
             self._finish_among_active()
@@ -526,11 +567,14 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         else:
             line, picked = share_the_win(self.names, self.totals)
         self._result = Result(line, picked, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": "played", "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
+        self.log.append([GameEvent.PLAYED, seat, resigned])
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
@@ -543,6 +587,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             return
         if self.drawn is not None:  # the drawn card is not kept: it goes where a discarded one goes
             self.discard.append(self.drawn)
+            resigned.append(self.drawn)
             self.drawn = None
         self._turn += 1
         following = self._following(seat)
@@ -550,6 +595,37 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             self._end_hole()
         else:
             self.current = following
+
+
+def _expanded(entry) -> dict:
+    """An entry of the record written out (`events.told` reads dicts): a move's short list, its
+    facts as the `played` event's `say` holds them, or a drawn card. Every card a move shows
+    goes face up or onto the discard in front of everyone; the positions a seat chose to reveal
+    (until all are turned up), the card it drew and a conditional draw's limit are its own."""
+    if type(entry) is dict:
+        return entry
+    kind, seat, facts = entry
+    if kind == _DRAWN:
+        return {"kind": _DRAWN, "seat": seat, "from": "stock", OWN: {"card": facts}}
+    what = facts[0]
+    out: dict = {"kind": _PLAYED, "seat": seat, "what": what}
+    if what == "chose":
+        out[OWN] = {"positions": facts[1:3]}
+    elif what == "turned":
+        _, a, card_a, b, card_b = facts
+        out.update(positions=[a, b], cards=[card_a, card_b])
+    elif what == "resigned":
+        if len(facts) > 1:
+            out.update(discarded=facts[1], discarded_from="stock")
+    else:
+        card, pos, other = facts[1], facts[2], facts[3]
+        if what == "flipped":  # the drawn card onto the discard, the card at `pos` (`other`) turned up
+            out.update(pos=pos, card=other, discarded=card, discarded_from="stock")
+        else:  # "took" the top discard, or "kept" the drawn card, into `pos`: the card there goes
+            out.update(pos=pos, card=card, discarded=other, discarded_from="grid")
+        if len(facts) > 4 and facts[4] is not None:
+            out[OWN] = {"limit": facts[4]}
+    return out
 
 
 def random_orders(state: GolfDeck, seat: int, rng) -> object:

@@ -79,6 +79,7 @@ def _deck_clone(s: engine.GolfDeck) -> engine.GolfDeck:
     d["up"] = [u[:] for u in s.up]
     d["stock"], d["discard"], d["reveals"] = s.stock[:], s.discard[:], s.reveals[:]
     d["totals"], d["resigned"], d["holes"], d["events"] = s.totals[:], s.resigned[:], [], []
+    d["log"] = []  # a rollout's own record, read by nobody
     c.__dict__ = d
     return c
 

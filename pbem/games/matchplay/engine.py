@@ -7,14 +7,23 @@ on two different turns among 4-6, never more than one special a turn.
 
 Nothing in MatchPlay is left to chance: no card is shuffled or dealt (each player holds a known
 set) and no die is rolled, so the game draws nothing from its seed and `chance_record()` is empty.
+
+The record every seat's view carries (`events`, `pbem.games.events`): each turn's orders once
+the turn is resolved (never before: until then they are their player's secret), each hole
+played, a resignation and the result. The holes played hold every public fact of a turn (both
+seats' cards and specials hole by hole), so the record is read off them (`record`) rather than
+written twice; the state keeps beside them only what they do not hold (`log`: a resignation).
+A match that ends inside a turn shows the orders of the holes played, as its report does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 from collections.abc import Sequence
 
-from pbem.games.base import NMR_OPTION, GameState, Resign, Result, written
+from pbem.games.base import MOVE_JOIN, NMR_OPTION, GameState, Resign, Result, written
+from pbem.games.events import GameEvent, told
 from pbem.games.errors import BadOrderText, GameRefused, IllegalOrder, NotReady, OrderError
 
 if TYPE_CHECKING:
@@ -112,6 +121,17 @@ class Play(NamedTuple):
         lines += [str(s) for s in self.specials]
         return "\n".join(lines)
 
+    def line(self) -> str:
+        """The orders on one line (`base.one_line`), as the record and `legal_orders` write them."""
+        text = _PLAY_LINES.get(self.cards) or "PLAY " + " ".join(map(str, self.cards))
+        for special in self.specials:
+            text += f"{MOVE_JOIN}{special}"
+        return text
+
+
+# Every turn's PLAY line written once: the record writes one for each seat's orders of each turn.
+_PLAY_LINES = {cards: "PLAY " + " ".join(map(str, cards)) for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
+
 
 @dataclass(frozen=True)
 class Forfeit:
@@ -156,6 +176,7 @@ class MatchPlay(GameState):
         self.lead = 0
         self._turn = 1
         self._result: Result | None = None
+        self.log: list[dict] = []  # what the record holds beyond the holes played: a resignation
         self._phase_cache: dict = {}  # derived from specials_played; the rules ask it often
 
     # -- creation and storage -------------------------------------------------------------
@@ -174,7 +195,7 @@ class MatchPlay(GameState):
             "specials_left": self.specials_left, "specials_played": self.specials_played,
             "pending": [str(p) if p else None for p in self.pending], "forfeits": self.forfeits,
             "holes": self.holes, "lead": self.lead, "turn": self._turn,
-            "result": self._result.to_dict() if self._result else None,
+            "result": self._result.to_dict() if self._result else None, "log": list(self.log),
         }
 
     @classmethod
@@ -189,6 +210,7 @@ class MatchPlay(GameState):
         s.lead = d["lead"]
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         return s
 
     def chance_record(self) -> list:
@@ -305,6 +327,8 @@ class MatchPlay(GameState):
         }
         seats = (0, 1) if seat is None else (seat,)
         v["seats"] = {s: self._seat_view(s) for s in seats}
+        if seat is not None:
+            v["events"] = told(self.record(), seat)
         return v
 
     def default_orders(self, seat: int) -> Play:
@@ -324,6 +348,49 @@ class MatchPlay(GameState):
         special = next(c for c in HELPFUL_FIRST if c in allowed)
         hardest = max(range(3), key=lambda i: (cards[i] - self.pars[holes[i] - 1], self.pars[holes[i] - 1], -i))
         return Play(tuple(cards), (Special(special, holes[hardest]),))
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """Every set of orders `seat` may send for the turn, as one line (`PLAY 3 4 5; SPECIAL
+        BLUE-1 HOLE 2`): each order of three of its stroke cards (a value once a place, so a
+        hand of 3 4 4 gives `3 4 4`, `4 3 4` and `4 4 3`), alone when no special is due this
+        turn, and with each special it may play on each of the turn's holes: 27 x 13 at most.
+        Nothing once its orders for the turn are in (new orders would replace them)."""
+        if seat not in self.to_move():
+            return []
+        left = dict(self.hands[seat])
+        orders: list[tuple[int, ...]] = []
+
+        def pick(cards: tuple[int, ...]) -> None:
+            if len(cards) == HOLES_PER_TURN:
+                orders.append(cards)
+                return
+            for value in STROKE_VALUES:
+                if left[value]:
+                    left[value] -= 1
+                    pick(cards + (value,))
+                    left[value] += 1
+        pick(())
+        required, _ = self._special_options(seat)
+        specials = ([] if required else [()]) + [(s,) for s in self._legal_specials(seat)]
+        return [Play(cards, special).line() for cards in orders for special in specials]
+
+    def record(self) -> list[dict]:
+        """The public record (module doc): each resolved turn's orders, seat by seat, and its
+        holes played, then a resignation and the result."""
+        out: list[dict] = []
+        for first in range(0, len(self.holes), HOLES_PER_TURN):
+            rows = self.holes[first:first + HOLES_PER_TURN]
+            turn = (rows[0]["hole"] - 1) // HOLES_PER_TURN + 1
+            for s in (0, 1):
+                play = Play(tuple(r["cards"][s] for r in rows),
+                            tuple(Special(card, r["hole"]) for r in rows for card in r["specials"][s]))
+                out.append({"kind": GameEvent.PLAYED, "seat": s, "turn": turn, "orders": play.line(),
+                            "forfeit": rows[0]["forfeits"][s]})
+            out += [{"kind": GameEvent.HOLE_END, **row} for row in rows]
+        out += self.log
+        if self._result is not None:
+            out.append({"kind": GameEvent.GAME_END, "line": self._result.line})
+        return out
 
     # -- helpers --------------------------------------------------------------------------
     def match_line(self) -> str:
@@ -554,6 +621,7 @@ class MatchPlay(GameState):
         self._result = Result(
             f"{self.names[winner]} wins by resignation ({self.names[seat]} resigned after {after} holes)", (winner,))
         self.pending = [None, None]
+        self.log.append({"kind": GameEvent.RESIGNED, "seat": seat})
 
 
 def _likeness(wanted: Special, legal: Special) -> int:

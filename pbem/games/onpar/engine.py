@@ -56,6 +56,11 @@ Decisions where the seed text and RULES.md leave room:
   ends when one player is left, who wins on the total so far (an unfinished hole is not scored).
 - Pars come from the course template, hole h from its hole h (round again past its last);
   `holes` says how many holes (default 9). A game of one ends `Alice scores 38 (par 36)`.
+- The record every seat's view carries (`events`, `pbem.games.events`): each hole's course,
+  every shot and skill shot (cards, spaces, strokes), trap, discard, pass, lost turn and
+  resignation, every draw, every reshuffle, each hole's end and the game's. A card drawn or
+  discarded (face down) is told to its player alone, as a hand washed out by a Rainstorm is
+  to its victim.
 
 Chance (README, "Provable fairness"): only shuffles, each `shuffle()` of the game's
 `rng.Generator`, in the order they happen. As each hole opens (hole 1 when the game is made, the
@@ -81,11 +86,12 @@ from pbem.games.onpar import play
 from pbem.games import rng as fair
 from pbem.games import base
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, TurnByTurn, written
-from pbem.games.cards.deck import share_the_win
+from pbem.games.events import OWN, GameEvent, told
 from pbem.games.course import EXAMPLE_PARS, Course
 from pbem.games.errors import AmbiguousOrder, BadOption, GameRefused, IllegalOrder
 from pbem.games.onpar.orders import ORDERS, DiscardCard, PlaySkill, Shot, Trap, from_text
 from pbem.games.onpar.play import handicap_option, read_handicaps
+from pbem.games.scoring import share_the_win
 
 __all__ = ["OnPar", "handicap_option", "random_orders"]
 
@@ -156,6 +162,7 @@ class OnPar(TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
+        self.log: list[dict] = []  # the public record (`events.told`): an entry or two a move
         self._turn = 1
         self._result: Result | None = None
 
@@ -197,7 +204,7 @@ class OnPar(TurnByTurn):
             "discards": list(self.discards), "played": list(self.played), "starter": self.starter,
             "current": self.current, "skips": list(self.skips), "fresh": list(self.fresh),
             "totals": list(self.totals), "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -217,6 +224,7 @@ class OnPar(TurnByTurn):
         s.holes = copy.deepcopy(d["holes"])
         s.resigned = list(d["resigned"])
         s.events = copy.deepcopy(d["events"])
+        s.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         s._turn = d["turn"]
         s._result = Result.from_dict(d["result"])
         return s
@@ -268,6 +276,7 @@ class OnPar(TurnByTurn):
         elif t is DiscardCard:
             self._discard(seat, command.card)
         else:
+            self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "passed"})
             self._end_turn(seat, f"{self.names[seat]} passed", "You passed")
 
     def view(self, seat: int | None) -> dict:
@@ -292,6 +301,7 @@ class OnPar(TurnByTurn):
         v["hand"] = list(self.hands[seat])
         v["drawn"] = self.fresh[seat]
         v["choices"] = play.choices(self, seat) if seat in self.to_move() else []
+        v["events"] = told(self.log, seat)
         return v
 
     def balls_view(self) -> list[dict]:
@@ -310,6 +320,18 @@ class OnPar(TurnByTurn):
 
     def orders_like(self, seat: int, word: str | None) -> list:
         return play.orders_like(self, seat, word)
+
+    def legal_orders(self, seat: int) -> list[str]:
+        """Every order `seat` may give on its turn (`play.legal_orders`): each club shot (each
+        set of cards once), skill shot, trap on each player it may fall on, discard and PASS,
+        where the rules allow them. A trap names its victim by seat (`#2`) where the name holds
+        a semicolon, which would split the one line of a move."""
+        texts = []
+        for order in play.legal_orders(self, seat):
+            if type(order) is Trap and ";" in order.player:
+                order = Trap(order.card, f"#{play.seats_called(self.names, order.player)[0] + 1}")
+            texts.append(str(order))
+        return texts
 
     # -- checks (each returns what the order would do) --------------------------------------
     def shot_outcome(self, seat: int, command: Shot) -> oc.Outcome:
@@ -410,7 +432,7 @@ class OnPar(TurnByTurn):
 
     # -- play -----------------------------------------------------------------------------
     def _played(self, seat: int, text: str, own: str, move: bool = True) -> None:
-        self.events.append({"kind": "played", "seat": seat, "text": text, "own": own, "move": move})
+        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "text": text, "own": own, "move": move})
 
     def _take(self, seat: int, cards: Sequence[str], pile: list[str]) -> None:
         for card in cards:
@@ -423,15 +445,19 @@ class OnPar(TurnByTurn):
         club = oc.CLUBS[oc.club(cards[0])]
         what = f"{' '.join(cards)} ({club}, {sum(oc.value(c) for c in cards)})"
         self._take(seat, cards, self.played)
-        self._stroke(seat, outcome, what)
+        self._stroke(seat, outcome, what, {"what": "shot", "cards": list(cards)})
 
     def _skill(self, seat: int, command: PlaySkill) -> None:
         outcome = self.skill_outcome(seat, command)
         self._take(seat, (command.card,), self.played)
-        self._stroke(seat, outcome, f"{command.card} ({oc.SKILL_SHOTS[command.card]})")
+        self._stroke(seat, outcome, f"{command.card} ({oc.SKILL_SHOTS[command.card]})",
+                     {"what": "skill", "card": command.card})
 
-    def _stroke(self, seat: int, outcome: oc.Outcome, what: str) -> None:
+    def _stroke(self, seat: int, outcome: oc.Outcome, what: str, facts: dict) -> None:
+        """`facts`: the stroke's own part of its entry in the record (which club or skill shot)."""
         start, layout = self.balls[seat], self.layout
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, **facts, "from": start, "to": outcome.space,
+                         "holed": outcome.holed, "strokes": self.strokes[seat] + 1})
         self.balls[seat] = outcome.space
         self.strokes[seat] += 1
         strokes = self.strokes[seat]
@@ -453,10 +479,13 @@ class OnPar(TurnByTurn):
         self._take(seat, (card,), self.played)
         by, name, layout = self.names[seat], self.names[target], self.layout
         trap = f"{card} ({oc.TRAPS[card]})"
+        trapped: dict = {"kind": GameEvent.TRAPPED, "seat": target, "by": seat, "trap": card}
+        self.log.append(trapped)
         if card in oc.PUSH_BACK:
             start = self.balls[target]
             outcome = layout.pushed_back(start, oc.PUSH_BACK[card])
             self.balls[target] = outcome.space
+            trapped.update({"from": start, "to": outcome.space})
             note = f": {outcome.note}" if outcome.note else ""
             moved = f"from {layout.where(start)} to {layout.where(outcome.space)}{note}"
             effect, theirs = f"{name}'s ball went back {moved}", f"your ball went back {moved}"
@@ -469,15 +498,17 @@ class OnPar(TurnByTurn):
             lost = self.hands[target]
             self.hands[target] = []
             self.discards += lost
+            trapped.update({"cards": len(lost), OWN: {"lost": list(lost)}})
             count = f"{len(lost)} card{'' if len(lost) == 1 else 's'}"
             effect = f"{name} discarded their whole hand, {count}"
             theirs = f"you discarded your whole hand, {count}: {' '.join(lost) or 'none'}"
-        self.events.append({"kind": "trapped", "seat": target, "by": seat, "trap": card,
+        self.events.append({"kind": GameEvent.TRAPPED, "seat": target, "by": seat, "trap": card,
                             "text": f"{by} played {trap} on {name}: {effect}",
                             "own": f"{by} played {trap} on you: {theirs}"})
         self._end_turn(seat, f"{by} played {trap} on {name}: {effect}", f"You played {trap} on {name}: {effect}")
 
     def _discard(self, seat: int, card: str) -> None:
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "discarded", OWN: {"card": card}})
         self._take(seat, (card,), self.discards)
         self._end_turn(seat, f"{self.names[seat]} discarded a card", f"You discarded {card}")
 
@@ -502,6 +533,7 @@ class OnPar(TurnByTurn):
             name = self.names[seat]
             self._played(seat, f"{name} lost this turn to the Water Trap", "You lost this turn to the Water Trap",
                          move=False)
+            self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "lost_turn"})
             seat = self._following(seat)
         self.current = seat
         self.fresh = [None] * self.n
@@ -509,7 +541,8 @@ class OnPar(TurnByTurn):
         if card is not None:
             self.hands[seat].append(card)
             self.fresh[seat] = card
-            self.events.append({"kind": "drawn", "seat": seat, "card": card, "own": f"You drew {card}"})
+            self.events.append({"kind": GameEvent.DRAWN, "seat": seat, "card": card, "own": f"You drew {card}"})
+            self.log.append({"kind": GameEvent.DRAWN, "seat": seat, "from": "pile", OWN: {"card": card}})
 
     def _draw_card(self) -> str | None:
         if not self.draw:
@@ -522,7 +555,8 @@ class OnPar(TurnByTurn):
             self.shuffles.append({"hole": self.hole_no, "what": "draw pile", "turn": self._turn,
                                   "from": gathered, "cards": list(pile)})
             self.draw = pile
-            self.events.append({"kind": "reshuffled", "cards": len(pile),
+            self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(pile)})
+            self.events.append({"kind": GameEvent.RESHUFFLED, "cards": len(pile),
                                 "text": f"The draw pile ran out: the {len(pile)} discarded and played cards "
                                         "were shuffled into a new one"})
         return self.draw.pop()
@@ -550,8 +584,10 @@ class OnPar(TurnByTurn):
                 if not self.resigned[s]:
                     self.hands[s].append(cards.pop())
         self.draw = cards
-        self.events.append({"kind": "hole_start", "hole": self.hole_no, "par": par,
+        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "par": par,
                             "course": self.layout.course(), "starter": self.starter})
+        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "par": par,
+                         "course": self.layout.course(), "starter": self.starter})
         self._begin_turn(self.starter)
 
     def _end_hole(self, winner: int | None) -> None:
@@ -564,7 +600,9 @@ class OnPar(TurnByTurn):
         record = {"hole": self.hole_no, "par": layout.par, "course": layout.course(), "finish": finish,
                   "shots": shots, "strokes": scored, "winner": winner, "scores": list(scored)}
         self.holes.append(record)
-        self.events.append({"kind": "hole_end", **copy.deepcopy(record), "totals": list(self.totals),
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "finish": list(finish),
+                         "shots": list(shots), "strokes": list(scored), "winner": winner, "totals": list(self.totals)})
+        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(record), "totals": list(self.totals),
                             "ahead": [0 if s == winner else layout.cards_ahead(finish[s]) for s in range(self.n)]})
         self.fresh = [None] * self.n
         if self.hole_no >= self.holes_total:
@@ -583,17 +621,20 @@ class OnPar(TurnByTurn):
             line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(self.totals))
-        self.events.append({"kind": "game_end", "line": line})
+        self.events.append({"kind": GameEvent.GAME_END, "line": line})
+        self.log.append({"kind": GameEvent.GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
+        self.log.append({"kind": GameEvent.PLAYED, "seat": seat, "what": "resigned"})
         self._played(seat, f"{self.names[seat]} resigned: they take no more turns and cannot win, and their "
                            "ball stays where it is and is scored", "You resigned")
         if self.n == 1:
             done = len(self.holes)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals))
-            self.events.append({"kind": "game_end", "line": line})
+            self.events.append({"kind": GameEvent.GAME_END, "line": line})
+            self.log.append({"kind": GameEvent.GAME_END, "line": line})
         elif self.resigned.count(False) < 2:
             self._finish()
         elif self.current == seat:

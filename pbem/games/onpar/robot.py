@@ -120,6 +120,7 @@ def _clone(state: OnPar) -> OnPar:
     c.skips, c.fresh, c.totals = list(state.skips), list(state.fresh), list(state.totals)
     c.holes, c.resigned = list(state.holes), list(state.resigned)
     c.shuffles, c.events = [], []
+    c.log = []  # a playout's own record, read by nobody
     c.rng = Generator.restore(state.rng.state())
     return c
 

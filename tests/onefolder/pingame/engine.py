@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pbem.games.base import NMR_OPTION, GameState, Resign, Result
 from pbem.games.errors import IllegalOrder
+from pbem.games.events import GameEvent, told
 from pbem.games.rng import game_generator
 
 HOLES, CLUBS = 3, range(1, 10)
@@ -61,8 +62,8 @@ class PinGame(GameState):
     def to_move(self) -> set[int]:
         return set() if self._result else {s for s in (0, 1) if self.pending[s] is None}
 
-    def legal_orders(self, seat: int) -> list[Club]:
-        return [Club(n) for n in CLUBS] if seat in self.to_move() else []
+    def legal_orders(self, seat: int) -> list[str]:
+        return [str(Club(n)) for n in CLUBS] if seat in self.to_move() else []
 
     def check(self, seat: int, command) -> None:
         self.refuse_out_of_play(seat, command, seat_rule="two seats", resigned_rule="a resignation stands")
@@ -97,6 +98,10 @@ class PinGame(GameState):
              "pin": self.pins[len(self.holes)] if len(self.holes) < HOLES else None,
              "result": self._result.line if self._result else None, "ordered": [p is not None for p in self.pending]}
         v["seats"] = {s: {"club": self.pending[s]} for s in ((0, 1) if seat is None else (seat,))}
+        if seat is not None:  # the record: each hole played (clubs shown once both are in), the result
+            record = [{"kind": GameEvent.HOLE_END, **hole} for hole in self.holes]
+            record += [{"kind": GameEvent.GAME_END, "line": self._result.line}] if self._result else []
+            v["events"] = told(record, seat)
         return v
 
     def default_orders(self, seat: int) -> Club:
