@@ -110,6 +110,8 @@ class Transcript:
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
+        # Each mail with an HTML part, as sent (secrets unmasked): (to, kind, text, the HTML).
+        self.pages: list[tuple[str, str, str, str]] = []
         # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
@@ -269,6 +271,8 @@ class Transcript:
         html_text = html_to_text(html.get_content()) if html is not None else None
         text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
         self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
+        if html is not None:
+            self.pages.append((addr, m["X-PBEM-Kind"], plain, html.get_content()))
         self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
                        f"Subject: {_mask(str(m['Subject']), masks)}", ""]
         self.lines += text_of(plain).rstrip("\n").splitlines()
