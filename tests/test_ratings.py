@@ -179,7 +179,7 @@ def test_ratings_by_mail_answer_a_player_and_nobody_else_and_a_forgery_makes_one
     assert f"{mine['ordinal']:.2f}" in text
     assert any(line.startswith(">") and "Ann" in line for line in text.splitlines())
     html = next((p for p in got[0].walk() if p.get_content_type() == "text/html"), None)
-    assert html is not None and "<pre" in html.get_content()
+    assert html is not None and "<table" in html.get_content()
     # A stranger: never played here, so no table, one error.
     table.send("stranger@example.test", "RATINGS", subject="ratings")
     table.pbem("process", now=clock.tick())

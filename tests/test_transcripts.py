@@ -19,6 +19,7 @@ import pytest
 from pbem.gm.letters import Postman
 from pbem.mail.kinds import MailKind
 from pbem.store import LogEvent, Store
+from phone import PHONE, shown
 from transcript_scenarios import SCENARIOS, WIDTH, play
 
 HERE = Path(__file__).parent / "transcripts"
@@ -92,6 +93,20 @@ def test_every_html_part_says_what_the_text_says(name):
         if html is not None:
             html_words = [w for w in re.findall(r"\S+", html) if w not in ("```", "[code]", "[/code]")]
             assert html_words == re.findall(r"\S+", text), (to, kind)
+
+
+def test_every_html_part_fits_a_phone_and_shows_every_word(tmp_path, chromium):
+    """CONTRACT section 5: every mail with an HTML part, of every kind and every game, laid out
+    by headless Chromium in a window 390 px wide (a phone), scrolls nothing sideways and shows
+    every word of its text part, in order (a table cut at the edge once hid a ratings mail's
+    numbers and the standings' last four columns). One browser for all of them."""
+    pages = [(name, to, kind, text, page) for name in sorted(SCENARIOS) for to, kind, text, page in played(name).pages]
+    seen = shown(chromium, [page for *_, page in pages], tmp_path)
+    wide = [(name, to, kind, s.width) for (name, to, kind, _, _), s in zip(pages, seen) if s.width > PHONE]
+    assert not wide, wide[:20]
+    lost = [(name, to, kind) for (name, to, kind, text, _), s in zip(pages, seen) if s.text.split() != text.split()]
+    assert not lost, lost[:20]
+    assert {kind for _, _, kind, _, _ in pages} >= EVERY_KIND - {"error"}
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -19,9 +19,11 @@ import io
 import mailbox
 import os
 import random
+import re
 import tempfile
 import textwrap
 from datetime import datetime, timedelta, timezone
+from html import escape, unescape
 from pathlib import Path
 
 from pbem import cli
@@ -55,6 +57,51 @@ def _as_shown(lines: list[str]) -> list[str]:
     return out
 
 
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr>", re.S)
+_CELL = re.compile(r"<t[dh]\b([^>]*)>(.*?)</t[dh]>", re.S)
+
+
+def _tables_laid_out(page: str) -> str:
+    """The HTML part with each table as a reader's window shows it, for the converter to text,
+    which would run a row's cells together: its rows one a line, each column as wide as its
+    cells (one far longer than the rest runs on into the next, as in the text), two spaces
+    apart, on the right where the table puts them there, the last column wrapped within the
+    window. Spaces as &nbsp; keep the converter from squeezing them; four more before each row
+    are the indent that `_as_shown` takes from a preformatted line."""
+    def rows(table) -> str:
+        return "".join(escape("    " + line).replace(" ", "&nbsp;") + "<br>\n" for line in _laid_out(table[0]))
+    return _TABLE.sub(rows, page)
+
+
+def _laid_out(table: str) -> list[str]:
+    rows = [[(unescape(re.sub(r"<br>", "\n", body)).split("\n"), 'align="right"' in attributes)
+             for attributes, body in _CELL.findall(row)] for row in _ROW.findall(table)]
+    columns = max(map(len, rows))
+    widths = []
+    for k in range(columns):
+        sizes = sorted((len(line) for row in rows if k < len(row) for line in row[k][0]), reverse=True) + [0, 0]
+        widths.append(sizes[1] if k < columns - 1 and sizes[0] > sizes[1] + 10 else sizes[0])
+    room = WIDTH - sum(widths[:-1]) - 2 * (columns - 1)
+    if widths[-1] > room >= 20:
+        for row in rows:
+            if len(row) == columns:
+                row[-1] = ([part for line in row[-1][0] for part in textwrap.wrap(line, room) or [""]], row[-1][1])
+        widths[-1] = room
+    starts = [sum(widths[:k]) + 2 * k for k in range(columns)]
+    out = []
+    for row in rows:
+        for n in range(max(len(lines) for lines, _ in row)):
+            line = ""
+            for k, (lines, right) in enumerate(row):
+                cell = lines[n] if n < len(lines) else ""
+                if cell:
+                    at = max(starts[k] + (widths[k] - len(cell) if right else 0), len(line) + 2 if line else 0)
+                    line = line.ljust(at) + cell
+            out.append(line)
+    return out
+
+
 class Transcript:
     """A GM in a temporary folder and the record of every mail in and out, in order."""
 
@@ -63,6 +110,8 @@ class Transcript:
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
+        # Each mail with an HTML part, as sent (secrets unmasked): (to, kind, text, the HTML).
+        self.pages: list[tuple[str, str, str, str]] = []
         # Each calendar part of a mail: (to, kind, the type of the mail's first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
@@ -227,12 +276,15 @@ class Transcript:
         html_text = html_to_text(html.get_content()) if html is not None else None
         text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
         self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
+        if html is not None:
+            self.pages.append((addr, m["X-PBEM-Kind"], plain, html.get_content()))
         self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
                        f"Subject: {_mask(str(m['Subject']), masks)}", ""]
         self.lines += text_of(plain).rstrip("\n").splitlines()
-        if html_text is not None:
+        if html is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
-            self.lines += _as_shown(text_of(html_text).rstrip("\n").splitlines())
+            shown = html_to_text(_tables_laid_out(html.get_content()))
+            self.lines += _as_shown(text_of(shown).rstrip("\n").splitlines())
         for calendar in (p for p in m.walk() if p.get_content_type() == "text/calendar"):
             first = next(p for p in m.walk() if not p.is_multipart()).get_content_type()
             ics = calendar.get_content().replace("\r\n", "\n")

@@ -365,6 +365,9 @@ def html_to_text(html: str) -> str:
     converter.ignore_links = True
     converter.ignore_images = True
     converter.ignore_emphasis = True
+    # A table's rows one a line, its cells apart as a browser shows them, not Markdown's pipes
+    # (`Ann| 19`, a rule of dashes under the first row) which a reader never sees.
+    converter.ignore_tables = True
     text = _MD_ESCAPE.sub(r"\1", converter.handle(html))
     # html2text ends <br> lines with two spaces (a markdown line break).
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
