@@ -203,3 +203,14 @@ def test_every_kind_of_mail_scores_low_with_spamassassin(tmp_path):
     high = [(name, kind, float(score), " ".join(tests.split()))
             for (name, kind, _), (_, score, tests) in zip(mails, scored) if float(score) > SPAM_MOST]
     assert not high, "\n".join(f"{name} {kind}: {score} ({tests})" for name, kind, score, tests in high)
+
+
+@pytest.mark.parametrize("name", ["golf", "golfdeck", "onpar", "robots"])
+def test_a_first_turn_mail_never_speaks_of_a_last_move(name):
+    # Before a player's first move of the game the news runs from the hole's start.
+    first: dict[str, str] = {}
+    for to, kind, text, _ in played(name).mails:
+        if kind == "turn" and to not in first:
+            first[to] = text
+    assert first and not [to for to, text in first.items() if "Since your last move:" in text]
+    assert any("Since the hole began:" in text for text in first.values()) or name == "golfdeck"

@@ -104,7 +104,8 @@ class RoundTheTable:
                 # A resignation in this hole is among the news already.
                 notes = self._notes_for(s, nmr, told, notices=not news)
                 within = answer if s == actor and not fresh_hole else None
-                self.postman.to_seat(MailKind.TURN, self.table, seat, notes=notes, news=news, answer=within)
+                self.postman.to_seat(MailKind.TURN, self.table, seat, notes=notes, news=news, answer=within,
+                                     moved=self._moved(s, moves))
         for seat in self.table.seats:
             notes = [] if seat.seat in told else self._notes_for(seat.seat, nmr, told)
             if notes:
@@ -130,8 +131,9 @@ class RoundTheTable:
         """A new player has taken `seat` (the GM's REPLACE): if it owes a move, the turn mail the
         welcome promised, with everything played since the seat's last move."""
         if seat.seat in self.state.to_move():
-            news = self._news(seat.seat, self._hole_moves())
-            self.postman.to_seat(MailKind.TURN, self.table, seat, notes=[], news=news)
+            moves = self._hole_moves()
+            self.postman.to_seat(MailKind.TURN, self.table, seat, notes=[], news=self._news(seat.seat, moves),
+                                 moved=self._moved(seat.seat, moves))
 
     def _record(self, events: list[dict], nmr: list[dict], told: set[int]) -> bool:
         """Keep each public move as a `move` event (the news and the history are read from
@@ -167,6 +169,12 @@ class RoundTheTable:
     def _hole_moves(self) -> list[dict]:
         hole = self.state.hole
         return [ev for ev in self.store.events(self.table.id) if ev["kind"] == "move" and ev.get("hole") == hole]
+
+    @staticmethod
+    def _moved(reader: int, moves: list[dict]) -> bool:
+        """Whether `reader` has made a move of this hole (the news then runs from it, else from
+        the hole's start)."""
+        return any(ev["seat"] == reader and ev.get("move", True) for ev in moves)
 
     @staticmethod
     def _news(reader: int, moves: list[dict]) -> list[str]:
