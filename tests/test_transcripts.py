@@ -214,3 +214,10 @@ def test_a_first_turn_mail_never_speaks_of_a_last_move(name):
             first[to] = text
     assert first and not [to for to, text in first.items() if "Since your last move:" in text]
     assert any("Since the hole began:" in text for text in first.values()) or name == "golfdeck"
+
+
+def test_every_dice_golf_toss_line_shows_its_dice():
+    # "Hole 3, toss 1: 3 and 1: your policy BEST entered 4": an entry is read beside the roll.
+    lines = [line for _, _, text, _ in played("dicegolf").mails for line in text.splitlines()
+             if re.match(r"^\s*-? ?Hole \d+, toss \d+: ", line)]
+    assert lines and all(re.match(r"^\s*-? ?Hole \d+, toss \d+: \d and \d", line) for line in lines), lines[:5]

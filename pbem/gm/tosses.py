@@ -44,7 +44,8 @@ def describe(ev: dict, names: list[str], reader: int) -> str | None:
             return f"{head}: {ev['entry']} reaches the flag {ev['flag']}{ace}"
         return f"{head}: {ev['entry']} entered, the only entry that fits (total {total})"
     if kind == GameEvent.ENTRY:
-        head = f"Hole {ev['hole']}, toss {ev['toss']}: "
+        rolled = f"{dice_text(ev['dice'])}: " if ev.get("dice") else ""  # what was rolled, then entered
+        head = f"Hole {ev['hole']}, toss {ev['toss']}: {rolled}"
         by = {"hand": f"{who} entered", "deadline": "BEST entered (the deadline)"}.get(
             ev["by"], f"{'your' if who == 'you' else names[ev['seat']] + chr(39) + 's'} policy {ev['by']} entered")
         return f"{head}{by} {ev['entry']} (total {ev['total']})"

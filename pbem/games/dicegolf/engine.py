@@ -577,7 +577,7 @@ class DiceGolf(Sheets, GameState):
         toss = card["tosses"][-1]
         toss["entry"], toss["by"] = ("X" if value is None else value), by
         hole, toss_no = self.hole_no, len(card["tosses"])
-        self.events.append({"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss_no,
+        self.events.append({"kind": _ENTRY, "seat": seat, "hole": hole, "toss": toss_no, "dice": list(toss["dice"]),
                             "entry": toss["entry"], "by": by, "total": _total(card)})
         self.log.append([_ENTRY, seat, hole, toss_no, toss["entry"], by])
         if by == "hand":
