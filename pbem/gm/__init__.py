@@ -205,10 +205,17 @@ class GM:
             table = self._load(game_id)
             # A wait game has a deadline only when the GM set one: it acts, once (README).
             once = table.row.options.get("nmr") == "wait"
-            notes = Turns(postman, table).missed_deadline(forced=once)
+            turns = Turns(postman, table)
+            tosses = turns.tosses if plays_by_toss(table.state) else None
+            if tosses is not None:  # the deadline's holes and the robots' after it: one report
+                tosses.batch = True
+            notes = turns.missed_deadline(forced=once)
             if not notes or once:
                 table.next_deadline(now)
-            notes += robot_seats.move(Turns(postman, table))
+            notes += robot_seats.move(turns)
+            if tosses is not None:
+                tosses.batch = False
+                tosses.flush()
             games.save(self.store, table)
         log.info("game %s: deadline passed; %s", game_id, "; ".join(notes) or "nothing owed")
         return notes

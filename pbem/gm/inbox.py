@@ -22,6 +22,7 @@ from pbem.store import Seat
 from pbem.gm import games, layers, originals, robot_seats
 from pbem.gm.chain import Found, Outcome, Policy
 from pbem.gm.letters import Postman
+from pbem.gm.pacing import plays_by_toss
 from pbem.gm.steps import chain
 from pbem.gm.turns import Turns
 from pbem.gm.wording import wording
@@ -210,17 +211,24 @@ class Inbox:
             self.postman.to_sender(MailKind.ERROR, msg, table=table, seat=seat, errors=errors, problem=None, hint=None,
                                    read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
-        effects = self._obey(msg, table, seat, orders)
-        effects += robot_seats.move(Turns(self.postman, table))  # robots owing a move now make it
+        turns = Turns(self.postman, table)
+        # Dice golf: the holes this mail closes, and those the robots close after it, make one report.
+        tosses = turns.tosses if plays_by_toss(table.state) else None
+        if tosses is not None:
+            tosses.batch = True
+        effects = self._obey(msg, table, seat, orders, turns)
+        effects += robot_seats.move(turns)  # robots owing a move now make it
+        if tosses is not None:
+            tosses.batch = False
+            tosses.flush()
         games.save(self.store, table)
         return Outcome("handled", "; ".join(effects), table.id, effects)
 
-    def _obey(self, msg: Inbound, table: games.Table, seat: Seat, orders: list[Order]) -> list[str]:
+    def _obey(self, msg: Inbound, table: games.Table, seat: Seat, orders: list[Order], turns: Turns) -> list[str]:
         """Carry out a message's orders: a time zone or an absence first (the answer's deadlines
         are written in that zone, and moved), then the game's orders, then the rest, so that a
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
-        turns = Turns(self.postman, table)
         zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar))]
         away = [o for o in orders if isinstance(o.command, SetAbsence)]
         game_orders = [o for o in orders if _is_game_order(o.command)]

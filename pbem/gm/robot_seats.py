@@ -121,6 +121,22 @@ def move(turns) -> list[str]:
     events = turns.store.events(table.id)
     played: dict[int, int] = {s: robot_moves(events, s) for s in robots}
     done: list[str] = []
+    tosses = turns.tosses if plays_by_toss(state) else None
+    batch = tosses.batch if tosses is not None else False
+    if tosses is not None:  # the holes the robots close are reported with the pass's others, once
+        tosses.batch = True
+    try:
+        _play(turns, robots, played, done)
+    finally:
+        if tosses is not None:
+            tosses.batch = batch
+    if tosses is not None and not batch:
+        tosses.flush()
+    return done
+
+
+def _play(turns, robots: dict, played: dict[int, int], done: list[str]) -> None:
+    table, state = turns.table, turns.table.state
     acted: int | None = None
     for _ in range(MOVES_A_CALL):
         owing = sorted(s for s in state.to_move() if s in robots) if state.result() is None else []
@@ -144,7 +160,6 @@ def move(turns) -> list[str]:
                     table.id, MOVES_A_CALL)
     if acted is not None and round_the_table(state):
         turns.announce(actor=acted)
-    return done
 
 
 def _command(state, table, seat: Seat, index: int, level: str | None = None):

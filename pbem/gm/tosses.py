@@ -68,6 +68,13 @@ class Tosses:
         self.store = turns.store
         self.table = turns.table
         self.pending: list[dict] = []
+        # While `batch` holds (a mail and the robots' moves after it, a deadline's pass), the holes
+        # that close wait to be reported together: one report per pass (`flush`).
+        self.batch = False
+        self._ended: list[dict] = []
+        self._notes: list[str] = []
+        self._about: int | None = None
+        self._opened: list[dict] = []
 
     @property
     def state(self) -> TossGame:
@@ -106,8 +113,8 @@ class Tosses:
 
     def settle(self, notes: list[str] | None = None, about: int | None = None) -> None:
         """Close every hole that every player has finished, report them in one mail to each
-        player, and end the game after the seventh. `about`: the seat that resigned, who reads
-        of it in their own words."""
+        player (at the end of the batch, when one runs), and end the game after the seventh.
+        `about`: the seat that resigned, who reads of it in their own words."""
         state, ended = self.state, []
         while state.ready():
             hole = state.turn
@@ -115,16 +122,28 @@ class Tosses:
             # The history keeps every roll of the hole, by player.
             rolls = {seat.address: state.sheet(seat.seat, hole) for seat in self.table.seats}
             self.store.add_event(self.table.id, self.turns.now, LogEvent.RESOLVED, turn=hole, sheets=rolls)
-        opened = [ev for ev in state.drain_events() if ev.get("kind") in _ON_A_CARD]
+        self._opened += [ev for ev in state.drain_events() if ev.get("kind") in _ON_A_CARD]
         self.table.sync()
         if ended and state.result() is None:
             self.table.next_deadline(self.turns.now)
             self.table.row.reminded_turn = None
+        self._ended += ended
+        self._notes += notes or []
+        if about is not None:
+            self._about = about
+        if not self.batch:
+            self.flush()
+
+    def flush(self) -> None:
+        """The one report of the holes closed (and the notes gathered) since the last one; the
+        result after the seventh hole."""
+        state, ended, notes, about, opened = self.state, self._ended, self._notes, self._about, self._opened
+        self._ended, self._notes, self._about, self._opened = [], [], None, []
         if ended or notes:
             for seat in self.table.seats:
                 news = [line for ev in opened if ev.get("seat") == seat.seat and ev["kind"] != GameEvent.ASK
                         if (line := describe(ev, state.names, seat.seat))]
-                told = notes or []
+                told = notes
                 if seat.seat == about:
                     told = ["You have resigned: you toss no more. I will still send you the reports and the result."]
                 self.postman.to_seat(MailKind.REPORT, self.table, seat, holes=ended, notes=told, done=news)
