@@ -145,9 +145,13 @@ class RoundTheTable:
                 self.store.add_event(self.table.id, self.turns.now, LogEvent.MOVE, ev["seat"], hole=hole,
                                      text=ev["text"], move=ev.get("move", True), by_gm=ev.get("by_gm", False))
             elif ev["kind"] == GameEvent.HOLE_END:
+                # Each reader's report begins with the moves they have not read of yet: those the
+                # others made since their own last one (the last of the hole among them).
+                moves = self._hole_moves(hole)
                 for seat in self.table.seats:
                     self.postman.to_seat(MailKind.REPORT, self.table, seat, hole_end=ev,
-                                         notes=self._notes_for(seat.seat, nmr, told))
+                                         notes=self._notes_for(seat.seat, nmr, told),
+                                         news=self._news(seat.seat, moves), moved=self._moved(seat.seat, moves))
             elif ev["kind"] == GameEvent.HOLE_START:
                 fresh_hole, hole = True, ev["hole"]
             elif ev["kind"] == GameEvent.TRAPPED:  # On Par: the victim hears of a trap at once
@@ -166,8 +170,8 @@ class RoundTheTable:
         elif row.reminded_turn == turn_before:  # reminded already for the deadline that still runs
             row.reminded_turn = self.state.turn
 
-    def _hole_moves(self) -> list[dict]:
-        hole = self.state.hole
+    def _hole_moves(self, hole: int | None = None) -> list[dict]:
+        hole = self.state.hole if hole is None else hole
         return [ev for ev in self.store.events(self.table.id) if ev["kind"] == "move" and ev.get("hole") == hole]
 
     @staticmethod

@@ -238,3 +238,29 @@ def test_every_wrong_line_of_a_card_mail_is_named_not_only_the_first(table):
     text = " ".join(body(got[0]).split())
     assert "Line 1" in text and "Line 2" in text, text
     assert table.show("c1")["history"] == before["history"]  # nothing of it was played
+
+
+@pytest.mark.parametrize("type_name", ["golfdeck", "golf"])
+def test_a_hole_report_begins_with_the_moves_its_reader_has_not_read(table, type_name):
+    """The hole ends on someone else's move: the report tells each reader every move made since
+    their own last one, the one that ended the hole included, before the scores."""
+    module = __import__(f"pbem.games.{type_name}", fromlist=["random_orders"])
+    table.pbem("new-game", type_name, "--id", "c1", "--seed", "11", "--option", "holes=1",
+               "--player", f"Ann <{PLAYERS[0]}>", "--player", f"Bob <{PLAYERS[1]}>")
+    rng = random.Random(11)
+    last = None
+    for _ in range(400):
+        state = engine(table)
+        if state.result() is not None:
+            break
+        seat = min(state.to_move())
+        last = seat
+        table.order(PLAYERS[seat], str(module.random_orders(state, seat, rng)), game="c1")
+    assert last is not None and engine(table).result() is not None
+    other = PLAYERS[1 - last]
+    report = next(m for m in table.mails(other) if m["X-PBEM-Kind"] == "report")
+    text = body(report)
+    ender = ["Ann", "Bob"][last]
+    news = text.split("Since your last move:", 1)[1].split("\n\n", 1)[0]
+    assert f"- {ender} " in news, text
+    assert text.index("Since your last move:") < text.index("Every card face up")
