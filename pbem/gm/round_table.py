@@ -108,8 +108,9 @@ class RoundTheTable:
                                      moved=self._moved(s, moves))
         for seat in self.table.seats:
             notes = [] if seat.seat in told else self._notes_for(seat.seat, nmr, told)
-            if notes:
-                self.postman.to_seat(MailKind.STATUS, self.table, seat, template="news", notes=notes)
+            if notes:  # after the hole's reveals, with the cards they turned up (their own among them)
+                self.postman.to_seat(MailKind.STATUS, self.table, seat, template="news", notes=notes,
+                                     revealed=revealed)
         self._notices = []
 
     def resign(self, seat: Seat, msg: Inbound | None) -> None:

@@ -264,3 +264,20 @@ def test_a_hole_report_begins_with_the_moves_its_reader_has_not_read(table, type
     news = text.split("Since your last move:", 1)[1].split("\n\n", 1)[0]
     assert f"- {ender} " in news, text
     assert text.index("Since your last move:") < text.index("Every card face up")
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_after_a_missed_reveal_the_player_who_revealed_is_told_their_own_cards(table, seed):
+    table.pbem("new-game", "golfdeck", "--id", "c1", "--seed", str(seed), "--deadline", "1d",
+               "--player", f"Ann <{PLAYERS[0]}>", "--player", f"Bob <{PLAYERS[1]}>")
+    table.order(PLAYERS[0], "REVEAL 1 2", game="c1")
+    table.new_mails(PLAYERS[0])
+    table.pbem("process", now="2026-12-03T18:00:00Z")  # Bob's reveal is missed: the GM plays it
+    mine = engine(table).view(0)
+    assert mine["phase"] != "reveal"
+    told = table.new_mails(PLAYERS[0])
+    assert told, "Ann heard nothing of the reveals"
+    text = body(told[-1])
+    cards = [mine["grids"][0][i] for i in (0, 1)]
+    assert "??" not in cards and all(card in text for card in cards), (cards, text)
+    assert "sent no orders" in " ".join(text.split())
