@@ -102,6 +102,14 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
                          "ordinal (mu - 3 sigma) first.")
     rt.add_argument("--type", metavar="TYPE", help="one game type only")
     rt.add_argument("--json", action="store_true", help="a JSON list")
+    pl = add("players", help="every address that has played here: games finished and running, and the share of "
+                             "deadlines met in the last 365 days",
+             description="One row per address that has had a seat in a game (robots are left out): the name it "
+                         "last played under, its games finished (played) and on now (running), on_time (the "
+                         "share of the deadlines it owed in the last 365 days, over every game, that its orders "
+                         "came before; null with none owed), owed (how many), and absences_left (null: a "
+                         "per-address absence allowance is not kept yet).")
+    pl.add_argument("--json", action="store_true", help="a JSON list")
     cal = add("calendar", help="the deadlines owed in a game or a league as an iCalendar file (RFC 5545)",
               description="Prints an iCalendar file: one event for each deadline owed now in the game (or in "
                           "the league's games, with each round still to open), in UTC; with --player, that "
@@ -161,9 +169,10 @@ def _table_parser(add) -> None:
     tb = add("table", help="open tables that players join by mail: `table open TYPE --seats N`, `table list`, "
                            "`table close ID`",
              description="open TYPE --seats N [--min M] [--course C] [--option K=V ...] [--deadline D] "
-                         "[--starts WHEN] [--fill robots|wait|cancel] [--id ID]: open a table that players join "
-                         "by mail (JOIN <table>), and print its id | list [--json]: every table, open ones first: "
-                         "seats taken and free, who has joined, when it starts | close ID: close an open table; "
+                         "[--starts WHEN] [--fill robots|wait|cancel] [--id ID] [--min-on-time X]: open a table "
+                         "that players join by mail (JOIN <table>), and print its id | list [--json]: every "
+                         "table, open ones first: seats taken and free, who has joined, when it starts | "
+                         "close ID: close an open table; "
                          "everyone who joined is told")
     tb.add_argument("action", choices=["open", "list", "close"], help="what to do")
     tb.add_argument("target", nargs="?", metavar="TYPE|ID", help="the game type (open) or the table's id (close)")
@@ -181,6 +190,10 @@ def _table_parser(add) -> None:
                     help="open: at --starts with fewer than --min: robots take the empty seats, it waits "
                          "for --min (the default), or it is called off")
     tb.add_argument("--id", help="open: the table's id, which the game takes too (default: table-<n>)")
+    tb.add_argument("--min-on-time", metavar="X",
+                    help="open: refuse a JOIN from an address whose orders met less than X of its deadlines in "
+                         "the last 365 days (see `pbem players`); X a fraction from 0 to 1 (0.8) or a "
+                         "percentage (80%%). An address that has owed no deadline yet may join")
     tb.add_argument("--json", action="store_true", help="list: a JSON list")
 
 
@@ -224,6 +237,7 @@ COMMANDS = {
     "show": "pbem.commands.games:cmd_show",
     "list": "pbem.commands.games:cmd_list",
     "ratings": "pbem.commands.players:cmd_ratings",
+    "players": "pbem.commands.players:cmd_players",
     "calendar": "pbem.commands.players:cmd_calendar",
     "inbox": "pbem.commands.mail:cmd_inbox",
     "check": "pbem.commands.check:cmd_check",

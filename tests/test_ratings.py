@@ -105,7 +105,9 @@ def same(got: list[dict], want: list[dict]) -> None:
     assert [(r["type"], r["name"], r["address"], r["games"]) for r in got] == \
         [(r["type"], r["name"], r["address"], r["games"]) for r in want]
     for a, b in zip(got, want):
-        assert set(a) == {"name", "address", "type", "mu", "sigma", "ordinal", "games"}
+        assert set(a) == {"name", "address", "type", "mu", "sigma", "ordinal", "games", "on_time", "owed"}
+        if a["address"] is None:  # a robot owes no deadline (section 14)
+            assert a["on_time"] is None and a["owed"] == 0
         for key in ("mu", "sigma", "ordinal"):
             assert a[key] == pytest.approx(b[key], abs=1e-9), (a, b, key)
 

@@ -33,7 +33,8 @@ def cmd_table(args) -> int:
     if args.action == "list" and args.target:
         raise UsageError(f"unexpected {quoted(args.target)}: table list takes no id")
     given = [f"--{k}" for k in ("seats", "min", "course", "deadline", "starts", "fill", "id")
-             if getattr(args, k) is not None] + (["--option"] if args.option else [])
+             if getattr(args, k) is not None] + (["--option"] if args.option else []) \
+        + (["--min-on-time"] if args.min_on_time is not None else [])
     if args.action != "open" and given:
         raise UsageError(f"{given[0]} is for table open")
     with open_app(args) as app:
@@ -41,7 +42,7 @@ def cmd_table(args) -> int:
             if args.action == "open":
                 out = open_table(app.gm, Opening(args.target, args.seats, args.min, args.course,
                                                  options(args.option), args.deadline, args.starts, args.fill,
-                                                 args.id), now())
+                                                 args.id, args.min_on_time), now())
             elif args.action == "list":
                 found = rows(app.store, now())
                 out = json.dumps(found, indent=2, ensure_ascii=False) if args.json else rows_text(found)

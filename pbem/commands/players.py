@@ -1,4 +1,5 @@
-"""The commands about what players follow across games: ratings, and the calendar of deadlines."""
+"""The commands about what players follow across games: ratings, the players and how reliable
+they are, and the calendar of deadlines."""
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ from pbem.commands.common import open_app, words
 from pbem.games import game_type
 from pbem.gm.admin import no_such_game
 from pbem.ratings import ratings, ratings_text
+from pbem.ratings.players import players, players_text
 
 
 def cmd_ratings(args) -> int:
@@ -21,8 +23,18 @@ def cmd_ratings(args) -> int:
         except KeyError as e:
             raise UsageError(words(e)) from None
     with open_app(args) as app:
-        rows = ratings(app.store, args.type.lower() if args.type else None)
+        rows = ratings(app.store, args.type.lower() if args.type else None, now=now())
     print(json.dumps(rows, indent=2, ensure_ascii=False) if args.json else ratings_text(rows))
+    return 0
+
+
+def cmd_players(args) -> int:
+    with open_app(args) as app:
+        rows = players(app.store, now())
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(players_text(rows))
     return 0
 
 

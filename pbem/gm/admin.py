@@ -319,7 +319,7 @@ class Admin:
         seat.robot = None
         self.store.update_seat(seat)
         games.rename(table.state, seat.seat, seat.name)
-        self.store.add_event(table.id, self.now, LogEvent.REPLACE, seat.seat, name=seat.name)
+        self.store.add_event(table.id, self.now, LogEvent.REPLACE, seat.seat, name=seat.name, address=seat.address)
         self.postman.to_seat(MailKind.WELCOME, table, seat, course=games.course_of(self.store, table.id),
                              replacing=old_name)
         Turns(self.postman, table).seat_taken(seat)  # the turn mail the welcome promises

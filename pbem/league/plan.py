@@ -25,6 +25,7 @@ from pbem.games.registry import types
 from pbem.gm import robot_seats
 from pbem.robots import robot_types
 from pbem.mail.clean import NAME_CHARS, base_address, clean, given_name
+from pbem.ratings.reliability import BadShare, read_share
 from pbem.clock.schedule import canonical_zone
 
 LEAGUE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -39,7 +40,7 @@ MOST_PLAYERS = 100           # past this a league file is a mistake, and pairing
 MOST_ROUNDS = 100
 KEYS = ("id", "name", "game", "options", "course", "courses", "players", "start",
         "round_length", "deadline", "format", "table_size", "rounds", "absence_days",
-        "withdrawn", "bye", "spectators")
+        "withdrawn", "bye", "spectators", "min_on_time")
 PLAYER_KEYS = ("name", "address", "timezone")
 # A robot's league handle: never an address, so no mail can ever go to it.
 ROBOT_HANDLE = re.compile(r"robot-[0-9]{1,4}")
@@ -107,6 +108,7 @@ class LeaguePlan:
     withdrawn: str = "forfeit"
     bye: str = "none"            # robot: the bye of an odd round robin is a match against a robot
     spectators: bool = True      # false: OBSERVE of the league or its games is refused
+    min_on_time: float | None = None  # the least share of deadlines met `league create` takes
 
     @property
     def addresses(self) -> tuple[str, ...]:
@@ -153,6 +155,8 @@ class LeaguePlan:
                 "spectators": self.spectators}
         if self.deadline is not None:
             out["deadline"] = self.deadline
+        if self.min_on_time is not None:
+            out["min_on_time"] = self.min_on_time
         return out
 
 
@@ -246,6 +250,7 @@ class _Reader:
         withdrawn = self.choice("withdrawn", WITHDRAWN, "forfeit")
         bye = self.choice("bye", BYES, "none")
         spectators = self.data.get("spectators", True)
+        least = self.share("min_on_time")
         if not isinstance(spectators, bool):
             self.problem("spectators", f"expected true or false, got {_show(spectators)}")
         if engine is None or players is None:
@@ -272,7 +277,7 @@ class _Reader:
             courses=courses, players=players, start=start, round_length=round_length,
             deadline=self.data["deadline"].strip() if deadline is not None else None, format=fmt, table_size=size,
             rounds=rounds, min_table=engine.MIN_PLAYERS, absence_days=absence,
-            withdrawn=withdrawn, bye=bye, spectators=spectators)
+            withdrawn=withdrawn, bye=bye, spectators=spectators, min_on_time=least)
 
     # -- single keys -------------------------------------------------------------------------
 
@@ -437,6 +442,21 @@ class _Reader:
             self.problem(key, f"expected a whole number from {low} to {high}, got {_show(value)}")
             return None
         return value
+
+    def share(self, key: str) -> float | None:
+        """A least share of deadlines met: a fraction (0.8) or a percentage (80%)."""
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            self.problem(key, f"expected a fraction from 0 to 1 (like 0.8) or a percentage (like 80%), "
+                         f"got {_show(value)}")
+            return None
+        try:
+            return read_share(value)
+        except BadShare as e:
+            self.problem(key, str(e))
+            return None
 
     def choice(self, key: str, names: tuple[str, ...], default: str | None) -> str | None:
         value = self.data.get(key)

@@ -20,6 +20,7 @@ from pbem.errors import BadValue
 from pbem.games.registry import spec_for
 from pbem.league.pairings import Pairing, schedule
 from pbem.league.plan import is_robot
+from pbem.ratings.reliability import Orders
 
 
 def is_match(game: str) -> bool:
@@ -42,13 +43,6 @@ HALVED = "Match halved"
 class RecordsDisagree(BadValue):
     """The league's records do not add up: a change or a game names an address that holds no
     row of the league, or a finished game's result or score cannot be read."""
-
-
-@dataclass(frozen=True)
-class Orders:
-    """A player's orders in one game: how many were owed so far, how many came in time."""
-    owed: int = 0
-    on_time: int = 0
 
 
 def _no_orders() -> Mapping[str, Orders]:

@@ -22,13 +22,14 @@ from pbem.gm.observers import spectator_token
 from pbem.mail.clean import clean, quoted
 from pbem.mail.kinds import MailKind
 from pbem.ratings import ratings
+from pbem.ratings.reliability import WINDOW, Orders, below, count, percent, reliability
 from pbem.store import LogEvent, from_iso, moment
 from pbem.league import notices
 from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
 from pbem.league.pairings import schedule
 from pbem.league.plan import LeaguePlan, read_plan
-from pbem.league.records import GameRecord, Orders, Replacement, Withdrawal
+from pbem.league.records import GameRecord, Replacement, Withdrawal
 from pbem.league.standings import columns, standings
 
 log = logging.getLogger("pbem")
@@ -56,6 +57,7 @@ class Season:
         if taken:
             raise LeagueRefused(f"games with this league's ids exist already ({taken[0]}): choose another id")
         postman = self.gm.postman()
+        self._reliable_enough(plan, postman.now)
         names = {p.address: p.name for p in plan.players}
         with self.store.transaction():
             league_rows.add_league(self.store, league_id, plan.name, plan.to_dict(), postman.now)
@@ -65,6 +67,19 @@ class Season:
         log.info("league %s created: %s, %d players, %d rounds", league_id, plan.game, len(plan.players),
                  plan.rounds)
         return league_id
+
+    def _reliable_enough(self, plan: LeaguePlan, now: datetime) -> None:
+        """`min_on_time:` refuses the league while a player of it met fewer of their deadlines
+        (over the last 365 days, every game) than it asks; one who owed none yet is let in."""
+        if plan.min_on_time is None:
+            return
+        kept = reliability(self.store, now)
+        short = [(p, kept[p.address]) for p in plan.players if not p.robot
+                 and below(kept.get(p.address), plan.min_on_time)]
+        if short:
+            who = ", ".join(f"{p.name} <{p.address}> {percent(o.share or 0)} of {o.owed}" for p, o in short)
+            raise LeagueRefused(f"min_on_time: {percent(plan.min_on_time)} of the deadlines of the last "
+                                f"{WINDOW.days} days met is asked, and {who} fell short")
 
     def _next_id(self) -> str:
         n = 1
@@ -360,17 +375,10 @@ def round_of(league_id: str, game_id: str) -> int:
 
 
 def _orders(seats, events: list[dict]) -> dict[str, Orders]:
-    """Each player's orders owed and sent in time: a turn (or move) they sent orders for counts
-    as owed and in time; one the GM had to play for them, as owed only."""
-    sent: dict[int, set] = {s.seat: set() for s in seats}
-    missed: dict[int, int] = {s.seat: 0 for s in seats}
-    for ev in events:
-        if ev["kind"] == LogEvent.ORDERS and ev.get("seat") is not None:
-            sent[ev["seat"]].add((ev.get("turn"), len(sent[ev["seat"]]) if ev.get("turn") is None else 0))
-        elif ev["kind"] == LogEvent.NMR and ev.get("seat") is not None:
-            missed[ev["seat"]] += 1
-    return {s.address: Orders(owed=len(sent[s.seat]) + missed[s.seat], on_time=len(sent[s.seat]))
-            for s in seats}
+    """Each player's orders owed and sent in time (`reliability.count`), by the address that
+    holds the seat now: a league row counts its seat's whole game."""
+    counted = count(events).by_seat()
+    return {s.address: counted.get(s.seat, Orders()) for s in seats}
 
 
 def current_addresses(store, league_id: str) -> set[str]:

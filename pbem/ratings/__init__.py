@@ -12,9 +12,11 @@ is not rated, nor one with fewer than two players to rank.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from pbem.games import game_type
+from pbem.ratings.reliability import figures, reliability
 from pbem.store import GameStatus, Seat, Store
 
 if TYPE_CHECKING:
@@ -116,9 +118,15 @@ def rate(games: list[Finish]) -> list[Row]:
     return sorted(rows.values(), key=lambda r: (r.type, -r.rating.ordinal(), r.name.casefold(), r.key))
 
 
-def ratings(store: Store, type_name: str | None = None) -> list[dict]:
-    """`pbem ratings --json`: rows by type, then highest ordinal first."""
-    return [as_dict(row) for row in rate(finishes(store, type_name))]
+def ratings(store: Store, type_name: str | None = None, *, now: datetime | None = None) -> list[dict]:
+    """`pbem ratings --json`: rows by type, then highest ordinal first. With `now`, each row
+    says too how reliable its player is (`on_time`, `owed`: section 14; a robot owes nothing)."""
+    rows = [as_dict(row) for row in rate(finishes(store, type_name))]
+    if now is not None:
+        kept = reliability(store, now)
+        for row in rows:
+            row.update(figures(kept.get(row["address"]) if row["address"] else None))
+    return rows
 
 
 def as_dict(row: Row) -> dict:

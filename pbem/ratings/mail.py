@@ -1,8 +1,9 @@
 """RATINGS by mail (CONTRACT section 13): ratings are public, so no password is asked, and the
 line is answered as any mail that proves no seat is (within the strangers' limits), and only to
 an address that plays or played here: the sender's own rows, then the table of each game type
-they play. Names only in the mail: the tables go to anyone who ever played, and a player's
-address is theirs to give. A layer above the GM (`gm.layers`), registered from the app."""
+they play, and how often their orders came in time. Names only in the mail: the tables go to
+anyone who ever played, and a player's address is theirs to give. A layer above the GM
+(`gm.layers`), registered from the app."""
 from __future__ import annotations
 
 from pbem.gm.inbox import Outcome
@@ -12,6 +13,7 @@ from pbem.mail.outbound import Letter
 from pbem.orders.commands import first_word
 from pbem.orders.text import LongLine
 from pbem.ratings import ratings, ratings_text
+from pbem.ratings.reliability import WINDOW, Orders, percent, reliability
 from pbem.render import render
 from pbem.store import InboundStatus
 
@@ -47,7 +49,10 @@ def answer(door, msg, lines: list) -> Outcome:
     types = {row.type for row in store.games() if row.id in played}
     own = [r for r in rows if r["address"] == msg.sender]
     tables = [r for r in rows if r["type"] in types]
+    kept = reliability(store, postman.now).get(msg.sender, Orders())
     ctx = postman.context(None, None)
+    ctx.update(on_time=percent(kept.share) if kept.share is not None else None, owed=kept.owed,
+               window_days=WINDOW.days)
     ctx.update(own=own, own_text=ratings_text(own, addresses=False).rstrip("\n") if own else "",
                tables_text=ratings_text(tables, addresses=False, mark=msg.sender).rstrip("\n") if tables else "")
     subject, text = render("ratings", None, **ctx)

@@ -43,6 +43,9 @@ TABLES = Tables("tables", (
     "CREATE TABLE IF NOT EXISTS table_requests (token TEXT PRIMARY KEY, table_id TEXT, address TEXT, name TEXT, "
     "asked TEXT, expires TEXT, used TEXT)",
     "CREATE INDEX IF NOT EXISTS table_requests_address ON table_requests (address, asked)",
+    # A table's least share of deadlines met (`--min-on-time`), in a table of its own so that a
+    # store made before it gains it as a layer's table, with no column to add.
+    "CREATE TABLE IF NOT EXISTS table_rules (table_id TEXT PRIMARY KEY, min_on_time REAL)",
 ))
 
 
@@ -120,6 +123,17 @@ def add_table(store: Store, t: OpenTable) -> None:
         f"INSERT INTO open_tables ({_TABLE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [t.id, t.type, t.seats, t.min, json.dumps(t.course, default=str), json.dumps(t.options), t.deadline,
          iso(t.starts), t.fill, t.status, t.game, iso(t.created), iso(t.closed)])
+
+
+def set_min_on_time(store: Store, table_id: str, least: float) -> None:
+    _conn(store).execute("INSERT OR REPLACE INTO table_rules (table_id, min_on_time) VALUES (?, ?)",
+                         [table_id, least])
+
+
+def min_on_time(store: Store, table_id: str) -> float | None:
+    """The least share of deadlines met a JOIN needs at the table (None: anyone may join)."""
+    row = _conn(store).execute("SELECT min_on_time FROM table_rules WHERE table_id = ?", [table_id]).fetchone()
+    return row[0] if row else None
 
 
 def table(store: Store, table_id: str) -> OpenTable | None:

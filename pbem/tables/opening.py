@@ -20,6 +20,7 @@ from pbem.gm.games import GAME_ID
 from pbem.gm.observers import closed_option
 from pbem.gm.robot_seats import allow_robots_only, check_game_type
 from pbem.mail.clean import clean, quoted
+from pbem.ratings.reliability import BadShare, read_share
 from pbem.store import iso
 from pbem.tables import book, start
 from pbem.tables.book import OpenTable, TableStatus
@@ -44,6 +45,7 @@ class Opening:
     starts: str | None = None
     fill: str | None = None
     id: str | None = None
+    min_on_time: str | None = None   # a fraction (0.8) or a percentage (80%), as given
 
 
 def open_table(gm, given: Opening, now: datetime) -> str:
@@ -64,6 +66,10 @@ def open_table(gm, given: Opening, now: datetime) -> str:
     if deadline is not None:
         parse_duration(deadline)
     starts = _starts(given.starts, now) if given.starts is not None else None
+    try:
+        least_share = read_share(given.min_on_time) if given.min_on_time is not None else None
+    except BadShare as e:
+        raise TableRefused(f"--min-on-time: {e}") from None
     table_id = _table_id(gm.store, given.id)
     t = OpenTable(table_id, engine.TYPE, seats, least, {"name": course.name, "pars": list(course.pars),
                   "description": course.description, "extras": dict(course.extras)}, options, deadline, starts,
@@ -72,6 +78,8 @@ def open_table(gm, given: Opening, now: datetime) -> str:
         if book.id_taken(gm.store, table_id):  # checked again under the write lock
             raise TableRefused(f"the id {quoted(table_id)} is taken already")
         book.add_table(gm.store, t)
+        if least_share is not None:
+            book.set_min_on_time(gm.store, table_id, least_share)
     return table_id
 
 

@@ -18,6 +18,7 @@ from pbem.gm.games import GAME_ID
 from pbem.gm.inbox import Outcome
 from pbem.mail.clean import base_address, clean
 from pbem.orders.text import subject_game_id
+from pbem.ratings.reliability import WINDOW, Orders, below, percent, reliability
 from pbem.tables import book, letters, start, words
 from pbem.store import InboundStatus
 from pbem.tables.book import OpenTable, Request, TableSeat, TableStatus
@@ -129,6 +130,11 @@ class Desk:
         if seat is not None:
             return self._tell(f"JOIN {t.id}: seated already", "seated", t.id, secret=seat.token, already=True,
                               name=seat.name, t=letters.describe(self.store, t, self.now))
+        short = self._unreliable(t, sender)
+        if short is not None:
+            return self.refuse(f"JOIN {t.id}: on time below the table's least", [short], table_id=t.id,
+                               hint="LIST shows the open tables; a table opened without a least share takes "
+                                    "any player.")
         if book.asked_lately(self.store, t.id, sender, self.now - ASKED_AGAIN, self.now):
             return Outcome(InboundStatus.IGNORED, f"JOIN {t.id}: its confirmation was asked already within the hour")
         silenced = self.door.unanswerable(self.msg, f"JOIN {t.id}")
@@ -140,6 +146,20 @@ class Desk:
         letters.write(self.postman, "ask", sender, table_id=t.id, answer=self.msg, secret=request.token,
                       t=letters.describe(self.store, t, self.now), until=format_utc(until))
         return Outcome(InboundStatus.HANDLED, f"JOIN {t.id}: asked to confirm")
+
+    def _unreliable(self, t: OpenTable, address: str) -> str | None:
+        """Why `address` may not sit at `t` (`--min-on-time`: too few deadlines met), or None."""
+        least = book.min_on_time(self.store, t.id)
+        if least is None:
+            return None
+        kept = reliability(self.store, self.now).get(address, Orders())
+        if not below(kept, least):
+            return None
+        assert kept.share is not None  # `below` is never true with nothing owed
+        return (f"Table {t.id} takes players whose orders came in time for at least {percent(least)} of their "
+                f"deadlines over the last {WINDOW.days} days, in every game played here. Yours came in time "
+                f"for {percent(kept.share)} ({kept.on_time} of {kept.owed}), so this table cannot seat you. "
+                "Nothing was changed.")
 
     # -- the answer to the question ---------------------------------------------------------------
     def confirm(self, request: Request, lines: list) -> Outcome:
@@ -179,6 +199,10 @@ class Desk:
         seat = book.seat_of(self.store, t.id, request.address)
         if seat is not None:
             return self._seated(t, seat, already=True)
+        short = self._unreliable(t, request.address)
+        if short is not None:  # it fell short since the JOIN was asked
+            return self.refuse(f"table {t.id}: on time below the table's least", [short], hint=LIST_HINT,
+                               table_id=t.id, proven=True)
         if len(book.seats(self.store, t.id)) >= t.seats:
             return self.refuse(f"table {t.id}: full", [f"Table {t.id} is full: every seat was taken before you "
                                "answered."], hint=LIST_HINT, table_id=t.id, proven=True)
