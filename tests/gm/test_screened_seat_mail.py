@@ -16,6 +16,11 @@ from pbem.gm.steps import Identify
 
 START = "2026-12-01T18:00:00Z"
 REAL_COMMANDS = Inbox._commands
+
+
+def broken(self, *args):
+    """A step that raises, as a bug would: the message is kept as failed."""
+    raise RuntimeError("engine exploded")
 MALLORY = "mallory@evil.test"
 GROUP = "golfers@groups.example.test"
 # What a Google group adds to every message it passes on.
@@ -131,8 +136,6 @@ def test_failed_and_screened_mail_are_listed_together_each_with_its_status(table
     from pbem.gm.inbox import Inbox
     started(table)
 
-    def broken(self, *args):
-        raise RuntimeError("engine exploded")
 
     monkeypatch.setattr(Inbox, "_commands", broken)
     table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
@@ -170,8 +173,6 @@ def test_the_listing_names_the_inbox_step_that_ended_each_message(table, monkeyp
     its handling raised (a GM looking at a failure knows where to look)."""
     started(table)
 
-    def broken(self, *args):
-        raise RuntimeError("engine exploded")
 
     monkeypatch.setattr(Inbox, "_commands", broken)
     table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
@@ -195,8 +196,6 @@ def test_the_listing_names_the_inbox_step_that_ended_each_message(table, monkeyp
 def test_a_retried_message_is_listed_with_the_step_that_ends_it_now(table, monkeypatch):
     started(table)
 
-    def broken(self, *args):
-        raise RuntimeError("engine exploded")
 
     monkeypatch.setattr(Inbox, "_commands", broken)
     table.send(GEORGE, "PLAY 4 4 5", subject="Re: [m1] Your orders", to=table.reply_to(GEORGE))
