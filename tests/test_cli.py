@@ -20,6 +20,16 @@ def test_new_game_prints_the_id_alone_and_list_shows_it(table):
     assert out.startswith("m7") and "matchplay" in out
 
 
+def test_version_prints_pbem_and_the_packages_version_and_exits_0(tmp_path):
+    """`pbem --version` (CONTRACT section 3): no configuration is read, so none need exist."""
+    import pbem
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_CONFIG"}
+    r = subprocess.run([sys.executable, "-m", "pbem", "--version"], capture_output=True, text=True, cwd=tmp_path,
+                       env=env, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"pbem {pbem.__version__}\n", "")
+    assert pbem.__version__.count(".") >= 1 and pbem.__version__.replace(".", "").isdigit()
+
+
 def test_new_game_without_an_id_numbers_games(table):
     _, out, _ = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL)
     assert out.strip() == "matchplay-1"
