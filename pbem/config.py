@@ -152,7 +152,8 @@ class LimitsConfig(_Section):
 
 class LogConfig(_Section):
     file: Path | None = None     # one line per message handled; stderr when not set
-    level: Literal["debug", "info", "warning"] = "info"
+    # None: info for `pbem run` and a log file, warnings alone for a command's stderr (-v: info).
+    level: Literal["debug", "info", "warning"] | None = None
 
 
 class Config(_Section):
