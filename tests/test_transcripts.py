@@ -81,3 +81,10 @@ def test_a_calendar_part_comes_after_the_text_and_reads_as_one_event(name):
 def test_the_rollback_scenario_shows_calendar_parts():
     calendars = played("rollback").calendars
     assert {kind for _, kind, _, _ in calendars} >= {"ack", "report", "notice"}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_mail_is_auto_replied_exactly_when_it_answers_a_message(name):
+    for m in played(name).messages:
+        assert m["Auto-Submitted"] == ("auto-replied" if m["In-Reply-To"] else "auto-generated"), (
+            m["To"], m["X-PBEM-Kind"], m["Subject"])

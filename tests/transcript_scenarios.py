@@ -63,6 +63,7 @@ class Transcript:
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
+        self.messages: list[email.message.EmailMessage] = []  # each of those mails whole, as parsed
         # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
@@ -222,6 +223,7 @@ class Transcript:
         html_text = html_to_text(html.get_content()) if html is not None else None
         text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
         self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
+        self.messages.append(m)
         self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
                        f"Subject: {_mask(str(m['Subject']), masks)}", ""]
         self.lines += text_of(plain).rstrip("\n").splitlines()

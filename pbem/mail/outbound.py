@@ -17,9 +17,6 @@ from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id 
 
 KINDS = ("welcome", "ack", "error", "turn", "report", "reminder", "result", "status", "history", "help",
          "press", "standings", "notice", "table", "ratings")
-# Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
-# (an open table's mail is either: the answer to a JOIN, or the news that the table started).
-ANSWER_KINDS = {"ack", "error", "status", "history", "help", "table", "ratings"}
 
 
 class BadLetter(BadValue):
@@ -260,10 +257,12 @@ def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> 
         headers.append(("X-PBEM-Game", clean(letter.game_id, 64)))
     headers.append(("X-PBEM-Kind", letter.kind))
     answered = clean_message_id(letter.in_reply_to or "")
-    answer = letter.in_reply_to is not None and letter.kind in ANSWER_KINDS
     if answered and answered.endswith(SYNTHETIC_ID_DOMAIN + ">"):
         answered = None  # the message had no usable Message-ID of its own: nothing to refer to
-    headers.append(("Auto-Submitted", "auto-replied" if answer else "auto-generated"))
+    # RFC 3834: a mail written because a message came is auto-replied, whatever its kind (the
+    # answer to a press is a press, the next toss a dice player is sent back is a turn);
+    # everything the GM starts itself is auto-generated.
+    headers.append(("Auto-Submitted", "auto-replied" if letter.in_reply_to is not None else "auto-generated"))
     if answered:
         headers.append(("In-Reply-To", answered))
         # A sender's long References is trimmed to its last few ids, as RFC 5322 allows.
