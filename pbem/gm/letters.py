@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pbem.clock import format_utc
 from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
-from pbem.mail.outbound import Letter, compose
+from pbem.mail.outbound import Letter, compose, short_subject
 from pbem.render.html_part import html_part
 from pbem.render import render
 from pbem.store import Seat, Store
@@ -101,6 +101,7 @@ class Postman:
         dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
         if letter.html is None:
             letter.html = html_part(letter.text)
+        letter.subject = short_subject(letter.subject)
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
         self.store.outbox.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
                                 message_id=mail.message_id, raw=mail.raw)

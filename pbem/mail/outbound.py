@@ -4,6 +4,7 @@ from __future__ import annotations
 import email.policy
 import email.utils
 import quopri
+import re
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -46,6 +47,36 @@ class Letter:
 def plus_address(address: str, secret: str) -> str:
     local, _, domain = address.partition("@")
     return f"{local}+{secret}@{domain}"
+
+
+# A subject the GM writes fits one header line of 78 columns with `Subject: ` before it. What
+# makes one longer is what it quotes (a player's orders, an id, what else an answer holds): that
+# is cut, at a space where it can be, and marked; the game's `[id]` in front is always kept, as a
+# reply finds its game by it, and so is the list of what else one answer holds.
+SUBJECT_WIDTH = 78 - len("Subject: ")
+_TAG = re.compile(r"\[[^\]\s]{1,64}\] ")
+_ALSO = re.compile(r" \(with [^()]{1,60}\)$")
+_CUT = "..."
+_SHORTEST_CUT = 12  # fewer characters of the quoted part than this say nothing: the list goes first
+
+
+def short_subject(subject: str, width: int = SUBJECT_WIDTH) -> str:
+    """`subject` as it is when it fits `width`, else with its quoted part cut to fit."""
+    if len(subject) <= width:
+        return subject
+    tag_found = _TAG.match(subject)
+    tag = tag_found.group(0) if tag_found else ""
+    rest = subject[len(tag):]
+    also_found = _ALSO.search(rest)
+    also = also_found.group(0) if also_found else ""
+    room = width - len(tag) - len(also) - len(_CUT)
+    if room < _SHORTEST_CUT:
+        also, room = "", width - len(tag) - len(_CUT)
+    quoted = rest[:len(rest) - len(also)] if also else rest
+    cut = quoted[:max(room, 0)]
+    if len(quoted) > room and not quoted[room:room + 1].isspace() and cut.rfind(" ") > room // 2:
+        cut = cut[:cut.rfind(" ")]  # a word is not cut in two
+    return tag + cut.rstrip(" :,;-") + _CUT + also
 
 
 # The body is written straight to its wire form (one text part, or that and an HTML part side
