@@ -49,11 +49,11 @@ def plus_address(address: str, secret: str) -> str:
     return f"{local}+{secret}@{domain}"
 
 
-# A subject the GM writes fits one header line of 78 columns with `Subject: ` before it. What
-# makes one longer is what it quotes (a player's orders, an id, what else an answer holds): that
-# is cut, at a space where it can be, and marked; the game's `[id]` in front is always kept, as a
-# reply finds its game by it, and so is the list of what else one answer holds.
-SUBJECT_WIDTH = 78 - len("Subject: ")
+# A subject the GM writes is at most 78 characters. What makes one longer is what it quotes (a
+# player's orders, an id, what else one answer holds): that is cut, at a space where it can be,
+# and marked; the game's `[id]` in front is always kept, as a reply finds its game by it, and so
+# is the list of what else the answer holds where there is room beside the rest.
+SUBJECT_WIDTH = 78
 _TAG = re.compile(r"\[[^\]\s]{1,64}\] ")
 _ALSO = re.compile(r" \(with [^()]{1,60}\)$")
 _CUT = "..."
@@ -69,10 +69,12 @@ def short_subject(subject: str, width: int = SUBJECT_WIDTH) -> str:
     rest = subject[len(tag):]
     also_found = _ALSO.search(rest)
     also = also_found.group(0) if also_found else ""
-    room = width - len(tag) - len(also) - len(_CUT)
-    if room < _SHORTEST_CUT:
-        also, room = "", width - len(tag) - len(_CUT)
     quoted = rest[:len(rest) - len(also)] if also else rest
+    room = width - len(tag) - len(also) - len(_CUT)
+    if room < _SHORTEST_CUT:  # the list goes first
+        if len(tag) + len(quoted) <= width:
+            return tag + quoted
+        also, room = "", width - len(tag) - len(_CUT)
     cut = quoted[:max(room, 0)]
     if len(quoted) > room and not quoted[room:room + 1].isspace() and cut.rfind(" ") > room // 2:
         cut = cut[:cut.rfind(" ")]  # a word is not cut in two

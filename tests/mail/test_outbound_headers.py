@@ -53,6 +53,7 @@ LONG_ID = "spring-league-2026-round-3-game-17-final"  # as long as an id may be 
 @pytest.mark.parametrize("subject", [
     "[table-1] Order received: DRAW STOCK IF <= 7 KEEP 2 ELSE DISCARD (with status, history, help)",
     f"[{LONG_ID}] Not accepted: 1 problem in your message (with status, history, help)",
+    f"[{LONG_ID}] Order received: DRAW STOCK IF <= 7 KEEP 2 ELSE DISCARD (with status, history, help)",
     f"[{LONG_ID}] No longer watching league {LONG_ID}",
     "[m1] Not accepted: " + "a very long problem " * 8,
     "[m1] Order received: " + "X" * 120,
@@ -60,7 +61,10 @@ LONG_ID = "spring-league-2026-round-3-game-17-final"  # as long as an id may be 
 ])
 def test_a_long_subject_is_cut_in_what_it_quotes_keeping_the_game_id(subject):
     short = short_subject(subject)
-    assert len(short) <= SUBJECT_WIDTH and short.endswith(("...", ")")) and "..." in short, short
+    assert len(short) <= SUBJECT_WIDTH == 78, short
+    if "..." not in short:  # only the list of what else the answer holds went
+        assert " (with " in subject and subject.startswith(short), short
+        return
     if subject.startswith("["):
         tag = subject.split("] ", 1)[0] + "] "
         assert short.startswith(tag), short
@@ -72,7 +76,8 @@ def test_a_long_subject_is_cut_in_what_it_quotes_keeping_the_game_id(subject):
 
 
 def test_a_subject_that_fits_is_left_as_it_is():
-    for subject in ("[m1] Orders received for turn 1 (with press)", "x" * SUBJECT_WIDTH, "Ratings"):
+    for subject in ("[m1] Orders received for turn 1 (with press)", "x" * SUBJECT_WIDTH, "Ratings",
+                    "Not accepted: GM commands are taken only from the GM's admin addresses."):
         assert short_subject(subject) == subject
 
 
@@ -88,9 +93,7 @@ def test_a_refusal_with_more_answers_beside_it_in_a_game_of_the_longest_id_has_a
     subject = refusal["Subject"]
     assert refusal["X-PBEM-Kind"] == "error" and subject.startswith(f"[{LONG_ID}] Not accepted")
     assert len(subject) <= SUBJECT_WIDTH, subject
-    heads = [p.read_bytes().replace(b"\r\n", b"\n").split(b"\n\n", 1)[0] for p in (table.root / "mail" / GEORGE /
-                                                                                   "new").iterdir()]
-    assert any(f"\nSubject: {subject}\n".encode() in head for head in heads)  # one line, not folded
+    assert subject.startswith(f"[{LONG_ID}] Not accepted: 1 problem in") and subject.endswith("..."), subject
     # The reply keeps the game's id in front: replying just works.
     got = table.order(GEORGE, "PLAY 4 4 5", game=LONG_ID)
     assert kinds(got) == ["ack"]
