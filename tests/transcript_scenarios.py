@@ -58,7 +58,7 @@ def _as_shown(lines: list[str]) -> list[str]:
 class Transcript:
     """A GM in a temporary folder and the record of every mail in and out, in order."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, contact: str | None = None):
         self.root = root
         self.now = START
         self.lines: list[str] = []
@@ -70,8 +70,8 @@ class Transcript:
         self.players: dict[str, str] = {}  # address -> name
         self.counter = 0
         (root / "pbem.yaml").write_text(
-            f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
-            "local:\n  maildir: ./mail\ngames:\n  reminder_before: 12h\n")
+            f"gm:\n  address: {GM}\n  name: Golf GM\n" + (f"  contact: {contact}\n" if contact else "")
+            + "store: ./pbem.sqlite3\ntransport: local\nlocal:\n  maildir: ./mail\ngames:\n  reminder_before: 12h\n")
 
     # -- driving the GM ----------------------------------------------------------------------
     def pbem(self, *args: str) -> str:
@@ -590,12 +590,15 @@ def _table_game(t: Transcript) -> None:
     t.send(BOB, "HISTORY", "table-1")
 
 
+# The scenarios whose GM names a person to write to (`gm.contact`); the others name nobody.
+CONTACTS = {"matchplay": "jane.steward@example.test"}
+
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
              "robots": robots, "rollback": rollback, "tables": tables}
 
 
 def play(name: str) -> Transcript:
     with tempfile.TemporaryDirectory(prefix="pbem-transcript-") as folder:
-        t = Transcript(Path(folder))
+        t = Transcript(Path(folder), contact=CONTACTS.get(name))
         SCENARIOS[name](t)
         return t

@@ -40,6 +40,7 @@ class Postman:
     spectated: set = field(default_factory=set)  # the reports already copied to spectators
     closing: set = field(default_factory=set)  # the games whose turn the GM is closing now (PROCESS)
     admins: frozenset = frozenset()  # the GM's admin addresses: their HELP lists the GM's commands
+    gm_contact: str | None = None  # `gm.contact`: a person who runs this GM, named in the mail
     # While a message is handled (`answering`), the mail it causes, in the order written.
     held: list | None = None
     # What a layer above keeps while this postman works (read once when first needed).
@@ -107,7 +108,8 @@ class Postman:
                                 message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:
-        ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
+        ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "gm_contact": self.gm_contact,
+                     "now": format_utc(self.now)}
         if table is not None:
             state = table.state
             row = table.row

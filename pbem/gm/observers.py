@@ -352,7 +352,8 @@ def spectator_context(postman, table, targets: list[dict]) -> dict:
     game = SimpleNamespace(id=row.id, type=row.type, status=row.status, options=dict(row.options),
                            course=row.course, turn=row.turn)
     seats = [SimpleNamespace(seat=s.seat, name=s.name) for s in table.seats]
-    return {"gm_address": postman.gm_address, "gm_name": postman.gm_name, "now": format_utc(postman.now),
+    return {"gm_address": postman.gm_address, "gm_name": postman.gm_name, "gm_contact": postman.gm_contact,
+            "now": format_utc(postman.now),
             "game": game, "title": type(table.state).TITLE, "seats": seats,
             "deadline": format_deadline(stated_deadline(row), None), "paused": bool(row.paused),
             "view": table.state.spectator_view(), "me": None, "spectator": {"targets": targets}}
