@@ -25,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem import cli
+from pbem.mail.flowed import unflow
 from pbem.mail.inbound import html_to_text
 
 GM = "gm@example.test"
@@ -64,6 +65,7 @@ class Transcript:
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
         self.messages: list[email.message.EmailMessage] = []  # each of those mails whole, as parsed
+        self.raws: list[bytes] = []  # and as it came
         # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
@@ -154,11 +156,15 @@ class Transcript:
 
     # -- reading what the players got --------------------------------------------------------
     def _messages(self, addr: str) -> list[email.message.EmailMessage]:
+        return [m for _, m in self._raw_messages(addr)]
+
+    def _raw_messages(self, addr: str) -> list[tuple[bytes, email.message.EmailMessage]]:
         folder = self.root / "mail" / addr
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
-        msgs = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in files]
+        raws = [p.read_bytes() for p in files]
+        msgs = [(raw, email.message_from_bytes(raw, policy=email.policy.default)) for raw in raws]
         # Each player's mails carry strictly increasing Dates, in the order they were written.
-        return sorted(msgs, key=lambda m: email.utils.parsedate_to_datetime(m["Date"]))
+        return sorted(msgs, key=lambda pair: email.utils.parsedate_to_datetime(pair[1]["Date"]))
 
     def reply_to(self, addr: str) -> str:
         """The reply address of `addr`'s first mail about a game (its secret)."""
@@ -176,8 +182,10 @@ class Transcript:
         mail = mail or self.last(addr)
         if quote:
             # Quoted as a client rewraps a quote, to 72 columns with its marks (so the transcript's
-            # "    | " before each line keeps it within 78).
-            quoted = _rewrapped(mail.get_body(preferencelist=("plain",)).get_content())
+            # "    | " before each line keeps it within 78), the flowed text read as flowed first.
+            part = mail.get_body(preferencelist=("plain",))
+            original = part.get_content()
+            quoted = _rewrapped(unflow(original) if part.get_param("format") == "flowed" else original)
             when = email.utils.parsedate_to_datetime(mail["Date"])
             text += (f"\n\nOn {when:%a, %d %b %Y at %H:%M}, Golf GM <{GM}> wrote:\n"
                      + "\n".join(f"> {line}" if line else ">" for line in quoted) + "\n")
@@ -212,19 +220,28 @@ class Transcript:
     def collect(self) -> None:
         masks = self.secrets()
         for addr, name in self.players.items():
-            msgs = self._messages(addr)
-            for m in msgs[self.seen.get(addr, 0):]:
+            msgs = self._raw_messages(addr)
+            for raw, m in msgs[self.seen.get(addr, 0):]:
                 self._record(addr, name, m, masks)
+                self.raws.append(raw)
             self.seen[addr] = len(msgs)
 
     def _record(self, addr: str, name: str, m, masks: dict[str, str]) -> None:
-        plain = m.get_body(preferencelist=("plain",)).get_content()
+        part = m.get_body(preferencelist=("plain",))
+        flowed = part.get_param("format") == "flowed"
+        # A flowed part's lines as they go, without the marks of the format: a soft break's space
+        # at the end, which no reader shows, and the space stuffed before a line that begins with
+        # a space, ">" or "From ", which a reader of the format takes off (the To line says which).
+        plain = part.get_content()
+        if flowed:
+            plain = "\n".join((line[1:] if line.startswith(" ") else line).rstrip(" ") for line in plain.split("\n"))
         html = m.get_body(preferencelist=("html",)) if m.is_multipart() else None
         html_text = html_to_text(html.get_content()) if html is not None else None
         text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
         self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
         self.messages.append(m)
-        self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
+        text_kind = "Text: format=flowed" if flowed else "Text: fixed"
+        self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}    {text_kind}",
                        f"Subject: {_mask(str(m['Subject']), masks)}", ""]
         self.lines += text_of(plain).rstrip("\n").splitlines()
         if html_text is not None:

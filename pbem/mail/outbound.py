@@ -13,6 +13,7 @@ from email.headerregistry import Address
 from functools import lru_cache
 
 from pbem.errors import BadValue
+from pbem.mail.flowed import flow, unflow
 from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id as clean_message_id, message_ids,
                              plain_address)
 
@@ -174,31 +175,34 @@ def _plain_7bit(text: str) -> bool:
 
 # A part's two headers, and the start of every boundary this module writes: `text_of` finds the
 # text part again by them. The rest of a boundary is a uuid4 (from `os.urandom`, not `random`):
-# it need only be unlikely in the text, but it tells nothing of the next mail's ids either.
-_PART_TYPE = 'text/{subtype}; charset="utf-8"'
+# it need only be unlikely in the text, but it tells nothing of the next mail's ids either. The
+# text part is flowed (RFC 3676), so a phone reflows its prose; the HTML part has its own.
+_PART_TYPE = {"plain": 'text/plain; charset="utf-8"; format=flowed; delsp=no', "html": 'text/html; charset="utf-8"'}
 _BOUNDARY = "=_pbem_"
 _ENCODINGS = ("7bit", "quoted-printable")
 
 
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, str]], str]:
     """The part's headers and its encoded body (CRLF line ends)."""
+    if subtype == "plain":
+        text = flow(text.replace("\r\n", "\n"))
     if _plain_7bit(text):
         body, encoding = text, _ENCODINGS[0]
     else:  # quoted-printable keeps the text readable and the lines short
         body, encoding = quopri.encodestring(text.encode("utf-8")).decode("ascii"), _ENCODINGS[1]
     body = body.replace("\r\n", "\n").replace("\n", "\r\n")
-    headers = [("Content-Type", _PART_TYPE.format(subtype=subtype)), ("Content-Transfer-Encoding", encoding)]
+    headers = [("Content-Type", _PART_TYPE[subtype]), ("Content-Transfer-Encoding", encoding)]
     return headers, body
 
 
-_TEXT_HEAD = f"Content-Type: {_PART_TYPE.format(subtype='plain')}\r\nContent-Transfer-Encoding: ".encode()
+_TEXT_HEAD = f"Content-Type: {_PART_TYPE['plain']}\r\nContent-Transfer-Encoding: ".encode()
 
 
 def text_of(raw: bytes) -> str | None:
-    """The text of a mail `compose` wrote (LF line ends), cut out of its bytes where `_text_part`
-    put it (alone, or first in a multipart), or None when `raw` is of another shape. Reading a
-    reply against the GM's own mail needs it; a whole parse would compile a pattern for each new
-    MIME boundary."""
+    """The text of a mail `compose` wrote (LF line ends, unflowed as a reader unflows it), cut
+    out of its bytes where `_text_part` put it (alone, or first in a multipart), or None when
+    `raw` is of another shape (the mail of an older pbem among them). Reading a reply against the
+    GM's own mail needs it; a whole parse would compile a pattern for each new MIME boundary."""
     start = raw.find(_TEXT_HEAD)
     if start < 0:
         return None
@@ -218,7 +222,7 @@ def text_of(raw: bytes) -> str | None:
         text = (quopri.decodestring(body) if encoding == _ENCODINGS[1] else body).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return unflow(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:

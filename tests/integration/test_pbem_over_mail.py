@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import as_written
 
 from .mailclient import Mailbox, password, send
 
@@ -102,7 +103,7 @@ class Player:
 
 def body(m) -> str:
     part = m.get_body(preferencelist=("plain",)) if m.is_multipart() else m
-    return part.get_content()
+    return as_written(part.get_content(), part.get_param("format") == "flowed")
 
 
 def gm_inbox_count(stack) -> int:
