@@ -21,6 +21,7 @@ import os
 import random
 import tempfile
 import textwrap
+import urllib.parse
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -70,6 +71,7 @@ class Transcript:
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
         self.players: dict[str, str] = {}  # address -> name
+        self.spectators: set[str] = set()  # the addresses among them that watch, with no seat
         self.counter = 0
         (root / "pbem.yaml").write_text(
             f"gm:\n  address: {GM}\n  name: Golf GM\n" + (f"  contact: {contact}\n" if contact else "")
@@ -132,6 +134,10 @@ class Transcript:
             msg.set_param("format", "flowed")
         self.step(f"{self.players[addr]} writes" + (" (flowed: a soft break ends in a space):" if flowed
                                                    else ":"))
+        if not text.strip():  # the mail says what it says by where it goes and its subject
+            masks = self.secrets()
+            self.lines += [f"    | To: {_mask(str(msg['To']), masks)}", f"    | Subject: {_mask(subject or '', masks)}",
+                           "    | (no text)"]
         self.lines += ["    | " + line for line in text.rstrip("\n").splitlines()] + [""]
         (self.root / "mail").mkdir(exist_ok=True)
         box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
@@ -192,11 +198,28 @@ class Transcript:
         self.send(addr, text, "", subject=f"Re: {mail['Subject']}", to=email.utils.parseaddr(mail["Reply-To"])[1],
                   answering=mail["Message-ID"])
 
+    def unsubscribe(self, addr: str) -> None:
+        """`addr`'s mail program mails the List-Unsubscribe of the last mail as it is (RFC 2369):
+        to its address, with its subject, and no text."""
+        uri = urllib.parse.urlsplit(str(self.last(addr)["List-Unsubscribe"]).strip("<>"))
+        to, subject = urllib.parse.unquote(uri.path), urllib.parse.parse_qs(uri.query)["subject"][0]
+        self.send(addr, "", "", subject=subject, to=to)
+
     def secrets(self) -> dict[str, str]:
         """The tokens in the players' reply addresses, drawn at random, each with its mask: a
-        game's secret, an open table's token (a JOIN's one-time one, or a seat's)."""
+        game's secret, an open table's token (a JOIN's one-time one, or a seat's), a spectator's
+        (an OBSERVE's one-time one, or the spectator's own)."""
         out = {}
+        for addr in sorted(self.spectators):
+            for m in self._messages(addr):
+                local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
+                token = local.split("+", 1)[1] if "+" in local else None
+                if token and token not in out:
+                    what = "one-time token" if "Confirm:" in str(m["Subject"]) else "spectator token"
+                    out[token] = f"<{self.players[addr]}'s {what}>"
         for addr, name in self.players.items():
+            if addr in self.spectators:
+                continue
             msgs = self._messages(addr)
             if not any(m["X-PBEM-Game"] for m in msgs):
                 continue
@@ -242,7 +265,10 @@ class Transcript:
         self.messages.append(m)
         text_kind = "Text: format=flowed" if flowed else "Text: fixed"
         self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}    {text_kind}",
-                       f"Subject: {_mask(str(m['Subject']), masks)}", ""]
+                       f"Subject: {_mask(str(m['Subject']), masks)}"]
+        # What a mail the reader follows says of its list (RFC 2919, RFC 2369).
+        self.lines += [f"{field}: {_mask(str(m[field]), masks)}" for field in ("List-Id", "List-Unsubscribe")
+                       if m[field]] + [""]
         self.lines += text_of(plain).rstrip("\n").splitlines()
         if html_text is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
@@ -296,6 +322,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 
 # -- the scenarios -------------------------------------------------------------------------
 GEORGE, BILL = "george@example.test", "bill@example.test"
+FAN = "fan@example.test"
 ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
 
 
@@ -313,7 +340,14 @@ def matchplay(t: Transcript) -> None:
            "pick up on the back nine by the afternoon, so bring a spare sleeve of balls.\n\nCheers,\nGeorge",
            "m1", flowed=True)
     t.send(BILL, "PRESS Good luck, George. May the best putter win.", "m1")
-    t.wait(hours=3)
+    # A spectator asks to watch and confirms: the reports of the turns come with List-Id and a
+    # List-Unsubscribe, which the spectator's mail program mails after turn 2, as it is.
+    t.players[FAN] = "Fan"
+    t.spectators.add(FAN)
+    t.wait(hours=1)
+    t.send(FAN, "OBSERVE m1", "", subject="Can I watch?", to=GM)
+    t.reply(FAN)
+    t.wait(hours=2)
     t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "m1")
     t.send(GEORGE, "STATUS", "m1")
     # Turn 2: George orders, Bill stays silent: a reminder, then the deadline plays for him.
@@ -323,6 +357,7 @@ def matchplay(t: Transcript) -> None:
     t.wait(hours=12)
     t.process("A pass after the deadline")
     t.send(BILL, "HISTORY", "m1")
+    t.unsubscribe(FAN)
     rng = random.Random(7)
     module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
     for _ in range(8):

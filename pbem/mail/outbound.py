@@ -305,7 +305,7 @@ def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> 
         # A sender's long References is trimmed to its last few ids, as RFC 5322 allows.
         earlier = [i for i in message_ids(" ".join(letter.references)) if i != answered]
         headers.append(("References", " ".join([*earlier[-7:], answered])))
-    headers += [(k, clean(v, 200)) for k, v in letter.extra_headers.items()]
+    headers += [(k, clean(v, 400)) for k, v in letter.extra_headers.items()]  # a List-Unsubscribe's mailto fits
     body_headers, body = _body(letter)
     headers += [("MIME-Version", "1.0"), *body_headers]
     head = "".join(_folded(key, value) for key, value in headers)
