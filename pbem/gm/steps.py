@@ -157,7 +157,7 @@ class GmCommands(Step):
             return _gm_door(door, msg, heading)
         if heading.password or found.token:
             return None  # a player's mail with a word of the GM's: the player's side reads it
-        words = wording("gm_not_admin")
+        words = wording("gm_not_admin", gm_contact=door.postman.gm_contact)
         return door.unproven(msg, note="GM command from a non-admin", problem=words.problem, hint=words.hint)
 
 

@@ -95,7 +95,12 @@ def test_the_mails_that_send_a_reader_to_the_gm_name_the_contact(table, contact)
     table.send("cy@example.test", "LIST", subject="tables?")
     # The ratings go to players: ask for a seat.
     table.send("di@example.test", "RATINGS", subject="ratings")
+    # GM commands come from the admins' addresses: ask to be one.
+    table.send("ed@example.test", "EXTEND m1 1d", subject="more time")
     table.pbem("process")
+    admin, = table.mails("ed@example.test")
+    assert f"an address sends GM commands once {person} lists it in gm.admins" in flat(admin)
+    assert not too_wide(body(admin))
     listing, = table.mails("cy@example.test")
     assert f"ask {person} to open a table" in flat(listing) and not too_wide(body(listing))
     refusal, = table.mails("di@example.test")
