@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 
+from pbem import __version__
 from pbem.commands import EXIT_CONFIG, EXIT_TEMPFAIL, EXIT_USAGE, UnusableStore, UsageError
 from pbem.games.registry import GAMES, types as game_types
 
@@ -60,6 +61,8 @@ _ABOUT = {
 
 def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     p = Parser(prog="pbem", description="A play-by-email game master for golf games.")
+    p.add_argument("--version", action="version", version=f"pbem {__version__}",
+                   help="print pbem's version (pbem <version>) and exit")
     _common(p, None)
     # The same options after the command (`pbem list --config F`); SUPPRESS keeps a value given
     # before the command from being overwritten by the subcommand's default.

@@ -86,6 +86,9 @@ class _Section(Struct, kw_only=True):
 class GMConfig(_Section):
     address: Email
     name: str = "Golf GM"
+    # A person who runs this GM, for what no command does: named in every welcome, in HELP and
+    # wherever a mail sends the reader to them (CONTRACT section 5). None: nobody has been named.
+    contact: Email | None = None
     admins: list[Email] = []
     secret: GMSecret | None = None
     # `pbem export` writes the players' addresses only when this is true (a record may be published).
@@ -152,7 +155,8 @@ class LimitsConfig(_Section):
 
 class LogConfig(_Section):
     file: Path | None = None     # one line per message handled; stderr when not set
-    level: Literal["debug", "info", "warning"] = "info"
+    # None: info for `pbem run` and a log file, warnings alone for a command's stderr (-v: info).
+    level: Literal["debug", "info", "warning"] | None = None
 
 
 class Config(_Section):
@@ -256,6 +260,22 @@ def _substitute(value: Any, loc: tuple, problems: list[str]) -> Any:
 
 
 def _cross_checks(data: dict) -> list[str]:
+    return _contact_check(data.get("gm")) + _imap_checks(data)
+
+
+def _contact_check(gm: Any) -> list[str]:
+    """gm.contact is a person's address: mail to the GM's own (with a +tag or without) is read by pbem."""
+    contact, address = (gm.get("contact"), gm.get("address")) if isinstance(gm, dict) else (None, None)
+    if not (isinstance(contact, str) and isinstance(address, str)):
+        return []
+    local, _, domain = contact.strip().lower().partition("@")
+    if f"{local.split('+', 1)[0]}@{domain}" != address.strip().lower():
+        return []
+    return [f"gm.contact: expected the address of a person who runs this GM, got gm.address itself "
+            f"({_show(contact)}), whose mail pbem reads"]
+
+
+def _imap_checks(data: dict) -> list[str]:
     transport = data.get("transport")
     if not isinstance(transport, str) or transport.strip().lower() != "imap":
         return []

@@ -153,8 +153,16 @@ class LocalTable:
 
 
 def body(m: EmailMessage) -> str:
+    """The text part, line by line as the GM wrote it: a flowed part (RFC 3676) without the marks
+    of the format, which a reader takes off (a soft break's space, a space stuffed in front)."""
     part = m.get_body(preferencelist=("plain",)) if m.is_multipart() else m
-    return part.get_content()
+    return as_written(part.get_content(), part.get_param("format") == "flowed")
+
+
+def as_written(text: str, flowed: bool) -> str:
+    if not flowed:
+        return text
+    return "\n".join((line[1:] if line.startswith(" ") else line).rstrip(" ") for line in text.split("\n"))
 
 
 def too_wide(text: str, width: int = 78) -> list[str]:

@@ -20,6 +20,53 @@ def test_new_game_prints_the_id_alone_and_list_shows_it(table):
     assert out.startswith("m7") and "matchplay" in out
 
 
+def test_version_prints_pbem_and_the_packages_version_and_exits_0(tmp_path):
+    """`pbem --version` (CONTRACT section 3): no configuration is read, so none need exist."""
+    import pbem
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_CONFIG"}
+    r = subprocess.run([sys.executable, "-m", "pbem", "--version"], capture_output=True, text=True, cwd=tmp_path,
+                       env=env, timeout=60)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"pbem {pbem.__version__}\n", "")
+    assert pbem.__version__.count(".") >= 1 and pbem.__version__.replace(".", "").isdigit()
+
+
+def test_a_command_says_warnings_alone_on_stderr_unless_v_and_dates_its_lines_by_pbem_now(table):
+    table.new_match()
+    table.send("list@example.test", "HELP", headers={"Precedence": "bulk"})  # screened: an info line
+    code, _, err = table.pbem("process")
+    assert code == 0 and err == ""
+    table.send("list@example.test", "STATUS", headers={"Precedence": "bulk"})
+    _, _, err = table.pbem("process", "--verbose", now="2026-12-02T07:30:00Z")
+    line = next(line for line in err.splitlines() if "screened" in line)
+    assert line.startswith("2026-12-02T07:30:00Z pbem[") and " INFO " in line, err
+
+
+@pytest.mark.parametrize("level, verbose, daemon, shown", [
+    (None, False, False, {"WARNING", "ERROR"}),
+    (None, True, False, {"INFO", "WARNING", "ERROR"}),
+    (None, False, True, {"INFO", "WARNING", "ERROR"}),  # `pbem run`: its stderr is its log
+    ("debug", False, False, {"DEBUG", "INFO", "WARNING", "ERROR"}),
+    ("warning", True, True, {"INFO", "WARNING", "ERROR"}),
+    ("warning", False, True, {"WARNING", "ERROR"}),
+])
+def test_the_log_level_of_a_command_the_daemon_and_the_configuration(table, level, verbose, daemon, shown):
+    import contextlib
+    import io
+    import logging
+
+    from pbem.commands.common import set_up_logging
+    from pbem.config import load
+    if level:
+        (table.root / "pbem.yaml").write_text((table.root / "pbem.yaml").read_text() + f"log:\n  level: {level}\n")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        set_up_logging(load(table.root / "pbem.yaml"), verbose, daemon=daemon)
+        for name in ("debug", "info", "warning", "error"):
+            getattr(logging.getLogger("pbem"), name)("a line")
+    assert {line.split()[2] for line in err.getvalue().splitlines()} == shown
+    assert all(line.startswith("2026-12-01T18:00:00Z pbem[") for line in err.getvalue().splitlines())
+
+
 def test_new_game_without_an_id_numbers_games(table):
     _, out, _ = table.pbem("new-game", "matchplay", "--player", GEORGE, "--player", BILL)
     assert out.strip() == "matchplay-1"

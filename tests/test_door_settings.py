@@ -15,7 +15,7 @@ import pytest
 from conftest import BILL, GEORGE
 from pbem.store import SCHEMA_VERSION
 
-LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ pbem\[\d+\] ")
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ pbem\[\d+\] ")
 # Every command that opens the store, with what it needs to get that far.
 STORE_COMMANDS = [
     ["list"], ["list", "--json"], ["show", "m1"], ["show", "m1", "--json"], ["process"],

@@ -22,6 +22,8 @@ from pbem.store import LogEvent, Store
 from phone import PHONE, shown
 from transcript_scenarios import SCENARIOS, WIDTH, play
 
+from pbem.mail.inbound import parse
+
 HERE = Path(__file__).parent / "transcripts"
 EVERY_KIND = {"welcome", "ack", "error", "report", "reminder", "result", "status", "history", "help", "press"}
 
@@ -184,7 +186,7 @@ def test_every_kind_of_mail_scores_low_with_spamassassin(tmp_path):
         pytest.fail("spamassassin is missing: scripts/test.sh installs Debian's spamassassin")
     mails, seen = [], set()
     for name in sorted(SCENARIOS):
-        for raw in played(name).raw.values():
+        for raw in played(name).raws:
             kind = email.message_from_bytes(raw, policy=email.policy.default)["X-PBEM-Kind"]
             if kind and (name, kind) not in seen:
                 seen.add((name, kind))
@@ -221,3 +223,51 @@ def test_every_dice_golf_toss_line_shows_its_dice():
     lines = [line for _, _, text, _ in played("dicegolf").mails for line in text.splitlines()
              if re.match(r"^\s*-? ?Hole \d+, toss \d+: ", line)]
     assert lines and all(re.match(r"^\s*-? ?Hole \d+, toss \d+: \d and \d", line) for line in lines), lines[:5]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_a_mail_is_auto_replied_exactly_when_it_answers_a_message(name):
+    for m in played(name).messages:
+        assert m["Auto-Submitted"] == ("auto-replied" if m["In-Reply-To"] else "auto-generated"), (
+            m["To"], m["X-PBEM-Kind"], m["Subject"])
+
+
+def _runs(text: str, read: str) -> list[list[str]]:
+    """The lines of `text` (the text part as its lines go) in the runs that the reader joined into
+    each line of `read`, each join one space: a failure if the reading is no such joining."""
+    lines, runs = text.split("\n"), []
+    at = 0
+    for line in read.split("\n"):
+        run = [lines[at]]
+        at += 1
+        while " ".join([run[0], *(r.strip() for r in run[1:])]) != line:
+            assert at < len(lines) and len(" ".join(r.strip() for r in run)) < len(line), (line, run)
+            run.append(lines[at])
+            at += 1
+        runs.append(run)
+    assert at == len(lines), lines[at:]
+    return runs
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_flowed_text_part_reads_back_to_the_text_as_the_gm_wrote_it(name):
+    """Each text part is format=flowed (RFC 3676, DelSp=no), and pbem's own reader reads it back
+    to the same words, in the same lines but for the prose the wrapping broke, which joins:
+    a table's rows, an order or an example set in, a line of a score sheet, stay as written."""
+    played_ = played(name)
+    assert len(played_.raws) == len(played_.messages) == len(played_.mails)
+    for raw, m in zip(played_.raws, played_.messages):
+        to, kind = m["To"], m["X-PBEM-Kind"]
+        part = m.get_body(preferencelist=("plain",))
+        assert part.get_param("format") == "flowed" and part.get_param("delsp") == "no"
+        wire = part.get_content().split("\n")
+        text = "\n".join((line[1:] if line.startswith(" ") else line).rstrip(" ") for line in wire)
+        read = parse(raw).text
+        assert read.split() == text.split(), (to, kind)  # not a word lost, added or moved
+        for run in _runs(text.rstrip("\n"), read.rstrip("\n")):
+            for line in run if len(run) > 1 else ():
+                assert not re.search(r"\S {2,}\S", line) and not line.startswith("    "), (to, kind, run)
+        assert all(not line.startswith((">", "From ")) for line in wire), (to, kind)  # stuffed
+        # A soft break's space or a stuffed one may pass the 78 columns of the text by one at most.
+        assert all(len(line) <= WIDTH + 1 for line in wire if not line.startswith(("Seed commitment: ", "Result: "))), (
+            to, kind)

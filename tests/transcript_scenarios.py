@@ -22,11 +22,13 @@ import random
 import re
 import tempfile
 import textwrap
+import urllib.parse
 from datetime import datetime, timedelta, timezone
 from html import escape, unescape
 from pathlib import Path
 
 from pbem import cli
+from pbem.mail.flowed import unflow
 from pbem.mail.inbound import html_to_text
 
 GM = "gm@example.test"
@@ -105,22 +107,24 @@ def _laid_out(table: str) -> list[str]:
 class Transcript:
     """A GM in a temporary folder and the record of every mail in and out, in order."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, contact: str | None = None):
         self.root = root
         self.now = START
         self.lines: list[str] = []
         self.mails: list[tuple[str, str, str, str | None]] = []  # (to, kind, text, html as text)
         # Each mail with an HTML part, as sent (secrets unmasked): (to, kind, text, the HTML).
         self.pages: list[tuple[str, str, str, str]] = []
-        # Each calendar part of a mail: (to, kind, the type of the mail's first part, the calendar).
+        self.messages: list[email.message.EmailMessage] = []  # each of those mails whole, as parsed
+        self.raws: list[bytes] = []  # and as it came
+        # Each mail with a calendar part: (to, kind, the type of its first part, the calendar).
         self.calendars: list[tuple[str, str, str, str]] = []
         self.seen: dict[str, int] = {}
-        self.raw: dict[str, bytes] = {}  # Message-ID -> every mail as it was delivered
         self.players: dict[str, str] = {}  # address -> name
+        self.spectators: set[str] = set()  # the addresses among them that watch, with no seat
         self.counter = 0
         (root / "pbem.yaml").write_text(
-            f"gm:\n  address: {GM}\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
-            "local:\n  maildir: ./mail\ngames:\n  reminder_before: 12h\n")
+            f"gm:\n  address: {GM}\n  name: Golf GM\n" + (f"  contact: {contact}\n" if contact else "")
+            + "store: ./pbem.sqlite3\ntransport: local\nlocal:\n  maildir: ./mail\ngames:\n  reminder_before: 12h\n")
 
     # -- driving the GM ----------------------------------------------------------------------
     def pbem(self, *args: str) -> str:
@@ -179,6 +183,10 @@ class Transcript:
             msg.set_param("format", "flowed")
         self.step(f"{self.players[addr]} writes" + (" (flowed: a soft break ends in a space):" if flowed
                                                    else ":"))
+        if not text.strip():  # the mail says what it says by where it goes and its subject
+            masks = self.secrets()
+            self.lines += [f"    | To: {_mask(str(msg['To']), masks)}", f"    | Subject: {_mask(subject or '', masks)}",
+                           "    | (no text)"]
         self.lines += ["    | " + line for line in text.rstrip("\n").splitlines()] + [""]
         (self.root / "mail").mkdir(exist_ok=True)
         box = mailbox.Maildir(str(self.root / "mail" / GM), factory=None, create=True)
@@ -203,15 +211,15 @@ class Transcript:
 
     # -- reading what the players got --------------------------------------------------------
     def _messages(self, addr: str) -> list[email.message.EmailMessage]:
+        return [m for _, m in self._raw_messages(addr)]
+
+    def _raw_messages(self, addr: str) -> list[tuple[bytes, email.message.EmailMessage]]:
         folder = self.root / "mail" / addr
         files = [p for sub in ("new", "cur") if (folder / sub).is_dir() for p in (folder / sub).iterdir()]
-        msgs = []
-        for p in files:
-            raw = p.read_bytes()
-            msgs.append(email.message_from_bytes(raw, policy=email.policy.default))
-            self.raw.setdefault(msgs[-1]["Message-ID"], raw)  # the wire form, for checks of it
+        raws = [p.read_bytes() for p in files]
+        msgs = [(raw, email.message_from_bytes(raw, policy=email.policy.default)) for raw in raws]
         # Each player's mails carry strictly increasing Dates, in the order they were written.
-        return sorted(msgs, key=lambda m: email.utils.parsedate_to_datetime(m["Date"]))
+        return sorted(msgs, key=lambda pair: email.utils.parsedate_to_datetime(pair[1]["Date"]))
 
     def reply_to(self, addr: str) -> str:
         """The reply address of `addr`'s first mail about a game (its secret)."""
@@ -229,19 +237,38 @@ class Transcript:
         mail = mail or self.last(addr)
         if quote:
             # Quoted as a client rewraps a quote, to 72 columns with its marks (so the transcript's
-            # "    | " before each line keeps it within 78).
-            quoted = _rewrapped(mail.get_body(preferencelist=("plain",)).get_content())
+            # "    | " before each line keeps it within 78), the flowed text read as flowed first.
+            part = mail.get_body(preferencelist=("plain",))
+            original = part.get_content()
+            quoted = _rewrapped(unflow(original) if part.get_param("format") == "flowed" else original)
             when = email.utils.parsedate_to_datetime(mail["Date"])
             text += (f"\n\nOn {when:%a, %d %b %Y at %H:%M}, Golf GM <{GM}> wrote:\n"
                      + "\n".join(f"> {line}" if line else ">" for line in quoted) + "\n")
         self.send(addr, text, "", subject=f"Re: {mail['Subject']}", to=email.utils.parseaddr(mail["Reply-To"])[1],
                   answering=mail["Message-ID"])
 
+    def unsubscribe(self, addr: str) -> None:
+        """`addr`'s mail program mails the List-Unsubscribe of the last mail as it is (RFC 2369):
+        to its address, with its subject, and no text."""
+        uri = urllib.parse.urlsplit(str(self.last(addr)["List-Unsubscribe"]).strip("<>"))
+        to, subject = urllib.parse.unquote(uri.path), urllib.parse.parse_qs(uri.query)["subject"][0]
+        self.send(addr, "", "", subject=subject, to=to)
+
     def secrets(self) -> dict[str, str]:
         """The tokens in the players' reply addresses, drawn at random, each with its mask: a
-        game's secret, an open table's token (a JOIN's one-time one, or a seat's)."""
+        game's secret, an open table's token (a JOIN's one-time one, or a seat's), a spectator's
+        (an OBSERVE's one-time one, or the spectator's own)."""
         out = {}
+        for addr in sorted(self.spectators):
+            for m in self._messages(addr):
+                local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
+                token = local.split("+", 1)[1] if "+" in local else None
+                if token and token not in out:
+                    what = "one-time token" if "Confirm:" in str(m["Subject"]) else "spectator token"
+                    out[token] = f"<{self.players[addr]}'s {what}>"
         for addr, name in self.players.items():
+            if addr in self.spectators:
+                continue
             msgs = self._messages(addr)
             if not any(m["X-PBEM-Game"] for m in msgs):
                 continue
@@ -265,21 +292,34 @@ class Transcript:
     def collect(self) -> None:
         masks = self.secrets()
         for addr, name in self.players.items():
-            msgs = self._messages(addr)
-            for m in msgs[self.seen.get(addr, 0):]:
+            msgs = self._raw_messages(addr)
+            for raw, m in msgs[self.seen.get(addr, 0):]:
                 self._record(addr, name, m, masks)
+                self.raws.append(raw)
             self.seen[addr] = len(msgs)
 
     def _record(self, addr: str, name: str, m, masks: dict[str, str]) -> None:
-        plain = m.get_body(preferencelist=("plain",)).get_content()
+        part = m.get_body(preferencelist=("plain",))
+        flowed = part.get_param("format") == "flowed"
+        # A flowed part's lines as they go, without the marks of the format: a soft break's space
+        # at the end, which no reader shows, and the space stuffed before a line that begins with
+        # a space, ">" or "From ", which a reader of the format takes off (the To line says which).
+        plain = part.get_content()
+        if flowed:
+            plain = "\n".join((line[1:] if line.startswith(" ") else line).rstrip(" ") for line in plain.split("\n"))
         html = m.get_body(preferencelist=("html",)) if m.is_multipart() else None
         html_text = html_to_text(html.get_content()) if html is not None else None
         text_of = lambda s: _mask(s, masks) if s is not None else None  # noqa: E731
         self.mails.append((addr, m["X-PBEM-Kind"], text_of(plain), text_of(html_text)))
         if html is not None:
             self.pages.append((addr, m["X-PBEM-Kind"], plain, html.get_content()))
-        self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}",
-                       f"Subject: {_mask(str(m['Subject']), masks)}", ""]
+        self.messages.append(m)
+        text_kind = "Text: format=flowed" if flowed else "Text: fixed"
+        self.lines += [RULE, f"To: {name} <{addr}>    Kind: {m['X-PBEM-Kind']}    {text_kind}",
+                       f"Subject: {_mask(str(m['Subject']), masks)}"]
+        # What a mail the reader follows says of its list (RFC 2919, RFC 2369).
+        self.lines += [f"{field}: {_mask(str(m[field]), masks)}" for field in ("List-Id", "List-Unsubscribe")
+                       if m[field]] + [""]
         self.lines += text_of(plain).rstrip("\n").splitlines()
         if html is not None:
             self.lines += ["", "-" * 30 + " HTML part, as text " + "-" * 28, ""]
@@ -348,6 +388,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 
 # -- the scenarios -------------------------------------------------------------------------
 GEORGE, BILL = "george@example.test", "bill@example.test"
+FAN = "fan@example.test"
 ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
 
 
@@ -365,7 +406,14 @@ def matchplay(t: Transcript) -> None:
            "pick up on the back nine by the afternoon, so bring a spare sleeve of balls.\n\nCheers,\nGeorge",
            "m1", flowed=True)
     t.send(BILL, "PRESS Good luck, George. May the best putter win.", "m1")
-    t.wait(hours=3)
+    # A spectator asks to watch and confirms: the reports of the turns come with List-Id and a
+    # List-Unsubscribe, which the spectator's mail program mails after turn 2, as it is.
+    t.players[FAN] = "Fan"
+    t.spectators.add(FAN)
+    t.wait(hours=1)
+    t.send(FAN, "OBSERVE m1", "", subject="Can I watch?", to=GM)
+    t.reply(FAN)
+    t.wait(hours=2)
     t.send(BILL, "PLAY 5 3 4\nSPECIAL RED+1 HOLE 1", "m1")
     t.send(GEORGE, "STATUS", "m1")
     # Turn 2: George orders, Bill stays silent: a reminder, then the deadline plays for him.
@@ -375,6 +423,7 @@ def matchplay(t: Transcript) -> None:
     t.wait(hours=12)
     t.process("A pass after the deadline")
     t.send(BILL, "HISTORY", "m1")
+    t.unsubscribe(FAN)
     rng = random.Random(7)
     module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
     for _ in range(8):
@@ -659,12 +708,15 @@ def _table_game(t: Transcript) -> None:
     t.send(BOB, "HISTORY", "table-1")
 
 
+# The scenarios whose GM names a person to write to (`gm.contact`); the others name nobody.
+CONTACTS = {"matchplay": "jane.steward@example.test"}
+
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
              "robots": robots, "rollback": rollback, "tables": tables}
 
 
 def play(name: str) -> Transcript:
     with tempfile.TemporaryDirectory(prefix="pbem-transcript-") as folder:
-        t = Transcript(Path(folder))
+        t = Transcript(Path(folder), contact=CONTACTS.get(name))
         SCENARIOS[name](t)
         return t

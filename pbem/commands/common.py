@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from datetime import UTC, datetime
 
 from pbem.app import App, Busy
 from pbem.clock import now
@@ -35,15 +36,19 @@ def open_app(args) -> App:
     except ValueError as e:
         raise UsageError(str(e)) from None
     config = read_config(args)
-    set_up_logging(config, args.verbose)
+    set_up_logging(config, args.verbose, daemon=getattr(args, "command", None) == "run")
     try:
         return App.open(config)
     except StoreError as e:
         raise UnusableStore(str(e), EXIT_TEMPFAIL if e.temporary else EXIT_USAGE) from None
 
 
-def set_up_logging(config, verbose: bool) -> None:
-    """One line per message handled, to `log.file` or stderr; never a secret in it."""
+def set_up_logging(config, verbose: bool, daemon: bool = False) -> None:
+    """One line per message handled, to `log.file` or stderr; never a secret in it. The level is
+    `log.level` when the configuration sets one; else a command at a terminal (or in cron, whose
+    output is mailed to its owner) says on stderr only what needs a look, warnings and worse,
+    while the daemon `pbem run` and a log file keep the line for every message. `-v` shows the
+    info lines too."""
     logger = logging.getLogger("pbem")
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
@@ -52,10 +57,23 @@ def set_up_logging(config, verbose: bool) -> None:
         handler = logging.FileHandler(config.log.file)
     else:
         handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s pbem[%(process)d] %(levelname)s %(message)s"))
+    handler.setFormatter(ClockFormatter("%(asctime)s pbem[%(process)d] %(levelname)s %(message)s"))
     logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG if verbose else getattr(logging, config.log.level.upper()))
+    level = getattr(logging, (config.log.level or ("info" if daemon or config.log.file else "warning")).upper())
+    logger.setLevel(min(level, logging.INFO) if verbose else level)
     logger.propagate = False
+
+
+class ClockFormatter(logging.Formatter):
+    """Log lines dated by pbem's clock, in UTC: under `PBEM_NOW` (a replay, a test) the log
+    tells the same time as the mail it writes about."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        try:
+            moment = now()
+        except ValueError:  # a clock setting that cannot be read: the machine's time, as logging keeps it
+            moment = datetime.fromtimestamp(record.created, UTC)
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def options(pairs: list[str]) -> dict:

@@ -67,6 +67,7 @@ def inbound_key(msg: Inbound) -> str:
 
 class GM:
     def __init__(self, store: Store, *, gm_address: str, gm_name: str, clock: Callable[[], datetime],
+                 gm_contact: str | None = None,
                  default_deadline: str | None = None, default_nmr: str = "autoplay",
                  reminder_before: timedelta = timedelta(hours=12), admins: tuple[str, ...] = (),
                  gm_secret: str | None = None, messages_per_hour: int = 30, strangers_per_hour: int = 60,
@@ -74,6 +75,7 @@ class GM:
         self.store = store
         self.gm_address = gm_address.lower()
         self.gm_name = gm_name
+        self.gm_contact = gm_contact
         self.clock = clock
         self.default_deadline = default_deadline
         self.default_nmr = default_nmr
@@ -82,7 +84,8 @@ class GM:
                              strangers_per_hour, max_command_lines, max_message_bytes)
 
     def postman(self) -> Postman:
-        return Postman(self.store, self.gm_address, self.gm_name, self.clock(), admins=frozenset(self.policy.admins))
+        return Postman(self.store, self.gm_address, self.gm_name, self.clock(), admins=frozenset(self.policy.admins),
+                       gm_contact=self.gm_contact)
 
     def new_game(self, type_name: str, players: list[tuple[str, str]], course: Course, *,
                  options: dict | None = None, seed: bytes | int = 0, game_id: str | None = None,

@@ -16,7 +16,7 @@ from pbem.clock import format_utc
 from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
-from pbem.mail.outbound import Letter, compose
+from pbem.mail.outbound import Letter, compose, short_subject
 from pbem.render.html_part import html_part
 from pbem.render import render
 from pbem.store import Seat, Store
@@ -41,6 +41,7 @@ class Postman:
     spectated: set = field(default_factory=set)  # the reports already copied to spectators
     closing: set = field(default_factory=set)  # the games whose turn the GM is closing now (PROCESS)
     admins: frozenset = frozenset()  # the GM's admin addresses: their HELP lists the GM's commands
+    gm_contact: str | None = None  # `gm.contact`: a person who runs this GM, named in the mail
     # While a message is handled (`answering`), the mail it causes, in the order written.
     held: list | None = None
     # What a layer above keeps while this postman works (read once when first needed).
@@ -102,12 +103,14 @@ class Postman:
         dated = self.now if last is None or last < self.now else last + timedelta(seconds=1)
         if letter.html is None:
             letter.html = html_part(letter.text)
+        letter.subject = short_subject(letter.subject)
         mail = compose(letter, gm_address=self.gm_address, gm_name=self.gm_name, now=dated)
         self.store.outbox.queue(now=dated, game_id=letter.game_id, kind=letter.kind, recipient=letter.to_addr,
                                 message_id=mail.message_id, raw=mail.raw)
 
     def context(self, table: Table | None, seat: Seat | None) -> dict:
-        ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "now": format_utc(self.now)}
+        ctx: dict = {"gm_address": self.gm_address, "gm_name": self.gm_name, "gm_contact": self.gm_contact,
+                     "now": format_utc(self.now)}
         if table is not None:
             state = table.state
             row = table.row

@@ -23,7 +23,7 @@ from pbem.games import game_type, spec_for
 from pbem.games.errors import BadOption, IllegalOrder, InvalidOrder, OrderError
 from pbem.mail.clean import clean, quoted
 from pbem.mail.kinds import MailKind
-from pbem.mail.outbound import Letter
+from pbem.mail.outbound import Letter, plus_address
 from pbem.orders.commands import SPECTATOR_COMMANDS, Observe, Order, UnknownCommand, first_word, read_body
 from pbem.orders.text import LongLine, subject_game_id
 from pbem.render import render
@@ -340,11 +340,26 @@ def _to_watchers(postman, table, kind: MailKind, template: str, game_type: str |
             ctx = spectator_context(postman, table, targets)
             ctx.update(extra)
             subject, text = render(template, game_type, **ctx)
+            token = spectator_token(postman.store, address, postman.now)
+            # Watched as a game and through its league both, the copy is the game's own.
+            watched = next((t for t in targets if t["kind"] == "game"), targets[0])
             postman.post(Letter(kind=kind, to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
-                                text=text, secret=spectator_token(postman.store, address, postman.now)))
+                                text=text, secret=token,
+                                extra_headers=list_headers(postman.gm_address, token, watched["id"], watched["kind"])))
         except Exception as e:  # noqa: BLE001 - a barrier: the players' mail goes on regardless
             log.error("game %s: %s mail to spectator %s failed: %s: %s", table.id, kind, clean(address, 100),
                       type(e).__name__, clean(e, 200))
+
+
+def list_headers(gm_address: str, token: str, target_id: str, kind: str) -> dict[str, str]:
+    """What a mail that a spectator follows says of the following (RFC 2919, RFC 2369): which
+    it is (`List-Id`: the game or the league watched), and how to stop it (`List-Unsubscribe`):
+    a mailto whose address carries the spectator's token and whose subject is the UNOBSERVE, so
+    that a mail program's button, which mails it as it is with no text, needs nothing else.
+    (`List-Unsubscribe-Post` is for an https address: there is none here.)"""
+    domain = gm_address.partition("@")[2] or "localhost"
+    return {"List-Id": f"Spectators of {kind} {target_id} <{target_id}.{kind}.{domain}>",
+            "List-Unsubscribe": f"<mailto:{plus_address(gm_address, token)}?subject=UNOBSERVE%20{target_id}>"}
 
 
 def spectator_context(postman, table, targets: list[dict]) -> dict:
@@ -354,12 +369,13 @@ def spectator_context(postman, table, targets: list[dict]) -> dict:
     game = SimpleNamespace(id=row.id, type=row.type, status=row.status, options=dict(row.options),
                            course=row.course, turn=row.turn)
     seats = [SimpleNamespace(seat=s.seat, name=s.name) for s in table.seats]
-    return {"gm_address": postman.gm_address, "gm_name": postman.gm_name, "now": format_utc(postman.now),
+    return {"gm_address": postman.gm_address, "gm_name": postman.gm_name, "gm_contact": postman.gm_contact,
+            "now": format_utc(postman.now),
             "game": game, "title": type(table.state).TITLE, "seats": seats,
             "deadline": format_deadline(stated_deadline(row), None), "paused": bool(row.paused),
             "view": table.state.spectator_view(), "me": None, "spectator": {"targets": targets}}
 
 
 __all__ = ["CONFIRM_FOR", "SPECTATOR_KINDS", "Applied", "Request", "Spectator", "ask_to_confirm", "closed_option",
-           "copy_to_spectators", "declines", "league_of", "notice_to_spectators", "read_request", "spectator_token",
-           "tell", "watched"]
+           "copy_to_spectators", "declines", "league_of", "list_headers", "notice_to_spectators", "read_request",
+           "spectator_token", "tell", "watched"]

@@ -15,7 +15,7 @@ from pbem.mail.dsn import read_bounce
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.mail.screen import SEAT_RULES, screen
-from pbem.orders.commands import Help, read_body, read_heading
+from pbem.orders.commands import Help, first_word, read_body, read_heading
 from pbem.orders.text import Reading, subject_game_id
 from pbem.gm import admin, games, gm_password, layers, observers, spectators
 from pbem.gm.admin import is_gm_command
@@ -75,13 +75,19 @@ class Size(Step):
 class Read(Step):
     name = "read"
     reason = ("the lines as commands, read against the GM's mails they answer; GAME, PASSWORD and TURN; "
-              "the secret in the address the message went to (answers nothing)")
+              "the secret in the address the message went to; a spectator's command in the subject of "
+              "a mail with none in its text (answers nothing)")
 
     def check(self, door: Door, msg: Inbound, found: Found) -> Outcome | None:
         if found.reading is None:
             found.reading = door.read(msg)
         found.head = found.reading.lines[: door.policy.max_command_lines + 1]
         found.token = door.secret_in_address(msg)
+        # The mailto of a spectator's List-Unsubscribe (RFC 2369) is mailed as it is: its subject
+        # is the command, and the text is empty (or a mail program's words of its own).
+        command = _spectator_subject(msg.subject)
+        if command and not door.has_commands(found.head):
+            found.head = [(0, command)]
         found.heading = read_heading(found.head)
         return None
 
@@ -152,7 +158,7 @@ class GmCommands(Step):
             return _gm_door(door, msg, heading)
         if heading.password or found.token:
             return None  # a player's mail with a word of the GM's: the player's side reads it
-        words = wording("gm_not_admin")
+        words = wording("gm_not_admin", gm_contact=door.postman.gm_contact)
         return door.unproven(msg, note="GM command from a non-admin", problem=words.problem, hint=words.hint)
 
 
@@ -248,6 +254,16 @@ class Commands(Step):
 
 
 # -- what the steps share --------------------------------------------------------------------
+_SUBJECT_COMMAND_CHARS = 120  # a word and an id or two: a longer subject is a sentence
+
+
+def _spectator_subject(subject: str) -> str | None:
+    """The subject as a command line when it is one of a spectator's (OBSERVE, UNOBSERVE), else None."""
+    if len(subject) > _SUBJECT_COMMAND_CHARS or first_word(subject)[0] not in observers.WORDS:
+        return None
+    return " ".join(subject.split())
+
+
 def _same(given: str | None, secret: str | None) -> bool:
     """Whether a password from the mail is a seat's secret (in constant time, any case: the
     secret rides in a Reply-To's local part, which some mail systems fold to lower case)."""

@@ -22,10 +22,11 @@ BYE_ROBOT = "robot"
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, address: str, name: str | None, *,
                 template: str | None = None, secret: str | None = None, calendar: str | None = None,
-                answer=None, **extra) -> None:
+                answer=None, headers: dict[str, str] | None = None, **extra) -> None:
     """Every mail of the league's own goes through here: none is ever written to a robot. Its
     Reply-To carries `secret`, or the reader's own league token (`replies`), so that a reply to
-    it is known for theirs; `answer`: the player's message it answers."""
+    it is known for theirs; `answer`: the player's message it answers; `headers`: more of them
+    (a spectator's `List-Id` and `List-Unsubscribe`)."""
     if is_robot(address):
         return
     if secret is None:  # a spectator's mail carries the spectator's token; every other, the reader's own
@@ -36,8 +37,9 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, addre
     ctx.update(extra)
     subject, text = render(template or kind, "league", **ctx)
     postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
-                        text=text, secret=secret, extra_headers={"X-PBEM-League": league_id}, calendar=calendar,
-                        calendar_name="season.ics", in_reply_to=answer.message_id if answer else None,
+                        text=text, secret=secret, extra_headers={"X-PBEM-League": league_id, **(headers or {})},
+                        calendar=calendar, calendar_name="season.ics",
+                        in_reply_to=answer.message_id if answer else None,
                         references=answer.references if answer else ()), topic=template or kind)
 
 

@@ -18,7 +18,7 @@ from pbem.games.rng import new_seed
 from pbem.gm import games as table_games
 from pbem.gm import robot_seats, spectators
 from pbem.gm.courses import load_course
-from pbem.gm.observers import spectator_token
+from pbem.gm.observers import list_headers, spectator_token
 from pbem.mail.clean import clean, quoted
 from pbem.mail.kinds import MailKind
 from pbem.ratings import ratings
@@ -213,8 +213,10 @@ class Season:
             if row["address"] in players:
                 continue
             try:
+                token = spectator_token(self.store, row["address"], postman.now)
                 self._mail(postman, league_id, plan, MailKind.STANDINGS, row["address"], None, spectator=spectator,
-                           secret=spectator_token(self.store, row["address"], postman.now), **table)
+                           secret=token, headers=list_headers(postman.gm_address, token, league_id, "league"),
+                           **table)
             except Exception as e:  # noqa: BLE001 - a barrier, as for the games' spectators
                 log.error("league %s: standings mail to spectator %s failed: %s: %s", league_id,
                           clean(row["address"], 100), type(e).__name__, clean(e, 200))

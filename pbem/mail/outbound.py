@@ -4,6 +4,7 @@ from __future__ import annotations
 import email.policy
 import email.utils
 import quopri
+import re
 import secrets
 import uuid
 from dataclasses import dataclass, field
@@ -12,7 +13,8 @@ from email.headerregistry import Address
 from functools import lru_cache
 
 from pbem.errors import BadValue
-from pbem.mail.kinds import ANSWER_KINDS, MailKind
+from pbem.mail.flowed import flow, unflow
+from pbem.mail.kinds import MailKind
 from pbem.mail.clean import (SYNTHETIC_ID_DOMAIN, BadAddress, clean, message_id as clean_message_id, message_ids,
                              plain_address)
 
@@ -48,6 +50,38 @@ class Letter:
 def plus_address(address: str, secret: str) -> str:
     local, _, domain = address.partition("@")
     return f"{local}+{secret}@{domain}"
+
+
+# A subject the GM writes is at most 78 characters. What makes one longer is what it quotes (a
+# player's orders, an id, what else one answer holds): that is cut, at a space where it can be,
+# and marked; the game's `[id]` in front is always kept, as a reply finds its game by it, and so
+# is the list of what else the answer holds where there is room beside the rest.
+SUBJECT_WIDTH = 78
+_TAG = re.compile(r"\[[^\]\s]{1,64}\] ")
+_ALSO = re.compile(r" \(with [^()]{1,60}\)$")
+_CUT = "..."
+_SHORTEST_CUT = 12  # fewer characters of the quoted part than this say nothing: the list goes first
+
+
+def short_subject(subject: str, width: int = SUBJECT_WIDTH) -> str:
+    """`subject` as it is when it fits `width`, else with its quoted part cut to fit."""
+    if len(subject) <= width:
+        return subject
+    tag_found = _TAG.match(subject)
+    tag = tag_found.group(0) if tag_found else ""
+    rest = subject[len(tag):]
+    also_found = _ALSO.search(rest)
+    also = also_found.group(0) if also_found else ""
+    quoted = rest[:len(rest) - len(also)] if also else rest
+    room = width - len(tag) - len(also) - len(_CUT)
+    if room < _SHORTEST_CUT:  # the list goes first
+        if len(tag) + len(quoted) <= width:
+            return tag + quoted
+        also, room = "", width - len(tag) - len(_CUT)
+    cut = quoted[:max(room, 0)]
+    if len(quoted) > room and not quoted[room:room + 1].isspace() and cut.rfind(" ") > room // 2:
+        cut = cut[:cut.rfind(" ")]  # a word is not cut in two
+    return tag + cut.rstrip(" :,;-") + _CUT + also
 
 
 # The body is written straight to its wire form (one text part, or that and an HTML part side
@@ -143,31 +177,34 @@ def _plain_7bit(text: str) -> bool:
 
 # A part's two headers, and the start of every boundary this module writes: `text_of` finds the
 # text part again by them. The rest of a boundary is a uuid4 (from `os.urandom`, not `random`):
-# it need only be unlikely in the text, but it tells nothing of the next mail's ids either.
-_PART_TYPE = 'text/{subtype}; charset="utf-8"'
+# it need only be unlikely in the text, but it tells nothing of the next mail's ids either. The
+# text part is flowed (RFC 3676), so a phone reflows its prose; the HTML part has its own.
+_PART_TYPE = {"plain": 'text/plain; charset="utf-8"; format=flowed; delsp=no', "html": 'text/html; charset="utf-8"'}
 _BOUNDARY = "=_pbem_"
 _ENCODINGS = ("7bit", "quoted-printable")
 
 
 def _text_part(text: str, subtype: str) -> tuple[list[tuple[str, str]], str]:
     """The part's headers and its encoded body (CRLF line ends)."""
+    if subtype == "plain":
+        text = flow(text.replace("\r\n", "\n"))
     if _plain_7bit(text):
         body, encoding = text, _ENCODINGS[0]
     else:  # quoted-printable keeps the text readable and the lines short
         body, encoding = quopri.encodestring(text.encode("utf-8")).decode("ascii"), _ENCODINGS[1]
     body = body.replace("\r\n", "\n").replace("\n", "\r\n")
-    headers = [("Content-Type", _PART_TYPE.format(subtype=subtype)), ("Content-Transfer-Encoding", encoding)]
+    headers = [("Content-Type", _PART_TYPE[subtype]), ("Content-Transfer-Encoding", encoding)]
     return headers, body
 
 
-_TEXT_HEAD = f"Content-Type: {_PART_TYPE.format(subtype='plain')}\r\nContent-Transfer-Encoding: ".encode()
+_TEXT_HEAD = f"Content-Type: {_PART_TYPE['plain']}\r\nContent-Transfer-Encoding: ".encode()
 
 
 def text_of(raw: bytes) -> str | None:
-    """The text of a mail `compose` wrote (LF line ends), cut out of its bytes where `_text_part`
-    put it (alone, or first in a multipart), or None when `raw` is of another shape. Reading a
-    reply against the GM's own mail needs it; a whole parse would compile a pattern for each new
-    MIME boundary."""
+    """The text of a mail `compose` wrote (LF line ends, unflowed as a reader unflows it), cut
+    out of its bytes where `_text_part` put it (alone, or first in a multipart), or None when
+    `raw` is of another shape (the mail of an older pbem among them). Reading a reply against the
+    GM's own mail needs it; a whole parse would compile a pattern for each new MIME boundary."""
     start = raw.find(_TEXT_HEAD)
     if start < 0:
         return None
@@ -187,7 +224,7 @@ def text_of(raw: bytes) -> str | None:
         text = (quopri.decodestring(body) if encoding == _ENCODINGS[1] else body).decode("utf-8")
     except UnicodeDecodeError:
         return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return unflow(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _body(letter: Letter) -> tuple[list[tuple[str, str]], str]:
@@ -265,16 +302,18 @@ def compose(letter: Letter, *, gm_address: str, gm_name: str, now: datetime) -> 
         headers.append(("X-PBEM-Game", clean(letter.game_id, 64)))
     headers.append(("X-PBEM-Kind", letter.kind))
     answered = clean_message_id(letter.in_reply_to or "")
-    answer = letter.in_reply_to is not None and letter.kind in ANSWER_KINDS
     if answered and answered.endswith(SYNTHETIC_ID_DOMAIN + ">"):
         answered = None  # the message had no usable Message-ID of its own: nothing to refer to
-    headers.append(("Auto-Submitted", "auto-replied" if answer else "auto-generated"))
+    # RFC 3834: a mail written because a message came is auto-replied, whatever its kind (the
+    # answer to a press is a press, the next toss a dice player is sent back is a turn);
+    # everything the GM starts itself is auto-generated.
+    headers.append(("Auto-Submitted", "auto-replied" if letter.in_reply_to is not None else "auto-generated"))
     if answered:
         headers.append(("In-Reply-To", answered))
         # A sender's long References is trimmed to its last few ids, as RFC 5322 allows.
         earlier = [i for i in message_ids(" ".join(letter.references)) if i != answered]
         headers.append(("References", " ".join([*earlier[-7:], answered])))
-    headers += [(k, clean(v, 200)) for k, v in letter.extra_headers.items()]
+    headers += [(k, clean(v, 400)) for k, v in letter.extra_headers.items()]  # a List-Unsubscribe's mailto fits
     body_headers, body = _body(letter)
     headers += [("MIME-Version", "1.0"), *body_headers]
     head = "".join(_folded(key, value) for key, value in headers)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.gm.inbox import Outcome
 from pbem.gm.layers import Layer
+from pbem.gm.wording import wording
 from pbem.mail.kinds import MailKind
 from pbem.mail.outbound import Letter
 from pbem.orders.commands import first_word
@@ -39,9 +40,9 @@ def answer(door, msg, lines: list) -> Outcome:
             "A mail that asks for the ratings holds the one line RATINGS and nothing else."), hint="RATINGS")
     played = {seat.game_id for seat in store.seats_of(msg.sender)}
     if not played:
-        return door.unproven(msg, note="RATINGS from an address that never played", problem=(
-            "The ratings go to the players of this GM, and this address has never had a seat here."),
-            hint="Ask the GM for a seat, or JOIN an open table (LIST shows them).")
+        words = wording("ratings_never_played", gm_contact=postman.gm_contact)
+        return door.unproven(msg, note="RATINGS from an address that never played", problem=words.problem,
+                             hint=words.hint)
     silenced = door.unanswerable(msg, "ratings")
     if silenced is not None:
         return silenced

@@ -76,6 +76,7 @@ def assert_spectator_copy(m, game_id: str, watched: str) -> str:
     assert text.startswith("Hello,\n") and "as a spectator of" in " ".join(text.split())
     if m["X-PBEM-Kind"] == "report" or watched != game_id:
         assert f"    UNOBSERVE {watched}\n" in text
+    assert_list_headers(m, watched, "game" if watched == game_id else "league")
     assert all(len(line) <= 78 for line in text.splitlines()), text
     for private in ("Your remaining stroke cards", "Reply to this mail", "Your secret", "(you)",
                     "Your own choices", "Your tosses", "your move", "You drew"):
@@ -94,7 +95,16 @@ def assert_league_standings_copy(m, league_id: str, last: bool, names=None) -> s
     assert (f"    UNOBSERVE {league_id}\n" in text) != last
     assert ("That was the last mail of this league to its spectators." in text) == last
     assert all(len(line) <= 78 for line in text.splitlines()), text
+    assert_list_headers(m, league_id, "league")
     return text
+
+
+def assert_list_headers(m, watched: str, kind: str) -> None:
+    """RFC 2919 and 2369: the list is the game or league watched, and its mailto, sent as it is,
+    is an UNOBSERVE of it to the spectator's token (no List-Unsubscribe-Post: no https here)."""
+    assert m["List-Id"] == f"Spectators of {kind} {watched} <{watched}.{kind}.example.test>", m["List-Id"]
+    assert m["List-Unsubscribe"] == f"<mailto:gm+{token_of(m)}@example.test?subject=UNOBSERVE%20{watched}>"
+    assert m["List-Unsubscribe-Post"] is None
 
 
 def play_match(table, game_id, rng, after_each=None, limit=40):

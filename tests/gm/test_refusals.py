@@ -140,7 +140,7 @@ def test_a_strangers_address_with_a_valid_secret_is_refused_and_the_owner_warned
     warning = table.mails(GEORGE)[-1]
     assert "mallory@example.test" in body(warning) and "password" in body(warning)
     # It says what to do, and not "write to the GM" at the program's own address.
-    assert "person who runs this game" in " ".join(body(warning).split()) and GM not in body(warning)
+    assert "person who runs this GM" in " ".join(body(warning).split()) and GM not in body(warning)
     assert all(len(line) <= 78 for line in body(warning).splitlines())
     assert not [m for m in table.mails(BILL) if m["X-PBEM-Kind"] != "welcome"]
     assert table.show()["state"] == before["state"]

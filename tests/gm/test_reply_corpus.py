@@ -9,7 +9,9 @@ orders: nothing of the quoted mail, however it is quoted, is ever read as an ord
 
 All welcome-quoting layouts are sent, one after the other, in one match (orders may be sent
 again until the turn resolves; each reply gets its own answer), and all report-quoting ones in a
-second match at turn 2, once with In-Reply-To and References and once without them.
+second match at turn 2, once with In-Reply-To and References, once without them, and once more
+with them, quoting the GM's text as a client that reads format=flowed quotes it (each paragraph
+joined, then rewrapped as the layout quotes).
 """
 from __future__ import annotations
 
@@ -73,9 +75,9 @@ def _allow_many(table: LocalTable) -> None:
 
 
 def _reply_and_answer(table: LocalTable, layout, gm_mail, *, orders=None, references=True,
-                      variant="") -> Answer:
+                      variant="", as_flowed=False) -> Answer:
     reply = rc.build(layout, gm_mail, to=table.reply_to(GEORGE), orders=orders, references=references,
-                     variant=variant)
+                     variant=variant, as_flowed=as_flowed)
     table.new_mails(GEORGE)
     table.send(GEORGE, raw=reply.raw)
     table.pbem("process")
@@ -117,13 +119,14 @@ def _corpus_run(tmp_path_factory, original: str) -> dict:
         gm_mail = [m for m in table.mails(GEORGE) if m["X-PBEM-Kind"] == original][-1]
         answers = {}
         for layout in layouts:
-            for references in (True, False):
+            # With its reference, without it, and with the GM's flowed text read as flowed first.
+            for references, as_flowed in ((True, False), (False, False), (True, True)):
                 try:
-                    answer = _reply_and_answer(table, layout, gm_mail, references=references,
-                                               variant="ref" if references else "noref")
+                    answer = _reply_and_answer(table, layout, gm_mail, references=references, as_flowed=as_flowed,
+                                               variant="flowed" if as_flowed else "ref" if references else "noref")
                 except Exception as e:  # one broken sample must not hide the others
                     answer = Answer([], f"{type(e).__name__}: {e}", None)
-                answers[layout.name, references] = answer
+                answers[layout.name, "flowed" if as_flowed else references] = answer
         return {"answers": answers, "wide": _every_mail_fits(root), "gm_mail": gm_mail,
                 "turn": table.show()["turn"]}
     finally:
@@ -197,6 +200,16 @@ def test_every_layout_is_acked_with_exactly_the_orders_written(layout, corpus):
 @pytest.mark.parametrize("layout", MARKED, ids=lambda layout: layout.name)
 def test_every_marked_layout_is_read_without_its_reference(layout, corpus):
     answer = corpus[layout.original]["answers"][layout.name, False]
+    assert answer.kinds and answer.kinds[0] == "ack", f"{layout.name}: {answer.describe()}"
+    assert _got(answer) == _expect(layout), f"{layout.name}: {answer.describe()}"
+
+
+# -- 2b. the GM's mail read as format=flowed before it is quoted (Thunderbird, Apple Mail) ----------
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda layout: layout.name)
+def test_every_layout_quoting_the_gm_mail_read_as_flowed_is_acked_with_exactly_the_orders(layout, corpus):
+    answer = corpus[layout.original]["answers"][layout.name, "flowed"]
     assert answer.kinds and answer.kinds[0] == "ack", f"{layout.name}: {answer.describe()}"
     assert _got(answer) == _expect(layout), f"{layout.name}: {answer.describe()}"
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import as_written
 
 from .mailclient import Mailbox, password, send
 
@@ -102,7 +103,7 @@ class Player:
 
 def body(m) -> str:
     part = m.get_body(preferencelist=("plain",)) if m.is_multipart() else m
-    return part.get_content()
+    return as_written(part.get_content(), part.get_param("format") == "flowed")
 
 
 def gm_inbox_count(stack) -> int:
@@ -344,7 +345,7 @@ def test_the_log_has_a_line_per_message_and_no_secret(fresh_stack, tmp_path):
     george.order("PLAY 3 5 4")
     send(fresh_stack, GEORGE, GM, "no game", "HELLO")
     wait_in_gm_inbox(fresh_stack, 2)
-    r = host.pbem("process")
+    r = host.pbem("process", "-v")  # a command's stderr says what was done with each message when asked
     lines = [ln for ln in r.stderr.splitlines() if " message <" in ln]
     assert len(lines) == 2, r.stderr
     assert any("george@example.test: handled (orders for turn 1)" in ln for ln in lines)

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import yaml
 
+from pbem.mail.flowed import unflow
+
 SAMPLES = Path(__file__).parent / "samples" / "replies"
 
 FORMS = ("text", "html", "multipart")
@@ -250,9 +252,13 @@ def all_layouts() -> list[Layout]:
 
 # -- the GM's mail ----------------------------------------------------------------------------
 
-def gm_text(gm: EmailMessage) -> str:
+def gm_text(gm: EmailMessage, as_flowed: bool = False) -> str:
+    """The GM's text part as a client quotes it: its lines as they came (a client that knows no
+    format=flowed, the stuffed spaces and the soft breaks' with them), or, `as_flowed`, read as
+    flowed first (Thunderbird, Apple Mail: each paragraph one line, rewrapped by the quote)."""
     part = gm.get_body(preferencelist=("plain",)) if gm.is_multipart() else gm
-    return part.get_content().replace("\r\n", "\n").rstrip("\n")
+    text = part.get_content().replace("\r\n", "\n").rstrip("\n")
+    return unflow(text) if as_flowed and part.get_param("format") == "flowed" else text
 
 
 def gm_html_inner(gm: EmailMessage) -> str | None:
@@ -329,17 +335,18 @@ class Reply:
 
 def build(layout: Layout, gm: EmailMessage, *, to: str, orders: list[str] | None = None,
           sender: str = "george@example.test", references: bool = True, message_id: str | None = None,
-          variant: str = "") -> Reply:
+          variant: str = "", as_flowed: bool = False) -> Reply:
     """The raw reply `layout` makes to the GM's mail `gm`, with `orders` (the layout's own when
     None) written where the player writes, addressed to `to`. With `references` False the reply
-    carries no In-Reply-To or References."""
+    carries no In-Reply-To or References; `as_flowed`: the client read the GM's flowed text as
+    flowed before quoting it."""
     orders = list(layout.orders if orders is None else orders)
     gm_name, gm_address = email.utils.parseaddr(str(gm["From"]))
     to_name, to_address = email.utils.parseaddr(str(gm["To"]))
     when = email.utils.parsedate_to_datetime(str(gm["Date"]))
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    text = gm_text(gm)
+    text = gm_text(gm, as_flowed)
     original_html = gm_html_inner(gm)
     if original_html is None:
         original_html = text_as_html(text)
