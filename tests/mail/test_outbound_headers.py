@@ -8,7 +8,10 @@ from datetime import datetime, timezone
 import pytest
 from conftest import BILL, GEORGE, kinds
 
-from pbem.mail.outbound import KINDS, SUBJECT_WIDTH, Letter, compose, short_subject
+from pbem.mail.kinds import MailKind
+from pbem.mail.outbound import SUBJECT_WIDTH, Letter, compose, short_subject
+
+KINDS = [k.value for k in MailKind]
 
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
 
