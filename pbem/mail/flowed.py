@@ -57,8 +57,12 @@ def preformatted(block: list[str]) -> bool:
 def wrapped(line: str, following: str) -> bool:
     """Whether the break between two lines of a block of prose was made by the wrapping: the
     next line begins no list item, and its first word would not have fitted on this one."""
-    if _ITEM.match(following):
-        return False
+    return not _ITEM.match(following) and fills_line(line, following)
+
+
+def fills_line(line: str, following: str) -> bool:
+    """Whether the next line's first word would not have fitted on this one (the width rule of
+    `wrapped`, whatever the next line begins with)."""
     word = following.split(None, 1)[0]
     return len(line.rstrip()) + 1 + len(word) > _WRAP_WIDTH
 

@@ -17,17 +17,12 @@ from __future__ import annotations
 import html
 import re
 
-# A table lines its cells up with runs of spaces between them; prose never has two spaces
-# after a word (the templates' text is tidied of trailing spaces).
-_ALIGNED = re.compile(r"\S {2,}\S")
+# Which breaks the templates' wrapping made, and what lines up as a table, is told as the flowed
+# text part tells it: one rule for both parts.
+from pbem.mail.flowed import ALIGNED as _ALIGNED, fills_line, wrapped
+
 # The text of a line between its runs of two or more spaces.
 _SEGMENT = re.compile(r"\S+(?: \S+)*")
-# Prose is wrapped at 72-76 columns (list items narrower, for their indent): a line was broken
-# by the wrapping when the next line's first word would not have fitted within the narrowest of
-# those; any other break was made on purpose.
-_WRAP_WIDTH = 72
-# A list item begins a line of its own: "- ", "* ", "(a) ", "1. ".
-_ITEM = re.compile(r"^\s*(?:[-*] |\([a-z0-9]{1,2}\) |[0-9]{1,2}\. )")
 # A table's first row names its columns when its cells are words like these ("Hole", "On time",
 # "#", "7") and one of them heads a column of numbers.
 _HEADING = re.compile(r"[A-Za-z#][A-Za-z0-9#]*(?: [A-Za-z0-9]+){0,2}|[0-9]+")
@@ -131,16 +126,11 @@ def _prose(block: list[str]) -> str:
     a name; or a new list item) stays a break. A wide gap in a line stays wide."""
     items: list[list[str]] = []
     for n, line in enumerate(block):
-        if not items or _ITEM.match(line) or not _wrapped(block[n - 1], line):
+        if not items or not wrapped(block[n - 1], line):
             items.append([])
         items[-1].append(re.sub(" {2,}", lambda gap: "&nbsp;" * (len(gap[0]) - 1) + " ",
                                 html.escape(line.strip())))
     return "<br>\n".join(" ".join(item) for item in items)
-
-
-def _wrapped(line: str, following: str) -> bool:
-    word = following.split(None, 1)[0]
-    return len(line.rstrip()) + 1 + len(word) > _WRAP_WIDTH
 
 
 def _indent(line: str) -> int:
@@ -213,7 +203,7 @@ def _cells(lines: list[str]) -> tuple[list[list[str]], list[list[tuple[int, int]
         if n not in main:
             cells = rows[-1]
             column = max(_column(spans, _indent(line)), max((k for k, c in enumerate(cells) if c), default=0))
-            glue = " " if _wrapped(lines[n - 1], line) else "\n"
+            glue = " " if fills_line(lines[n - 1], line) else "\n"
             cells[column] += (glue if cells[column] else "") + line.strip()
             places[-1][column] = None  # a cell of two lines decides nothing of its column's alignment
             continue
