@@ -218,6 +218,18 @@ def test_a_first_turn_mail_never_speaks_of_a_last_move(name):
     assert any("Since the hole began:" in text for text in first.values()) or name == "golfdeck"
 
 
+def test_a_hole_that_ends_on_a_robots_move_tells_the_player_that_move_first():
+    # rb2: Ann against an easy robot; the robot's draw ends the hole, so Ann's next mail is the
+    # hole's report: it must tell her that draw (she never had a turn mail after it).
+    reports = [text for to, kind, text, _ in played("robots").mails
+               if kind == "report" and to == "ann@example.test" and "game rb2: hole 1 is over" in text]
+    assert len(reports) == 1
+    lines = reports[0].splitlines()
+    news = lines.index("Since your last move:")
+    assert re.match(r"^\s*- Caddie (took|drew|turned) ", lines[news + 1]), lines[news:news + 3]
+    assert news < next(i for i, line in enumerate(lines) if line.startswith("Every card face up"))
+
+
 def test_every_dice_golf_toss_line_shows_its_dice():
     # "Hole 3, toss 1: 3 and 1: your policy BEST entered 4": an entry is read beside the roll.
     lines = [line for _, _, text, _ in played("dicegolf").mails for line in text.splitlines()

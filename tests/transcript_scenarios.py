@@ -170,7 +170,7 @@ class Transcript:
         self.counter += 1
         msg = email.message.EmailMessage()
         msg["From"] = f"{self.players[addr]} <{addr}>"
-        msg["To"] = to or self.reply_to(addr)
+        msg["To"] = to or self.reply_to(addr, game_id)
         msg["Subject"] = subject or f"Re: [{game_id}] orders"
         if answering:
             msg["In-Reply-To"] = answering
@@ -221,10 +221,11 @@ class Transcript:
         # Each player's mails carry strictly increasing Dates, in the order they were written.
         return sorted(msgs, key=lambda pair: email.utils.parsedate_to_datetime(pair[1]["Date"]))
 
-    def reply_to(self, addr: str) -> str:
-        """The reply address of `addr`'s first mail about a game (its secret)."""
+    def reply_to(self, addr: str, game_id: str = "") -> str:
+        """The reply address of `addr`'s first mail about `game_id` (else about any game): its secret."""
         msgs = self._messages(addr)
-        first = next((m for m in msgs if m["X-PBEM-Game"]), msgs[0])
+        first = next((m for m in msgs if game_id and m["X-PBEM-Game"] == game_id),
+                     next((m for m in msgs if m["X-PBEM-Game"]), msgs[0]))
         return email.utils.parseaddr(first["Reply-To"])[1]
 
     def last(self, addr: str):
@@ -616,6 +617,15 @@ def robots(t: Transcript) -> None:
     t.collect()
     _play_defaults(t, "rb1", seats)
     t.send(ANN, "HISTORY", "rb1")
+    _robot_ends_the_hole(t)
+
+
+def _robot_ends_the_hole(t: Transcript) -> None:
+    """Golfdeck, Ann against an easy robot, one hole that ends on the robot's draw: Ann's last
+    mail (the result) tells her that draw before the hole's report (CONTRACT section 5)."""
+    t.new_game("golfdeck", "rb2", [("Ann", ANN), ("Caddie", "robot:easy")],
+               "--seed", "12", "--option", "holes=1", "--deadline", "2d")
+    _play_cards(t, "rb2", "golfdeck", [ANN], seed=12)
 
 
 def rollback(t: Transcript) -> None:
