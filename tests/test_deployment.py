@@ -58,11 +58,11 @@ def test_the_cron_line_and_the_pipes_call_real_commands():
         build_parser().parse_args(argv[1:])
 
 
-def test_the_readme_provider_settings_parse(tmp_path, monkeypatch):
-    """The README's snippet for a provider account is a working configuration."""
+def test_the_admin_guides_provider_settings_parse(tmp_path, monkeypatch):
+    """The admin's guide's snippet for a provider account is a working configuration."""
     import re
     from pbem.config import load
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "admin.md").read_text()
     block = re.search(r"\*\*With a provider account.*?```yaml\n(.*?)```", readme, re.S).group(1)
     for name in ("PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD", "PBEM_GM_SECRET"):
         monkeypatch.setenv(name, "s3cret-" + name)
