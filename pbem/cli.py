@@ -52,6 +52,10 @@ _ABOUT = {
     "export": "Prints a game's public record as JSON: type, options, course, the players' names, the "
         "seed commitment, every accepted order in order, and once the game is over its chance, "
         "results and seed. No address unless gm.export_addresses is true.",
+    "backup": "Writes a copy of the store to FILE while passes may run (SQLite's online backup: the copy "
+        "is the store as one moment left it, checked before it is named FILE). To restore, stop pbem, "
+        "then point store: at the copy (or put it in the store's place). FILE must not exist unless "
+        "--force. Exit 0; 2 for a FILE or store that cannot be used; 75 when the store stays busy.",
     "verify": "Checks a record written by pbem export, with nothing else (no configuration, no store): "
         "the seed against its commitment, then a replay of every order from the seed, comparing "
         "every deal, roll and result. Prints 'verified: <id>: <result line>' and exits 0, or 'not "
@@ -155,6 +159,9 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     vf = add("verify", help="check a game's record: the seed against its commitment, then a replay of every "
                             "order (exit 0 verified, 1 with the first difference)")
     vf.add_argument("file", metavar="FILE", help="a record written by `pbem export` (- for stdin)")
+    bk = add("backup", help="a consistent copy of the store, taken while passes run; pbem carries on from it")
+    bk.add_argument("file", metavar="FILE", help="the copy to write (a new file, unless --force)")
+    bk.add_argument("--force", action="store_true", help="replace FILE if it exists (once the new copy is whole)")
     lg = add("league", help="leagues: `league create FILE`, `league show LEAGUE`, `league standings LEAGUE`, "
                             "`league list`",
              description="create FILE: create a league from its YAML file (prints its id) | show LEAGUE "
@@ -249,6 +256,7 @@ COMMANDS = {
     "gm": "pbem.commands.gm:cmd_gm",
     "export": "pbem.commands.records:cmd_export",
     "verify": "pbem.commands.records:cmd_verify",
+    "backup": "pbem.commands.backup:cmd_backup",
     "league": "pbem.commands.leagues:cmd_league",
     "table": "pbem.commands.leagues:cmd_table",
 }

@@ -42,5 +42,12 @@ fi
 .venv/bin/ruff check pbem
 .venv/bin/mypy
 
+# The documentation (docs/, mkdocs.yml) builds with no warning: a broken link or anchor, or a
+# nav entry without its page, fails the run (tests/test_docs.py checks that every page is in the
+# nav). Built into a folder of its own, never into the repository.
+site=$(mktemp -d)
+trap 'rm -rf "$site"' EXIT
+.venv/bin/mkdocs build --strict --quiet --site-dir "$site"
+
 # Two workers (pytest-xdist), for two cores; `-n 0` among the arguments runs one process.
-exec .venv/bin/python -m pytest -n 2 "$@"
+.venv/bin/python -m pytest -n 2 "$@"

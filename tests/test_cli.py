@@ -280,17 +280,21 @@ def test_new_game_refuses_the_gms_own_address_as_a_player(table, address):
     assert json.loads(table.pbem("list", "--json")[1]) == []
 
 
-def test_the_readme_command_table_has_every_command_and_says_how_to_run_pbem_from_anywhere():
+def test_the_docs_command_table_has_every_command_and_says_how_to_run_pbem_from_anywhere():
     from pathlib import Path
 
     from pbem.cli import COMMANDS
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    table = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    root = Path(__file__).resolve().parent.parent
+    reference = (root / "docs" / "commands.md").read_text()
+    table = reference.split("## Options and exit codes", 1)[0]
     for command in COMMANDS:
         assert f"| `pbem {command}" in table, command
     # The GM works in a folder of their own: no example runs the clone's venv by a relative path.
-    assert "$ .venv/bin/pbem" not in readme and " .venv/bin/pbem " not in readme
-    setup = readme.split("## A match by mail, step by step", 1)[1].split("Set up a folder", 1)[0]
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = page.read_text()
+        assert "$ .venv/bin/pbem" not in text and " .venv/bin/pbem " not in text, page.name
+    first = (root / "docs" / "first-match.md").read_text()
+    setup = first.split("## Run pbem from your own folder", 1)[1].split("\n## ", 1)[0]
     assert ".venv/bin/activate" in setup and "/.venv/bin/pbem" in setup
 
 

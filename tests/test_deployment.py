@@ -39,9 +39,13 @@ def test_the_systemd_unit_runs_the_daemon():
 
 def test_the_cron_line_and_the_pipes_call_real_commands():
     cron = [ln for ln in (ROOT / "contrib" / "crontab").read_text().splitlines() if ln and not ln.startswith("#")]
-    assert len(cron) == 1 and cron[0].split()[:5] == ["*/5", "*", "*", "*", "*"]
-    assert "pbem process" in cron[0]
-    assert ". /srv/pbem/secrets.env" in cron[0]
+    assert len(cron) == 2 and cron[0].split()[:5] == ["*/5", "*", "*", "*", "*"]
+    assert cron[1].split()[:5] == ["17", "3", "*", "*", "*"]  # the nightly copy of the store
+    for line, words in zip(cron, (["process"], ["backup", "--force", "/srv/pbem/backups/pbem.sqlite3"])):
+        assert ". /srv/pbem/secrets.env" in line and "PBEM_CONFIG=/srv/pbem/pbem.yaml" in line
+        argv = shlex.split(line.split("/srv/pbem/.venv/bin/pbem ", 1)[1].split(">>", 1)[0])
+        assert argv == words
+        build_parser().parse_args(argv)
     for name in ("forward", "procmailrc"):
         text = (ROOT / "contrib" / name).read_text()
         line = next(ln for ln in text.splitlines() if "pbem" in ln and not ln.startswith("#"))
@@ -54,11 +58,11 @@ def test_the_cron_line_and_the_pipes_call_real_commands():
         build_parser().parse_args(argv[1:])
 
 
-def test_the_readme_provider_settings_parse(tmp_path, monkeypatch):
-    """The README's snippet for a provider account is a working configuration."""
+def test_the_admin_guides_provider_settings_parse(tmp_path, monkeypatch):
+    """The admin's guide's snippet for a provider account is a working configuration."""
     import re
     from pbem.config import load
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "admin.md").read_text()
     block = re.search(r"\*\*With a provider account.*?```yaml\n(.*?)```", readme, re.S).group(1)
     for name in ("PBEM_IMAP_PASSWORD", "PBEM_SMTP_PASSWORD", "PBEM_GM_SECRET"):
         monkeypatch.setenv(name, "s3cret-" + name)

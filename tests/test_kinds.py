@@ -17,7 +17,7 @@ from pbem.mail.outbound import BadLetter, Letter, compose
 from pbem.store import LogEvent, Store
 
 PACKAGE = Path(pbem.__file__).parent
-README = PACKAGE.parent / "README.md"
+MAIL_PAGE = PACKAGE.parent / "docs" / "mail.md"  # the reference page of the mail pbem sends
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 # CONTRACT section 5: the X-PBEM-Kind of every mail the GM sends.
@@ -43,8 +43,8 @@ def test_every_mail_kind_is_one_the_contract_names():
     assert ANSWER_KINDS <= set(MailKind)
 
 
-def test_the_readme_lists_every_mail_kind():
-    text = " ".join(README.read_text(encoding="utf-8").split())
+def test_the_docs_list_every_mail_kind():
+    text = " ".join(MAIL_PAGE.read_text(encoding="utf-8").split())
     listed = re.search(r"Every mail has `X-PBEM-Kind` \(([^)]*)\)", text)
     assert listed is not None
     assert set(re.findall(r"`([a-z]+)`", listed.group(1))) == {k.value for k in MailKind}

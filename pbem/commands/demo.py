@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.app import App
-from pbem.config import local_defaults
+from pbem.config import load
 from pbem.gm import games
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import GameState
@@ -25,6 +25,11 @@ from pbem.games.registry import spec_for
 from pbem.mail.kinds import MailKind
 
 GAME = "matchplay"  # the game the demo plays (any game whose spec can play random orders would do)
+DEMO_ID = "demo"
+# The demo's configuration, written into its folder: what `local_defaults` makes, so that a kept
+# folder is a GM's folder where every pbem command works.
+DEMO_CONFIG = ("gm:\n  address: gm@example.test\n  name: Golf GM\nstore: ./pbem.sqlite3\ntransport: local\n"
+               "local:\n  maildir: ./mail\n")
 
 
 class ScriptedPlayer:
@@ -64,12 +69,14 @@ def run_demo(say=print, seed: int = 2026, keep: bool = False) -> int:
     finally:
         if keep:
             say(f"(the demo's folder is kept: {folder})")
+            say(f"Its pbem.yaml makes it a GM's folder: cd {folder}, then pbem list, pbem show {DEMO_ID}")
         else:
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def _play(folder: Path, say, seed: int) -> int:
-    config = local_defaults(folder)
+    (folder / "pbem.yaml").write_text(DEMO_CONFIG)
+    config = load(folder / "pbem.yaml")
     app = App.open(config)
     rng = random.Random(seed)
     play = spec_for(GAME).random_orders
@@ -78,7 +85,7 @@ def _play(folder: Path, say, seed: int) -> int:
                ScriptedPlayer("Bill", "bill@example.test", config.local.maildir, config.gm.address)]
     say(f"Demo folder: {folder} (removed at the end; pbem demo --keep keeps it)")
     game_id = app.gm.new_game(GAME, [(p.name, p.address) for p in players], load_course(DEFAULT_COURSE),
-                              seed=seed, game_id="demo")
+                              seed=seed, game_id=DEMO_ID)
     app.send_outbox()
     result_line = None
     for _ in range(40):

@@ -667,11 +667,11 @@ def test_whatever_arrives_check_refuses_with_an_order_error_or_apply_plays_it(se
     json.dumps(g.to_dict())
 
 
-def test_the_readme_table_is_the_solvers_own():
+def test_the_docs_table_is_the_solvers_own():
     from pathlib import Path
 
     from pbem.games.dicegolf import best as dicegolf_best
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text()
     assert dicegolf_best.best_table_text().rstrip("\n") in readme
 
 

@@ -9,7 +9,7 @@ import random
 import re
 
 import pytest
-from test_rng import Ref, readme_vectors  # the README's generator again, hashlib alone
+from test_rng import Ref, readme_vectors  # the generator of docs/fairness.md again, hashlib alone
 
 from pbem.games import game_type
 from pbem.games.base import Resign

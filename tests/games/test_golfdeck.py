@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 import pytest
-from test_rng import Ref  # the README's generator again, written with hashlib alone
+from test_rng import Ref  # the generator of docs/fairness.md again, written with hashlib alone
 
 from pbem.games import game_type
 from pbem.games.golfdeck import rules as gd  # the rules an order can break

@@ -1,6 +1,6 @@
-"""The game generator: the README's description, its test vectors, and the module agree.
+"""The game generator: the description in docs/fairness.md, its test vectors, and the module agree.
 
-The reference functions at the top are a second implementation written from the README's
+The reference functions at the top are a second implementation written from docs/fairness.md's
 "Provable fairness" section with nothing but `hashlib`: they never call pbem's code.
 """
 import copy
@@ -17,11 +17,11 @@ from pbem.games import rng
 from pbem.games.rng import (Generator, commitment, game_generator, new_seed, seed_from_int, stored_generator,
                             stream)
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+FAIRNESS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 TWO64 = 2**64
 
 
-# -- the reference: the README's words, hashlib only --------------------------------------------
+# -- the reference: the words of docs/fairness.md, hashlib only --------------------------------------------
 def ref_words(seed: bytes):
     """The stream's words: the SHAKE-256 output of the seed, 8 bytes a word, big-endian."""
     size, at = 64, 0
@@ -38,7 +38,7 @@ def ref_bytes(seed: bytes, count: int) -> bytes:
 
 
 class Ref:
-    """The draws as the README defines them; `cap` is 2**64 except where a test shrinks it
+    """The draws as docs/fairness.md defines them; `cap` is 2**64 except where a test shrinks it
     to make rejections common."""
 
     def __init__(self, seed: bytes, cap: int = TWO64):
@@ -72,7 +72,7 @@ class Ref:
 
 
 PACK = [r + s for s in "SHDC" for r in ["A", *map(str, range(2, 11)), "J", "Q", "K"]]
-SEED_1 = (1).to_bytes(16, "big")  # `--seed 1` as the README writes it
+SEED_1 = (1).to_bytes(16, "big")  # `--seed 1` as docs/fairness.md writes it
 SEED_0_15 = bytes(range(16))
 
 
@@ -112,10 +112,10 @@ def module_vectors(seed: bytes) -> dict:
 
 
 def readme_vectors() -> list[dict]:
-    """The vectors of the README's code block: a 14-column label, then values (a line with no
+    """The vectors of the code block of docs/fairness.md: a 14-column label, then values (a line with no
     label goes on with the one before); a blank line between seeds."""
-    text = README.read_text()
-    section = text.split("## Provable fairness", 1)[1].split("\n## ", 1)[0]
+    text = FAIRNESS_PAGE.read_text()
+    section = text.split("## Test vectors", 1)[1].split("\n## ", 1)[0]
     block = next(b for b in re.findall(r"```\n(.*?)```", section, re.S) if b.startswith("seed "))
     tables = []
     for chunk in block.strip().split("\n\n"):
@@ -408,7 +408,7 @@ def _on_words(words: list[int]) -> Generator:
 
 
 def _by_hand(words: list[int], size: int) -> list:
-    """Fisher-Yates over `words` exactly as the README says, rejections included."""
+    """Fisher-Yates over `words` exactly as docs/fairness.md says, rejections included."""
     items, pending = list(range(size)), iter(words)
     for i in range(size - 1, 0, -1):
         n = i + 1

@@ -192,7 +192,7 @@ def test_a_course_template_gives_the_flags_and_the_replay_keeps_them(table):
 @pytest.mark.parametrize("seed", [8, 9, 10])
 def test_policy_best_against_a_robot_is_one_report_and_the_result_in_one_pass(table, seed):
     """The robot plays its holes in the same pass as the player's POLICY BEST closes them: the
-    player reads them all in one report (the README's promise), then the result."""
+    player reads them all in one report (docs/games.md promises it), then the result."""
     table.pbem("new-game", "dicegolf", "--id", "dg", "--seed", str(seed), "--player", f"Ann <{PLAYERS[0]}>",
                "--player", "robot:strong")
     table.new_mails(PLAYERS[0])

@@ -1,5 +1,5 @@
-"""A game of robots only goes on at every pass until it ends (CONTRACT section 12, README
-"Robot players": one pass plays at most so many robot orders in a game, and the rest wait for
+"""A game of robots only goes on at every pass until it ends (CONTRACT section 12, docs/robots.md
+"Robots only": one pass plays at most so many robot orders in a game, and the rest wait for
 the next pass). No mail and no deadline moves such a game, so the pass's clock tick must.
 
 The bound is lowered here so that a short match needs several passes; every clock is given.
@@ -57,7 +57,7 @@ def test_the_game_ends_after_enough_passes_each_within_the_bound(bounded):
 
 
 def test_a_paused_game_of_robots_goes_on_too(bounded):
-    """A pause stops the clock; orders are still taken and played (README), a robot's too."""
+    """A pause stops the clock; orders are still taken and played (docs/gm-commands.md), a robot's too."""
     bounded.pbem("gm", "PAUSE", "x1", now=at(1))  # a GM command plays what robots owe, as ever
     paused = robot_orders(bounded.show("x1"))
     bounded.pbem("process", now=at(2))
