@@ -172,6 +172,23 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     lg.add_argument("--json", action="store_true", help="JSON")
     lg.add_argument("--html", metavar="FILE", help="standings: write a self-contained web page to FILE")
     _table_parser(add)
+    ar = add("arena", help="robots and programs play each other: N games, no mail, no store",
+             description="Plays N games of TYPE on this machine between the seats given (robot:<level>, or "
+                         "exec:<command line>: a program that reads one JSON line per move, the seat's view, "
+                         "its seat and the legal orders, and writes the order as one line), seats rotated "
+                         "between games, game k on seed N+k; prints each seat's games won and shared, its "
+                         "mean score and decision times. An unreadable or illegal line, or no answer within "
+                         "--timeout seconds, loses that game.")
+    ar.add_argument("type", metavar="TYPE", help="the game")
+    ar.add_argument("--seat", action="append", required=True, metavar="SPEC",
+                    help="robot:easy, robot:strong or exec:<command line> (repeat per seat)")
+    ar.add_argument("--course", help="a course template name or a par string")
+    ar.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    ar.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    ar.add_argument("--seed", type=int, default=1, help="game k (from 0) uses seed N+k (default 1)")
+    ar.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="how long a program may think about one move (default 10)")
+    ar.add_argument("--json", action="store_true", help="one JSON object")
     return p
 
 
@@ -258,6 +275,7 @@ COMMANDS = {
     "verify": "pbem.commands.records:cmd_verify",
     "backup": "pbem.commands.backup:cmd_backup",
     "league": "pbem.commands.leagues:cmd_league",
+    "arena": "pbem.commands.arena:cmd_arena",
     "table": "pbem.commands.leagues:cmd_table",
 }
 
