@@ -390,6 +390,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 GEORGE, BILL = "george@example.test", "bill@example.test"
 FAN = "fan@example.test"
 ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
+CAROL = "carol@example.test"
 
 
 def matchplay(t: Transcript) -> None:
@@ -708,11 +709,37 @@ def _table_game(t: Transcript) -> None:
     t.send(BOB, "HISTORY", "table-1")
 
 
+def absences(t: Transcript) -> None:
+    """Absence across two games (CONTRACT section 14): George plays Bill in m1 and Carol in m2.
+    One mail about m1 sets his days away and AUTOABSENCE: both games' deadlines move and Bill and
+    Carol are told; a line that asks for more than a year's days is refused; he comes back early
+    (SET ABSENCE OFF, in m2's mail) and misses the deadlines: AUTOABSENCE takes a day in each."""
+    t.players[CAROL] = "Carol"
+    t.new_game("matchplay", "m1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "1")
+    t.new_game("matchplay", "m2", [("George", GEORGE), ("Carol", CAROL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "2")
+    t.wait(hours=1)
+    t.send(GEORGE, "SET ABSENCE 2026-12-02 TO 2026-12-04\nSET AUTOABSENCE ON\n\nThanks,\nGeorge", "m1")
+    t.wait(hours=1)
+    t.send(GEORGE, "SET ABSENCE 2026-12-20 TO 2027-01-31", "m1")
+    t.wait(hours=2)
+    t.send(BILL, "PLAY 4 4 5", "m1")
+    t.send(CAROL, "PLAY 4 4 5", "m2")
+    t.wait(days=2)
+    m2 = next(m for m in t._messages(GEORGE) if m["X-PBEM-Game"] == "m2")
+    t.send(GEORGE, "SET ABSENCE OFF\n\nSent from my iPhone", "m2", to=email.utils.parseaddr(m2["Reply-To"])[1])
+    t.wait(hours=35, minutes=1)
+    t.process("A pass after the deadlines, which George missed")
+    t.wait(hours=3)
+    t.send(GEORGE, "PLAY 4 4 5", "m1")
+
+
 # The scenarios whose GM names a person to write to (`gm.contact`); the others name nobody.
 CONTACTS = {"matchplay": "jane.steward@example.test"}
 
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots, "rollback": rollback, "tables": tables}
+             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences}
 
 
 def play(name: str) -> Transcript:

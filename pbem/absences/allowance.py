@@ -209,6 +209,9 @@ def _too_many(allowance: Allowance, command: SetAbsence, line, day: date, more: 
     new = len(wanted - more - allowance.used)
     whole = len(wanted)
     counted = "" if new == whole else f" ({new:,} of them not counted yet)"
+    in_year = sum(1 for d in wanted if d.year == year) if year is not None else whole
+    if in_year != whole and not counted:
+        counted = f" ({in_year:,} of them in {year})"
     since = f"after the line{'s' if above != 1 else ''} above it " if above else ""
     message = (f"that is {whole:,} day{'s' if whole != 1 else ''} away{counted}, and {since}you have {left} "
                f"day{'s' if left != 1 else ''} of absence left {place}")
