@@ -94,7 +94,8 @@ class AbsenceLayer(Layer):
     def mail(self, door, msg, lines: list, token: str | None):
         """A reply to a mail pbem sent the sender (to that address), with no secret and no game
         named, whose lines are absence lines: the sender's absence, for all their games."""
-        if token is not None or not lines:
+        # Asked of every message: a look at the text first, the reader and the store only after.
+        if token is not None or not any("ABSENCE" in str(line).upper() for _, line in lines):
             return None
         heading = read_heading(lines)
         if heading.game_id or heading.password:
