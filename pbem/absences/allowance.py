@@ -115,16 +115,25 @@ class Allowance:
 
     def __init__(self, store, address: str, per_year: int):
         self.per_year = per_year
-        mine = rows.spans(store, [address])
-        self.used = taken(mine)
-        self.caps = caps(store, address)
-        self._season = {cap.league: taken([s for s in mine if s.at >= cap.since]) for cap in self.caps}
+        self._store, self._address = store, address
+        self._mine = rows.spans(store, [address])
+        self.used = taken(self._mine)
+        self._caps: list[Cap] | None = None
+        self._season: dict[str, set[date]] = {}
+
+    @property
+    def caps(self) -> list[Cap]:
+        """The leagues' seasons, looked up only when asked (the year's count needs none)."""
+        if self._caps is None:
+            self._caps = caps(self._store, self._address)
+            self._season = {cap.league: taken([s for s in self._mine if s.at >= cap.since]) for cap in self._caps}
+        return self._caps
 
     def left_in(self, year: int, more: set[date] | None = None) -> int:
         return self.per_year - sum(1 for d in self.used | (more or set()) if d.year == year)
 
     def left_in_season(self, cap: Cap, more: set[date] | None = None) -> int:
-        return cap.allowance - len(self._season[cap.league] | (more or set()))
+        return cap.allowance - len(self._season[cap.league] | (more or set()))  # `cap` is one of `caps`
 
     def short(self, more: set[date]) -> tuple[str, int] | None:
         """The first limit that `more` days would pass, as (where, days left there before them),
