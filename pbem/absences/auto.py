@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.mail.kinds import MailKind
-from pbem.store import LogEvent, iso
+from pbem.store import LogEvent
 from pbem.absences import rows
 from pbem.absences.allowance import DAY, Allowance, zone_of, where
 
@@ -68,8 +68,4 @@ def grant(store, postman, table, now: datetime, per_year: int) -> datetime | Non
     return until
 
 
-def note(table, until: datetime) -> str:
-    return f"deadline passed; AUTOABSENCE took a day: moved to {iso(until)}"
-
-
-__all__ = ["IN_A_ROW", "grant", "in_a_row", "note"]
+__all__ = ["IN_A_ROW", "grant", "in_a_row"]

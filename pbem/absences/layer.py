@@ -14,7 +14,7 @@ from pbem.mail.kinds import MailKind
 from pbem.orders.commands import ABSENCE_COMMANDS, first_word, read_body, read_heading
 from pbem.absences import auto, keeper, rows
 from pbem.absences.allowance import (
-    DAY, DEFAULT_DAYS_PER_YEAR, Allowance, active_games, caps, check, later, moments, today, zone_of,
+    DAY, DEFAULT_DAYS_PER_YEAR, Allowance, active_games, caps, check, example, later, moments, today, zone_of,
 )
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
@@ -89,7 +89,7 @@ class AbsenceLayer(Layer):
         day = today(now, zone_of(store, address))
         allowance = Allowance(store, address, self.days_per_year)
         left = min([allowance.left_in(day.year), *(s["left"] for s in allowance.seasons())])
-        return _example(day, left)
+        return example(day, left)
 
     def mail(self, door, msg, lines: list, token: str | None):
         """A reply to a mail pbem sent the sender (to that address), with no secret and no game
@@ -148,12 +148,6 @@ def _name(store, address: str) -> str:
         if player is not None:
             return player.name
     return address.split("@")[0]
-
-
-def _example(day, left: int) -> str | None:
-    if left <= 0:
-        return None
-    return f"SET ABSENCE {day.isoformat()} TO {(day + (min(7, left) - 1) * DAY).isoformat()}"
 
 
 __all__ = ["AbsenceLayer", "DEADLINE_WHY"]
