@@ -114,8 +114,8 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
              description="One row per address that has had a seat in a game (robots are left out): the name it "
                          "last played under, its games finished (played) and on now (running), on_time (the "
                          "share of the deadlines it owed in the last 365 days, over every game, that its orders "
-                         "came before; null with none owed), owed (how many), and absences_left (null: a "
-                         "per-address absence allowance is not kept yet).")
+                         "came before; null with none owed), owed (how many), and absences_left (the days of "
+                         "absence.days_per_year not used this calendar year).")
     pl.add_argument("--json", action="store_true", help="a JSON list")
     cal = add("calendar", help="the deadlines owed in a game or a league as an iCalendar file (RFC 5545)",
               description="Prints an iCalendar file: one event for each deadline owed now in the game (or in "

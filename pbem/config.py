@@ -153,6 +153,12 @@ class LimitsConfig(_Section):
     retention_days: Annotated[int, Meta(ge=0)] = 90
 
 
+class AbsenceConfig(_Section):
+    # Days of absence (SET ABSENCE, and the days AUTOABSENCE takes) each address has a calendar
+    # year, counted in the player's time zone; a league's `absence_days` caps its own season too.
+    days_per_year: Annotated[int, Meta(ge=0, le=366)] = 30
+
+
 class LogConfig(_Section):
     file: Path | None = None     # one line per message handled; stderr when not set
     # None: info for `pbem run` and a log file, warnings alone for a command's stderr (-v: info).
@@ -168,6 +174,7 @@ class Config(_Section):
     smtp: SMTPConfig = field(default_factory=SMTPConfig)
     games: GamesConfig = field(default_factory=GamesConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    absence: AbsenceConfig = field(default_factory=AbsenceConfig)
     log: LogConfig = field(default_factory=LogConfig)
     config_dir: Path = Path(".")
 
@@ -197,7 +204,7 @@ def load(path: Path) -> Config:
     if "config_dir" in data:
         problems.append("config_dir: unknown key")
         del data["config_dir"]
-    for section in ("gm", "local", "imap", "smtp", "games", "limits", "log"):
+    for section in ("gm", "local", "imap", "smtp", "games", "limits", "absence", "log"):
         if data.get(section, None) is None:
             data[section] = {}  # an empty section (``imap:`` alone) means all its defaults
     folder = Path(os.path.abspath(path)).parent

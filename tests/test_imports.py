@@ -20,7 +20,7 @@ PACKAGE = Path(pbem.__file__).parent
 ROOT = PACKAGE.parent
 LAZY_MOST = 20
 # The layers above the GM: the GM learns of them only through what they register from above.
-ABOVE = ("pbem.league", "pbem.tables", "pbem.ratings", "pbem.calendars")
+ABOVE = ("pbem.league", "pbem.tables", "pbem.ratings", "pbem.calendars", "pbem.absences")
 # The edges: nothing inside the package imports them. The CLI's commands (`pbem.commands`, the
 # demo and the check among them) are edges too: they may import the app, the daemon and one another.
 EDGES = ("pbem.cli", "pbem.app", "pbem.daemon", "pbem.commands", "pbem.__main__")
@@ -97,7 +97,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
     probe = PACKAGE / "gm" / "_probe_imports.py"
     probe.write_text("from typing import TYPE_CHECKING\nfrom pbem.gm import games\n"
                      "if TYPE_CHECKING:\n    from pbem.store import Store\n"
-                     "def f():\n    from ..league import absence\n    import pbem.tables.book\n", encoding="utf-8")
+                     "def f():\n    from ..league import changes\n    import pbem.tables.book\n", encoding="utf-8")
     modules.cache_clear()
     imports.cache_clear()
     try:
@@ -107,7 +107,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         modules.cache_clear()
         imports.cache_clear()
     assert ("pbem.gm.games", 2, False) in found and ("pbem.store", 4, None) in found
-    assert ("pbem.league.absence", 6, True) in found and ("pbem.tables.book", 7, True) in found
+    assert ("pbem.league.changes", 6, True) in found and ("pbem.tables.book", 7, True) in found
 
 
 def test_the_gm_reaches_no_layer_above_it_by_any_road():

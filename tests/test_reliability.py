@@ -66,7 +66,7 @@ def test_a_game_counted_by_hand(table):
     assert rows[BILL]["owed"] == 3 and rows[BILL]["on_time"] == pytest.approx(2 / 3)
     assert set(rows[BILL]) == {"name", "address", "played", "running", "on_time", "owed", "absences_left"}
     assert rows[BILL]["name"] == "Bill" and rows[BILL]["played"] == 0 and rows[BILL]["running"] == 1
-    assert rows[BILL]["absences_left"] is None
+    assert rows[BILL]["absences_left"] == 30  # absence.days_per_year, none used
 
 
 def test_the_window_is_the_last_365_days(table):
@@ -142,7 +142,7 @@ def test_players_text_is_an_aligned_table_in_78_columns(table):
     assert lines[0].split() == ["Name", "Address", "Played", "Running", "On", "time", "Owed", "Away"]
     assert all(len(line) <= 78 for line in lines), out
     bill = next(line for line in lines if BILL in line)
-    assert bill.split()[-4:] == ["1", "67%", "3", "-"]
+    assert bill.split()[-4:] == ["1", "67%", "3", "30"]
     assert "robot" not in out.lower()
     assert len({len(line) for line in lines[2:5]}) == 1  # the rows line up
 

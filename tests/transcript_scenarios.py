@@ -391,6 +391,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 GEORGE, BILL = "george@example.test", "bill@example.test"
 FAN = "fan@example.test"
 ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
+CAROL = "carol@example.test"
 
 
 def matchplay(t: Transcript) -> None:
@@ -718,11 +719,56 @@ def _table_game(t: Transcript) -> None:
     t.send(BOB, "HISTORY", "table-1")
 
 
+def absences(t: Transcript) -> None:
+    """Absence across two games (CONTRACT section 14): George plays Bill in m1 and Carol in m2.
+    One mail about m1 sets his days away and AUTOABSENCE: both games' deadlines move and Bill and
+    Carol are told; a line that asks for more than a year's days is refused; he comes back early
+    (SET ABSENCE OFF, from his phone, in m2's mail) and misses the deadlines: AUTOABSENCE takes a
+    day in each game. He plays m1 out; in m2 he sends nothing, and after three days in a row the
+    game's rule for missed deadlines plays for him."""
+    t.players[CAROL] = "Carol"
+    t.new_game("matchplay", "m1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "1")
+    t.new_game("matchplay", "m2", [("George", GEORGE), ("Carol", CAROL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "2")
+    t.wait(hours=1)
+    t.send(GEORGE, "SET ABSENCE 2026-12-02 TO 2026-12-04\nSET AUTOABSENCE ON\n\nThanks,\nGeorge", "m1")
+    t.wait(hours=1)
+    t.send(GEORGE, "SET ABSENCE 2026-12-20 TO 2027-01-31", "m1")
+    t.wait(hours=2)
+    t.send(BILL, "HELP", "m1")
+    t.send(BILL, "PLAY 4 4 5", "m1")
+    t.send(CAROL, "PLAY 4 4 5", "m2")
+    t.wait(days=2)
+    m2 = next(m for m in t._messages(GEORGE) if m["X-PBEM-Game"] == "m2")
+    t.send(GEORGE, "SET ABSENCE OFF\n\nSent from my iPhone", "m2", to=email.utils.parseaddr(m2["Reply-To"])[1])
+    t.wait(hours=35, minutes=1)
+    t.process("A pass after the deadlines, which George missed")
+    t.wait(hours=3)
+    t.send(GEORGE, "PLAY 4 4 5\nPRESS Back from the hills, Bill. Sorry for the wait.", "m1")
+    rng = random.Random(3)
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    for _ in range(8):
+        if t.state("m1").result() is not None:
+            break
+        for seat, addr in ((0, GEORGE), (1, BILL)):
+            if seat in t.state("m1").to_move():
+                t.wait(hours=1)
+                t.send(addr, str(module.random_orders(t.state("m1"), seat, rng)), "m1")
+    # m2 waits for George at its moved deadline, 2026-12-06 00:00 (a reminder went out at noon).
+    for day in (6, 7, 8):
+        t.now = datetime(2026, 12, day, 0, 1, tzinfo=timezone.utc)
+        t.process("A pass after m2's deadline" + (" (three days taken)" if day == 8 else ""))
+    t.wait(hours=1)
+    t.send(CAROL, "STATUS", "m2")
+    t.send(CAROL, "HISTORY", "m2")
+
+
 # The scenarios whose GM names a person to write to (`gm.contact`); the others name nobody.
 CONTACTS = {"matchplay": "jane.steward@example.test"}
 
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots, "rollback": rollback, "tables": tables}
+             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences}
 
 
 def play(name: str) -> Transcript:

@@ -30,7 +30,7 @@ def cmd_ratings(args) -> int:
 
 def cmd_players(args) -> int:
     with open_app(args) as app:
-        rows = players(app.store, now())
+        rows = players(app.store, now(), app.config.absence.days_per_year)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
     else:

@@ -6,6 +6,7 @@ loads it); everything the GM's side needs is imported here, at the head.
 from __future__ import annotations
 
 from pbem import clock
+from pbem.absences.layer import AbsenceLayer
 from pbem.calendars.layer import CalendarLayer
 from pbem.config import Config
 from pbem.gm import GM, layers
@@ -21,10 +22,12 @@ above = layers.above  # the layers registered above the GM, each with its own ti
 
 
 def build_gm(config: Config, store: Store) -> GM:
-    layers.register(LeagueLayer())  # the layers above the GM, registered from above
+    away = AbsenceLayer(config.absence.days_per_year)
+    layers.register(LeagueLayer(away))  # the layers above the GM, registered from above
     layers.register(TablesLayer())
     layers.register(RatingsLayer())
     layers.register(CalendarLayer())
+    layers.register(away)
     return GM(store, gm_address=config.gm.address, gm_name=config.gm.name, gm_contact=config.gm.contact,
               clock=clock.now, default_deadline=config.games.deadline, default_nmr=config.games.nmr,
               reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),

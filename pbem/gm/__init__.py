@@ -7,6 +7,7 @@ from pathlib import Path
 from datetime import datetime, timedelta
 from collections.abc import Callable
 
+from pbem.clock import format_utc
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course
 from pbem.games.errors import GameRefused
@@ -16,7 +17,7 @@ from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from pbem.mail.kinds import MailKind
 from pbem.mail.screen import screen
 from pbem.store import Store
-from pbem.gm import admin, games, observers, robot_seats, spectators
+from pbem.gm import admin, games, layers, observers, robot_seats, spectators
 from pbem.gm.games import Table
 from pbem.gm.inbox import Inbox, Outcome, Policy
 from pbem.gm.letters import Postman
@@ -208,6 +209,11 @@ class GM:
             table = self._load(game_id)
             # A wait game has a deadline only when the GM set one: it acts, once (README).
             once = table.row.options.get("nmr") == "wait"
+            moved = layers.missed(self.store, postman, table, now)  # AUTOABSENCE: a day more instead
+            if moved is not None:
+                games.save(self.store, table)
+                log.info("game %s: deadline passed; moved a day to %s (autoabsence)", game_id, format_utc(moved))
+                return [f"deadline moved to {format_utc(moved)} (autoabsence)"]
             turns = Turns(postman, table)
             tosses = turns.tosses if plays_by_toss(table.state) else None
             if tosses is not None:  # the deadline's holes and the robots' after it: one report

@@ -15,7 +15,8 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import (
-    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetTimezone, Status, UnknownCommand, read_body,
+    read_heading,
 )
 from pbem.orders.text import Reading, read_lines
 from pbem.store import Seat
@@ -230,7 +231,7 @@ class Inbox:
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
         zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar))]
-        away = [o for o in orders if isinstance(o.command, SetAbsence)]
+        away = [o for o in orders if isinstance(o.command, ABSENCE_COMMANDS)]
         game_orders = [o for o in orders if _is_game_order(o.command)]
         after = sorted((o for o in orders if o not in zones + away and o not in game_orders),
                        key=lambda o: isinstance(o.command, (Status, History, Help)))
@@ -314,7 +315,7 @@ def _collapse(orders: list[Order]) -> list[Order]:
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetAbsence))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, *ABSENCE_COMMANDS))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

@@ -6,6 +6,8 @@ layer overrides the ones it needs, and the rest do nothing. No module of `pbem/g
 layer (tests/gm/test_layers.py reads the imports).
 
     deadline        a deadline is about to be set: the layer may move it later (an absence)
+    missed          a deadline passed with orders owed: the layer may give a new one instead of
+                    the missed-deadline policy (AUTOABSENCE), setting it on the table and telling
     game_ended      a game finished or was abandoned
     seat_replaced   a seat changed hands (the GM's REPLACE, a robot taking it)
     rolled_back     the GM rolled a game back (a finished one is in play again)
@@ -44,6 +46,11 @@ class Layer:
 
     def deadline(self, store, game_id: str, addresses: frozenset, moment: datetime) -> datetime:
         return moment
+
+    def missed(self, store, postman, table, now: datetime) -> datetime | None:
+        """A new deadline instead of the missed-deadline policy (set on `table.row`, the players
+        told), or None to let the policy play."""
+        return None
 
     def game_ended(self, store, postman, table) -> None:
         return None
@@ -108,6 +115,12 @@ def tell(hook: str, *args) -> None:
         getattr(layer, hook)(*args)
 
 
+def missed(store, postman, table, now: datetime) -> datetime | None:
+    """The first new deadline a layer gives a game whose deadline passed, or None."""
+    return next((moved for layer in above() if (moved := layer.missed(store, postman, table, now)) is not None),
+                None)
+
+
 def owner(store, target_id: str, verb: str) -> Layer | None:
     """The layer whose own id a GM command names, if any."""
     return next((layer for layer in above() if layer.owns(store, target_id, verb)), None)
@@ -131,4 +144,4 @@ def setting(postman, address: str, what: str, value) -> bool:
     return any(layer.setting(postman, address, what, value) for layer in above())
 
 
-__all__ = ["Layer", "Watchable", "above", "attachment", "owner", "register", "setting", "tell", "watchable"]
+__all__ = ["Layer", "Watchable", "above", "attachment", "missed", "owner", "register", "setting", "tell", "watchable"]

@@ -5,7 +5,7 @@ from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetTimezone, Status, drop_sign_off,
 )
 from pbem.store import LogEvent, Seat
 from pbem.gm.games import Table
@@ -60,7 +60,7 @@ class Turns:
             return "history"
         if isinstance(command, Press):
             return self.press(seat, command.text, msg)
-        if isinstance(command, SetAbsence):
+        if isinstance(command, ABSENCE_COMMANDS):
             return self.absent(seat, [command], msg)
         if isinstance(command, SetCalendar):
             layers.setting(self.postman, seat.address, "calendar", command.on)
@@ -78,8 +78,9 @@ class Turns:
         return self.orders(seat, command, msg if ack else None)
 
     def absent(self, seat: Seat, commands: list, msg: Inbound) -> str:
-        """The SET ABSENCE lines of one message, taken together and answered once."""
-        for layer in layers.above():  # a league's absence: the league layer moves its games' deadlines
+        """The absence lines of one message (SET ABSENCE, SET AUTOABSENCE), taken together and
+        answered once."""
+        for layer in layers.above():  # the absences' layer moves the deadlines of the player's games
             done = layer.take_orders(self, seat, commands, msg)
             if done is not None:
                 return done

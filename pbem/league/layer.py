@@ -1,25 +1,24 @@
-"""The leagues as the GM hears of them (`gm.layers`): the absences that move a league game's
-deadline, the GM's REPLACE and WITHDRAW that name a league, a rolled back game, the clock."""
+"""The leagues as the GM hears of them (`gm.layers`): the GM's REPLACE and WITHDRAW that name a
+league, a rolled back game, the clock, and the league's own mail (a reply to its welcome, whose
+absence lines go to the absences' layer it is wired with: `away`)."""
 from __future__ import annotations
 
 from datetime import datetime
 
 from pbem.gm.layers import Layer, Watchable
-from pbem.orders.commands import SetAbsence
-from pbem.league import absence
 from pbem.league import changes
 from pbem.league import rows as league_rows
-from pbem.league.replies import answer
+from pbem.league.replies import AbsenceKeeper, answer
 from pbem.league.season import Season, round_of
 from pbem.league.tokens import is_league_token
 
 
 class LeagueLayer(Layer):
     name = "league"
-    deadline_why = absence.DEADLINE_WHY
 
-    def deadline(self, store, game_id: str, addresses: frozenset, moment: datetime) -> datetime:
-        return absence.keep_away(store, game_id, addresses, moment)
+    def __init__(self, away: AbsenceKeeper | None = None):
+        # Who keeps the absences a reply to the league's mail asks for (the absences' layer).
+        self.away = away
 
     def owns(self, store, target_id: str, verb: str) -> bool:
         return verb in ("REPLACE", "WITHDRAW") and league_rows.league(store, target_id) is not None
@@ -31,23 +30,13 @@ class LeagueLayer(Layer):
         # Asked of every message: a text check of the token first, the store only after.
         if not is_league_token(token):
             return None
-        return answer(door, msg, lines, token)
-
-    def check_orders(self, store, table, seat, orders: list, now: datetime) -> list:
-        away = [(o.command, o.lines[0]) for o in orders if isinstance(o.command, SetAbsence)]
-        return absence.check_all(store, table.id, seat.address, away, now) if away else []
-
-    def take_orders(self, turns, seat, commands: list, msg) -> str | None:
-        away = [c for c in commands if isinstance(c, SetAbsence)]
-        if not away:
-            return None
-        return absence.take(turns.store, turns.postman, turns.table, seat, away, answer=msg)
+        return answer(door, msg, lines, token, self.away)
 
     def rolled_back(self, store, postman, table, to_turn: int) -> None:
         """A league game in play again: its round is open again, and so is a finished season,
         so that the standings are mailed once more when the game ends anew. The standings
         themselves are read from the games, so they follow at once."""
-        league_id = absence.league_of(store, table.id)
+        league_id = league_rows.league_of_game(store, table.id)
         if league_id is None:
             return
         league = league_rows.known_league(store, league_id)

@@ -5,26 +5,44 @@ writes to them, as a game's secret rides in a game's mail. So a reply to the wel
 round 1 has made a game (and a secret), is known for the player's: taken from the address it
 was written to, it carries the league's commands. The lines are read by the one reader and the
 generic commands as every mail is; the league takes only what is its own and says what else is
-whose.
+whose. The absence lines are the absences' layer's (they move the deadlines of every game the
+address plays), handed to it as the layers are wired (`AbsenceKeeper`).
 """
 from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
 
 from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
 from pbem.mail.kinds import MailKind
-from pbem.orders.commands import SPECTATOR_COMMANDS, SetAbsence, SetCalendar, UnknownCommand, read_body, read_heading
+from pbem.orders.commands import (
+    ABSENCE_COMMANDS, SPECTATOR_COMMANDS, SetCalendar, UnknownCommand, read_body, read_heading,
+)
 from pbem.calendars import layer as calendar_layer
-from pbem.league import absence, notices
+from pbem.league import notices
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
 
-__all__ = ["answer"]
+__all__ = ["AbsenceKeeper", "answer"]
 
-WHAT_IT_TAKES = ("a reply to the league's mail takes SET ABSENCE <first day> TO <last day> and SET CALENDAR "
-                 "ON or OFF; orders for a game go in a reply to that game's own mail")
+WHAT_IT_TAKES = ("a reply to the league's mail takes SET ABSENCE <first day> TO <last day> (or OFF), SET "
+                 "AUTOABSENCE ON or OFF and SET CALENDAR ON or OFF; orders for a game go in a reply to that "
+                 "game's own mail")
 
 
-def answer(door, msg, lines: list, token: str) -> Outcome | None:
+class AbsenceKeeper(Protocol):
+    """What the league asks of the layer that keeps absences (`pbem.absences.layer`)."""
+
+    def check_lines(self, store, address: str, lines: list, now: datetime) -> list: ...
+
+    def take_lines(self, postman, address: str, commands: list) -> dict:
+        """What the acknowledgement says, and the pass's `note` of it."""
+
+    def example(self, store, address: str, now: datetime) -> str | None: ...
+
+
+def answer(door, msg, lines: list, token: str, away: AbsenceKeeper | None = None) -> Outcome | None:
     """The Outcome of a message to a league token (`LeagueLayer.mail` found it is one); None for
     a spectator's request, which is answered as one from any address is."""
     store, postman = door.store, door.postman
@@ -46,26 +64,29 @@ def answer(door, msg, lines: list, token: str) -> Outcome | None:
     plan = read_plan(dict(league["plan"], id=league_id))
     name = _name(store, league_id, plan, address)
     errors = heading.errors + [_league_only(e) for e in errors]
-    kept = [o for o in orders if isinstance(o.command, (SetAbsence, SetCalendar))]
+    taken = (*ABSENCE_COMMANDS, SetCalendar) if away is not None else (SetCalendar,)
+    kept = [o for o in orders if isinstance(o.command, taken)]
     errors += [InvalidOrder(f"{str(o.command).split()[0]} is not for the league's mail", line=o.lines[0][1],
                             lineno=o.lines[0][0], rule=WHAT_IT_TAKES)
                for o in orders if o not in kept and not isinstance(o.command, SPECTATOR_COMMANDS)]
-    away = [(o.command, o.lines[0]) for o in kept if isinstance(o.command, SetAbsence)]
-    errors += absence.check_league(store, league_id, address, away, postman.now) if away else []
+    lines_away = [(o.command, o.lines[0]) for o in kept if isinstance(o.command, ABSENCE_COMMANDS)]
+    if away is not None and lines_away:
+        errors += away.check_lines(store, address, lines_away, postman.now)
     if not kept and not errors:
         errors.append(InvalidOrder(f"this message has no command for the league: {WHAT_IT_TAKES}",
-                                   hint=absence.example(postman.now, absence.days_left(store, league_id, address))))
+                                   hint=away.example(store, address, postman.now) if away else None))
     if errors:
         errors.sort(key=lambda e: e.lineno or 0)
         notices.league_mail(postman, league_id, plan, MailKind.ERROR, address, name, template="error", answer=msg,
                             errors=errors, problem=None, hint=None, league=league_id, me={"name": name})
         return Outcome("refused", f"league {league_id}: {len(errors)} wrong line(s)", auth=address)
     done = []
-    if away:
-        answered = absence.record(store, postman.now, league_id, address, [c for c, _ in away], postman=postman)
+    if away is not None and lines_away:
+        commands = [c for c, _ in lines_away]
+        answered = away.take_lines(postman, address, commands)
         notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="absence", answer=msg,
                             me={"name": name}, **answered)
-        done.append(absence.said([c for c, _ in away], answered))
+        done.append(answered["note"])
     calendar = [o.command for o in kept if isinstance(o.command, SetCalendar)]
     if calendar:  # the last one stands, as in a game's mail
         calendar_layer.want(postman, address, calendar[-1].on)

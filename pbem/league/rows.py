@@ -87,6 +87,17 @@ def league_games(store: Store, league_id: str) -> list[GameRow]:
     return [row for row in store.games_like(pattern) if exact.fullmatch(row.id)]
 
 
+_LEAGUE_GAME = re.compile(r"^(.+)-r[0-9]+-[0-9]+$")
+
+
+def league_of_game(store: Store, game_id: str) -> str | None:
+    """The league a game is of (its id says which), or None."""
+    found = _LEAGUE_GAME.match(game_id)
+    if found and league(store, found.group(1)):
+        return found.group(1)
+    return None
+
+
 def _league(row) -> League:
     league_id, name, plan, created, status, opened, reported = row
     return {"id": league_id, "name": name, "plan": json.loads(plan), "created": created, "status": status,
@@ -123,4 +134,5 @@ def league_token_holder(store: Store, token: str) -> tuple[str, str] | None:
 
 
 __all__ = ["TABLES", "League", "add_league", "add_league_event", "ids_but_for_case", "known_league", "league",
-           "league_events", "league_games", "league_token", "league_token_holder", "leagues", "update_league"]
+           "league_events", "league_games", "league_of_game", "league_token", "league_token_holder", "leagues",
+           "update_league"]

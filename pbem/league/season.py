@@ -25,7 +25,6 @@ from pbem.ratings import ratings
 from pbem.ratings.reliability import WINDOW, Orders, below, count, percent, reliability
 from pbem.store import LogEvent, from_iso, moment
 from pbem.league import notices
-from pbem.league.absence import absences, later
 from pbem.league import rows as league_rows
 from pbem.league.pairings import schedule
 from pbem.league.plan import LeaguePlan, read_plan
@@ -89,11 +88,7 @@ class Season:
 
     # -- the clock --------------------------------------------------------------------------
     def due(self, now: datetime) -> bool:
-        return any(self._work(league, now) or self._away(league["id"], now)
-                   for league in league_rows.leagues(self.store, "active"))
-
-    def _away(self, league_id: str, now: datetime) -> bool:
-        return any(end > now for _, _, end in absences(self.store, league_id))
+        return any(self._work(league, now) for league in league_rows.leagues(self.store, "active"))
 
     def _work(self, league: league_rows.League, now: datetime) -> bool:
         plan = self.plan(league["id"])
@@ -105,7 +100,6 @@ class Season:
         for league in league_rows.leagues(self.store, "active"):
             try:
                 done += self._open_rounds(league, now)
-                done += self._keep_absences(league["id"], now)
                 done += self._report(league["id"], now)
             except Exception as e:  # one league's trouble never stops the pass
                 log.error("league %s: %s: %s", league["id"], type(e).__name__, e)
@@ -155,26 +149,6 @@ class Season:
         self.gm.new_game(plan.game, players, course, options=dict(plan.options), seed=new_seed(), game_id=game_id,
                          deadline=plan.deadline, zones=self._zones(plan, [row], [address]))
         return [f"league {league_id}: opened {game_id} (the bye, against a robot)"]
-
-    def _keep_absences(self, league_id: str, now: datetime) -> list[str]:
-        """A deadline set while a player is away (a new turn, a new round) moves to the end of
-        the absence; the pass after it was set does it, long before it could fall due."""
-        away = [(a, start, end) for a, start, end in absences(self.store, league_id) if end > now]
-        if not away:
-            return []
-        done = []
-        with self.store.transaction():
-            for row in league_rows.league_games(self.store, league_id):
-                if row.status != "active" or row.deadline is None:
-                    continue
-                seated = {s.address for s in self.store.seats(row.id)}
-                moved = later(row.deadline, [(start, end) for a, start, end in away if a in seated])
-                if moved != row.deadline:
-                    table = _table(self.store, row.id)
-                    table.row.deadline, table.row.reminded_turn = moved, None
-                    table_games.save(self.store, table)
-                    done.append(f"league {league_id}: {row.id} deadline moved to {moved:%Y-%m-%d %H:%M} (absence)")
-        return done
 
     def _report(self, league_id: str, now: datetime) -> list[str]:
         """The standings of each round whose games have all ended, once, to every player."""

@@ -53,12 +53,33 @@ class Press:
 
 @dataclass(frozen=True)
 class SetAbsence:
-    """A league player's days away (the first and the last): their deadlines inside move after."""
+    """A player's days away (the first and the last): their deadlines inside move after."""
     first: date
     last: date
 
     def __str__(self) -> str:
         return f"SET ABSENCE {self.first.isoformat()} TO {self.last.isoformat()}"
+
+
+@dataclass(frozen=True)
+class AbsenceOff:
+    """SET ABSENCE OFF: the player is back; their absence ends now."""
+
+    def __str__(self) -> str:
+        return "SET ABSENCE OFF"
+
+
+@dataclass(frozen=True)
+class SetAutoAbsence:
+    """SET AUTOABSENCE ON|OFF: a missed deadline takes a day of the player's absence allowance."""
+    on: bool
+
+    def __str__(self) -> str:
+        return f"SET AUTOABSENCE {'ON' if self.on else 'OFF'}"
+
+
+# The commands the absences' layer keeps, in a game's mail or outside one.
+ABSENCE_COMMANDS = (SetAbsence, AbsenceOff, SetAutoAbsence)
 
 
 @dataclass(frozen=True)
@@ -129,6 +150,8 @@ class Heading:
 # ISO dates only: an absence names days, and only one spelling of a day is unambiguous.
 _ABSENCE = re.compile(r"^SET\s+ABSENCE\s+(\S+)\s+TO\s+(\S+)$", re.I)
 ABSENCE_EXAMPLE = "SET ABSENCE 2026-12-20 TO 2026-12-27"
+_ABSENCE_OFF = re.compile(r"^SET\s+ABSENCE\s+OFF$", re.I)
+_AUTOABSENCE = re.compile(r"^SET\s+AUTOABSENCE(?:\s+(\S+))?$", re.I)
 _CALENDAR = re.compile(r"^SET\s+CALENDAR(?:\s+(\S+))?$", re.I)
 CALENDAR_EXAMPLE = "SET CALENDAR ON"
 _TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
@@ -206,6 +229,15 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 errors += wrong
                 i = end
                 continue
+        elif _ABSENCE_OFF.match(line):
+            orders.append(Order(AbsenceOff(), [(lineno, line)]))
+        elif m_auto := _AUTOABSENCE.match(line):
+            said = (m_auto.group(1) or "").upper()
+            if said in ("ON", "OFF"):
+                orders.append(Order(SetAutoAbsence(said == "ON"), [(lineno, line)]))
+            else:
+                errors.append(InvalidOrder("SET AUTOABSENCE takes ON or OFF", line=line, lineno=lineno,
+                                           hint="SET AUTOABSENCE ON\nSET AUTOABSENCE OFF"))
         elif word == "SET" and arg.upper().startswith("ABSENCE"):
             found = _ABSENCE.match(line)
             try:
@@ -215,8 +247,8 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
                 first = last = None
             if first is None or last is None or last < first:
                 errors.append(InvalidOrder("SET ABSENCE takes two ISO dates, the first day away and the last, "
-                                           "the second not before the first", line=line, lineno=lineno,
-                                           hint=ABSENCE_EXAMPLE))
+                                           "the second not before the first (or OFF, to end it now)",
+                                           line=line, lineno=lineno, hint=ABSENCE_EXAMPLE))
             else:
                 orders.append(Order(SetAbsence(first, last), [(lineno, line)]))
         elif m_calendar := _CALENDAR.match(line):

@@ -2,13 +2,14 @@
 the name it last played under, its games finished and running, and how reliable it has been
 over the last 365 days (`reliability`).
 
-Absences left this year are None (`-` in the text) until pbem keeps a per-address allowance
-(CONTRACT section 14, `absence.days_per_year`): a figure pbem does not enforce would mislead.
+Absences left this year: the days of `absence.days_per_year` the address has not used in the
+calendar year of `now`, in its own time zone (CONTRACT section 14, `pbem.absences`).
 """
 from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.absences.allowance import DEFAULT_DAYS_PER_YEAR, Allowance, today, zone_of
 from pbem.ratings.reliability import figures, percent, reliability
 from pbem.store import GameStatus, Store
 
@@ -16,7 +17,7 @@ _SEATS = ("SELECT s.address, s.name, g.status FROM seats s JOIN games g ON g.id 
           "WHERE s.robot IS NULL ORDER BY g.created, g.id")
 
 
-def players(store: Store, now: datetime) -> list[dict]:
+def players(store: Store, now: datetime, days_per_year: int = DEFAULT_DAYS_PER_YEAR) -> list[dict]:
     """The rows of `pbem players --json`, by name then address."""
     rows: dict[str, dict] = {}
     for address, name, status in store.conn.execute(_SEATS):
@@ -28,7 +29,8 @@ def players(store: Store, now: datetime) -> list[dict]:
         elif status == GameStatus.ACTIVE:
             row["running"] += 1
     kept = reliability(store, now)
-    out = [row | figures(kept.get(address)) | {"absences_left": None} for address, row in rows.items()]
+    out = [row | figures(kept.get(address)) | {"absences_left": _left(store, address, now, days_per_year)}
+           for address, row in rows.items()]
     return sorted(out, key=lambda r: (r["name"].casefold(), r["address"]))
 
 
@@ -45,8 +47,12 @@ def players_text(rows: list[dict]) -> str:
                    f"{r['running']:>7} {on_time:>7} {r['owed']:>4} {away:>5}")
     out += ["", "Played: games finished. Running: games on now. On time: the share of the",
             "deadlines of the last 365 days met (of Owed). Away: absence days left this",
-            "year (-: not kept yet)."]
+            "year."]
     return "\n".join(out) + "\n"
+
+
+def _left(store: Store, address: str, now: datetime, days_per_year: int) -> int:
+    return Allowance(store, address, days_per_year).left_in(today(now, zone_of(store, address)).year)
 
 
 def _short(text: str, width: int) -> str:

@@ -23,10 +23,11 @@ def test_a_sign_off_is_never_a_wrong_line_nor_a_command(table):
     assert kinds(wrong) == ["error"] and "1 problem" in wrong[0]["Subject"]
     assert "Line 1: PLAY 3 5 9" in text and "Cheers" not in text.split("As I read")[0]
     assert "Lines 3-4 read as a sign-off, which I skip" in " ".join(text.split())
-    away = table.order(GEORGE, "SET ABSENCE 2026-12-20 TO 2026-12-27\n\nThanks,\nGeorge")
+    # 58 days of 2027 asked for: more than a year's allowance (30), refused.
+    away = table.order(GEORGE, "SET ABSENCE 2026-12-20 TO 2027-02-27\n\nThanks,\nGeorge")
     text = " ".join(body(away[0]).split())
     assert kinds(away) == ["error"] and "1 problem" in away[0]["Subject"]
-    assert "Line 1: SET ABSENCE 2026-12-20 TO 2026-12-27" in text and "Line 3" not in text
+    assert "Line 1: SET ABSENCE 2026-12-20 TO 2027-02-27" in text and "Line 3" not in text
 
 
 def test_punctuated_orders_are_acked_in_their_canonical_form_and_quoted_back_as_written(table):

@@ -1,6 +1,7 @@
 """SET ABSENCE as a door: what one message of absence lines can make pbem do.
 
-CONTRACT section 10: at most `absence_days` a season, counted over every line of a message; one
+CONTRACT sections 10 and 14: at most `absence_days` a season (and `absence.days_per_year` a
+calendar year), counted over every line of a message; one
 message gets one answer. A message that asks for too much, or for dates no calendar reaches,
 is refused whole (one error mail naming the line and the rule), moves no deadline, and leaves
 no `failed` inbound row.
@@ -56,9 +57,12 @@ def deadlines(table) -> dict[str, str]:
 
 
 def absence_events(table) -> list:
+    """The absences kept (the absences' layer's rows; none before its tables are made)."""
     db = sqlite3.connect(table.root / "pbem.sqlite3")
     try:
-        return db.execute("SELECT * FROM league_events WHERE kind = 'absence'").fetchall()
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'absences'").fetchone():
+            return []
+        return db.execute("SELECT * FROM absences WHERE kind = 'away'").fetchall()
     finally:
         db.close()
 
@@ -115,7 +119,7 @@ def test_ranges_that_fit_together_get_one_ack_and_count_every_line(league):
     assert ack["X-PBEM-Kind"] == "ack"
     flat = " ".join(body(ack).split())
     assert "2026-12-08 to 2026-12-10" in flat and "2026-12-20 to 2026-12-23" in flat
-    assert "You have 7 days of absence left this season" in flat
+    assert "You have 23 days of absence left in 2026, and 7 this season of league cup" in flat
     assert not too_wide(body(ack))
     assert table.show(game)["deadline"] == "2026-12-11T00:00:00Z"
     assert len(absence_events(table)) == 2
@@ -137,7 +141,7 @@ def test_lines_that_each_fit_but_not_together_are_refused_whole(league):
     caused = send_absence(table, game, "SET ABSENCE 2026-12-08 TO 2026-12-17\nSET ABSENCE 2026-12-24 TO 2026-12-27",
                           hours=2)
     assert caused == {ALICE: 1, opponent(table, game): 1} and table.mails(ALICE)[-1]["X-PBEM-Kind"] == "ack"
-    assert "You have 0 days of absence left" in " ".join(body(table.mails(ALICE)[-1]).split())
+    assert "and 0 this season of league cup" in " ".join(body(table.mails(ALICE)[-1]).split())
 
 
 def test_a_day_away_twice_counts_once(league):
@@ -146,7 +150,7 @@ def test_a_day_away_twice_counts_once(league):
     caused = send_absence(table, game, "SET ABSENCE 2026-12-10 TO 2026-12-14\nSET ABSENCE 2026-12-14 TO 2026-12-14",
                           hours=2)
     assert caused == {ALICE: 1, opponent(table, game): 1}  # the deadline moved again: the opponent hears
-    assert "You have 7 days of absence left" in " ".join(body(table.mails(ALICE)[-1]).split())
+    assert "and 7 this season of league cup" in " ".join(body(table.mails(ALICE)[-1]).split())
     send_absence(table, game, "SET ABSENCE 2026-12-09 TO 2026-12-30", hours=3)
     flat = " ".join(body(table.mails(ALICE)[-1]).split())
     assert "that is 22 days away (16 of them not counted yet), and you have 7 days" in flat
@@ -165,7 +169,7 @@ def test_dates_at_the_end_of_the_calendar_are_refused_not_crashed(league, line):
     assert error["X-PBEM-Kind"] == "error"
     text = body(error)
     assert f"Line 1: {line}" in text
-    assert "Rule: an absence is for the games of a league" in " ".join(text.split())
+    assert "Rule: an absence moves the deadlines of every game you play" in " ".join(text.split())
     assert "What would be right: SET ABSENCE 2026-12-0" in text
     assert not too_wide(text)
     assert deadlines(table) == before and absence_events(table) == []

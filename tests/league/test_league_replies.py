@@ -38,7 +38,8 @@ def test_an_absence_in_reply_to_the_welcome_before_round_one_moves_the_first_dea
                 iso(START - timedelta(days=2)))
     assert kinds(got) == ["ack"] and got[0]["Subject"] == "[cup] Absence noted: 2026-12-08 to 2026-12-12"
     assert got[0]["In-Reply-To"] and got[0]["Reply-To"] == welcome["Reply-To"]
-    assert "You have 5 days of absence left this season." in body(got[0])
+    assert "You have 25 days of absence left in 2026, and 5 this season of league cup." in \
+        " ".join(body(got[0]).split())
     table.pbem("process", now=iso(START + timedelta(seconds=1)))
     mine = next(g["id"] for g in league_json(table, "show")["rounds"][0]["games"] if ADDRESSES[0] in g["players"])
     assert table.show(mine)["deadline"] == "2026-12-13T00:00:00Z"
