@@ -257,6 +257,11 @@ class RoundTheTable:
                 others.append({"at": at, "text": f"{ev['name']} took over seat {ev['seat'] + 1}"})
             elif ev["kind"] == "rollback":
                 others.append({"at": at, "text": rolled_back_text(ev)})
+            elif ev["kind"] == LogEvent.TAKEOVER:
+                others.append({"at": at, "text": f"The robot plays for {names[ev['seat']]} ({ev['misses']} missed "
+                                                 "deadlines in a row)"})
+            elif ev["kind"] == LogEvent.TAKEN_BACK:
+                others.append({"at": at, "text": f"{names[ev['seat']]} took the seat back from the robot"})
         for h in range(1, state.hole + 1):
             holes.setdefault(h, {"hole": h, "moves": []})
         for shown in holes.values():

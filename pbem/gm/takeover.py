@@ -98,6 +98,7 @@ def come_back(turns, seat: Seat) -> str | None:
     if seat.robot or not _ever_taken(turns.store, table.id) or seat.seat not in taken(turns.store.events(table.id)):
         return None
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEN_BACK, seat.seat)
+    turns.back_from_robot = True
     # Turns of orders sent together: the robot's for the open turn stand until the player's own replace them.
     simultaneous = not (round_the_table(table.state) or plays_by_toss(table.state))
     for reader in table.seats:

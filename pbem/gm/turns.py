@@ -27,6 +27,9 @@ class Turns:
         self._round: RoundTheTable | None = None
         # What the event of the order being played says of a robot's order (`robot_seats`).
         self.marks: dict = {}
+        # The player took the seat back from the robot in this mail (`takeover`): orders it
+        # replaces were the robot's.
+        self.back_from_robot = False
 
     @property
     def tosses(self) -> Tosses:
@@ -111,7 +114,8 @@ class Turns:
                              **self.marks)
         if msg is not None:
             self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders=str(command), turn=turn,
-                                 replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
+                                 replaced=replaced and ("robot" if self.back_from_robot else True),
+                                 waiting=[self.table.seats[s].name for s in state.to_move()])
         self.resolve_if_ready()
         return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
 

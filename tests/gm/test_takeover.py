@@ -102,6 +102,16 @@ def test_matchplay_two_missed_deadlines_hand_the_seat_to_the_robot_and_orders_ta
     assert "2 robot moves computed again and found the same" in said
 
 
+def test_a_rollback_of_the_missed_turns_takes_the_takeover_back_too(desk):
+    new_match(desk, "--option", "takeover_after=1")
+    george_plays(desk, "2026-12-02T10:00:00Z")
+    desk.pbem("process", now="2026-12-03T18:00:01Z")  # the miss, the takeover, the robot's turn 2
+    assert desk.show()["turn"] == 2 and desk.show()["to_move"] == [GEORGE]
+    desk.pbem("gm", "ROLLBACK", "m1", now="2026-12-03T19:00:00Z")  # back to the start of turn 1
+    assert desk.show()["turn"] == 1 and BILL in desk.show()["to_move"]
+    assert not [ev for ev in events(desk, "m1") if ev["kind"] == LogEvent.TAKEOVER]
+
+
 def test_a_turn_the_gm_closes_early_is_no_missed_deadline(desk):
     new_match(desk, "--option", "takeover_after=2")
     george_plays(desk, "2026-12-02T10:00:00Z")
