@@ -724,6 +724,7 @@ def takeover(t: Transcript) -> None:
     t.players[STEWARD] = "Steward"
     t.spectators.add(STEWARD)  # no seat, and no secret of theirs in any mail to mask
     t.wait(hours=1)
+    t.send(GEORGE, "HELP", "tk1")
     t.send(BILL, "SET REMINDERS 24h 10m", "tk1")
     t.send(BILL, "Set reminders: 24h, 4h and 1h.\n\nThanks,\nBill", "tk1")
     t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "tk1")
@@ -741,12 +742,19 @@ def takeover(t: Transcript) -> None:
     t.send(GEORGE, str(module.random_orders(t.state("tk1"), 0, rng)), "tk1")
     t.wait(days=2)  # no pass runs at Bill's reminder times of turn 2
     t.process("After the next deadline: Bill's second miss in a row")
+    t.send(GEORGE, "STATUS", "tk1")  # the robot has sent Bill's orders for turn 3 already
     t.wait(hours=3)
     t.send(GEORGE, str(module.random_orders(t.state("tk1"), 0, rng)), "tk1")
     t.wait(hours=5)
-    t.send(BILL, str(module.random_orders(t.state("tk1"), 1, rng)) + "\n\nSorry, I was away.\nBill", "tk1")
-    t.wait(hours=1)
-    t.send(GEORGE, str(module.random_orders(t.state("tk1"), 0, rng)), "tk1")
+    t.send(BILL, str(module.random_orders(t.state("tk1"), 1, rng)) + "\nPRESS Sorry, I was away: I am back now.\n"
+           "STATUS\n\nBill", "tk1")
+    for _ in range(4):  # both by hand to the end
+        if t.state("tk1").result() is not None:
+            break
+        for seat, addr in ((0, GEORGE), (1, BILL)):
+            if seat in t.state("tk1").to_move():
+                t.wait(hours=1)
+                t.send(addr, str(module.random_orders(t.state("tk1"), seat, rng)), "tk1")
     t.send(GEORGE, "HISTORY", "tk1")
 
 
