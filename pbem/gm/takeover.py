@@ -95,7 +95,8 @@ def come_back(turns, seat: Seat) -> str | None:
     """The player of a seat the robot plays has written (mail that proved the seat, and is
     taken): the seat is theirs again at once, and everyone is told."""
     table = turns.table
-    if seat.robot or not _ever_taken(turns.store, table.id) or seat.seat not in taken(turns.store.events(table.id)):
+    if seat.robot or table.row.status != "active" or not _ever_taken(turns.store, table.id) \
+            or seat.seat not in taken(turns.store.events(table.id)):
         return None
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEN_BACK, seat.seat)
     turns.back_from_robot = True

@@ -2,7 +2,7 @@
 reminded, for all their games; driven by PBEM_NOW."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from conftest import BILL, GEORGE, GM, body, kinds, too_wide
 
@@ -58,16 +58,16 @@ def test_the_daemon_wakes_for_each_reminder_moment(table):
     table.order(BILL, "SET REMINDERS 24h 4h 1h", now=START)
     store = Store(table.root / "pbem.sqlite3")
     try:
-        at = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+        at = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
         # George has the default (12h), Bill his own; the next is Bill's 24h one.
-        assert reminder_times.next_moment(store, at, DEFAULT) == datetime(2026, 12, 2, 18, 0, tzinfo=timezone.utc)
+        assert reminder_times.next_moment(store, at, DEFAULT) == datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
     finally:
         store.close()
     table.pbem("process", now="2026-12-02T18:00:00Z")
     store = Store(table.root / "pbem.sqlite3")
     try:
-        at = datetime(2026, 12, 2, 18, 0, tzinfo=timezone.utc)
-        assert reminder_times.next_moment(store, at, DEFAULT) == datetime(2026, 12, 3, 6, 0, tzinfo=timezone.utc)
+        at = datetime(2026, 12, 2, 18, 0, tzinfo=UTC)
+        assert reminder_times.next_moment(store, at, DEFAULT) == datetime(2026, 12, 3, 6, 0, tzinfo=UTC)
         assert reminder_times.games_due(store, at, DEFAULT) == []
     finally:
         store.close()

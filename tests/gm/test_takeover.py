@@ -175,6 +175,7 @@ def test_a_card_game_round_the_table_the_robot_moves_when_the_seat_is_to_move(de
     assert "A robot plays your seat now" in [m["Subject"].split("] ", 1)[1] for m in notices(desk, BOB)]
     play_cards_until(desk, "c1", -1, players, "2026-12-03T19:00:00Z", rng, moves=3)  # the robot answers Ann
     assert robot_orders(desk, "c1", 1), "the robot made Bob's moves"
+    assert "turn" not in kinds(desk.new_mails(BOB))  # no "your move" for a move the robot makes
     state = desk.load("c1").state
     assert state.result() is None and 1 not in state.to_move()
     got = desk.order(BOB, "STATUS", game="c1", now="2026-12-03T20:00:00Z")
