@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from pbem import clock
+from pbem.clock import reminders as reminder_times
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.league.rows import leagues
@@ -191,7 +192,7 @@ class App:
         rounds and standings."""
         now = clock.now()
         done = []
-        if self.store.due_games(now) or self.store.games_to_remind(now, self.config.games.reminder_delta) \
+        if self.store.due_games(now) or reminder_times.games_due(self.store, now, self.config.games.reminder_times) \
                 or self.store.robot_games():
             done += self.gm.tick()
         if leagues(self.store, "active") or has_open_tables(self.store):

@@ -20,6 +20,7 @@ import yaml
 from msgspec import Meta, Struct, field
 
 from pbem.clock import BadTime, parse_duration
+from pbem.clock.schedule import MOST_REMINDERS
 from pbem.errors import BadValue, PbemError
 
 ENV_CONFIG = "PBEM_CONFIG"
@@ -68,12 +69,34 @@ def _duration(value: str) -> str:
     return value
 
 
+def _reminder_times(value: str) -> tuple[timedelta, ...]:
+    words = [w.strip() for w in value.split(",")]
+    if len(words) == 1 and words[0].lower() == "off":
+        return ()
+    times = tuple(sorted({parse_duration(w) for w in words}, reverse=True))
+    if len(words) > MOST_REMINDERS:
+        raise BadTime("too many")
+    return times
+
+
+def _reminders(value: str) -> str:
+    try:
+        _reminder_times(value)
+    except BadTime:
+        if "," not in value:
+            raise BadSetting(f"expected a duration like 48h, 3d or 90m, or off, got {_show(value)}") from None
+        raise BadSetting(f"expected a duration like 48h, 3d or 90m, up to {MOST_REMINDERS} of them with commas "
+                         f"between (24h, 4h, 1h), or off, got {_show(value)}") from None
+    return value
+
+
 # In a field's type, a Meta is a bound that msgspec enforces; a function is a check run on the
 # converted value, raising BadSetting with the words of the problem. Every Path is relative to
 # the config file's folder.
 Email = Annotated[str, _email]
 GMSecret = Annotated[str, _gm_secret]
 Duration = Annotated[str, _duration]
+Reminders = Annotated[str, _reminders]
 Port = Annotated[int, Meta(ge=1, le=65535)]
 Positive = Annotated[float, Meta(gt=0)]
 Count = Annotated[int, Meta(gt=0)]
@@ -126,15 +149,20 @@ class SMTPConfig(_Section):
 class GamesConfig(_Section):
     deadline: Duration = "72h"
     nmr: Literal["autoplay", "wait", "forfeit", "robot"] = "autoplay"
-    reminder_before: Duration = "12h"
+    # One duration, or up to three with commas (`24h, 4h, 1h`), or `off`: a player's own
+    # SET REMINDERS stands for their games instead.
+    reminder_before: Reminders = "12h"
+    # After this many missed deadlines in a row a robot plays the seat (0: never), for a game
+    # without its own option takeover_after.
+    takeover_after: Annotated[int, Meta(ge=0, le=99)] = 0
 
     @property
     def deadline_delta(self) -> timedelta:
         return parse_duration(self.deadline)
 
     @property
-    def reminder_delta(self) -> timedelta:
-        return parse_duration(self.reminder_before)
+    def reminder_times(self) -> tuple[timedelta, ...]:
+        return _reminder_times(self.reminder_before)
 
 
 class LimitsConfig(_Section):

@@ -13,6 +13,7 @@ from collections.abc import Awaitable
 from datetime import timedelta
 
 from pbem import clock
+from pbem.clock import reminders as reminder_times
 from pbem.app import App, BadSettings, Busy, imap_problem
 from pbem.mail.courier import PROBE_EVERY, Lookout
 from pbem.mail.imap import ImapError, ImapInbox
@@ -129,7 +130,8 @@ def _until_next(app: App, lookout: Lookout | None = None) -> float:
     """Seconds until the next deadline, reminder or outbox retry falls due (or the next look at
     a server that mail waits for)."""
     now = clock.now()
-    moments = [m for m in (app.store.next_wakeup(app.config.games.reminder_delta), app.store.outbox.next_try()) if m]
+    moments = [m for m in (app.store.next_deadline(), app.store.outbox.next_try(),
+                           reminder_times.next_moment(app.store, now, app.config.games.reminder_times)) if m]
     if not moments:
         return LONGEST_WAIT
     wait = (min(moments) - now) / timedelta(seconds=1)

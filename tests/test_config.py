@@ -40,7 +40,7 @@ def test_minimal_file_gets_every_default(tmp_path):
     assert (config.games.deadline, config.games.nmr, config.games.reminder_before) == (
         "72h", "autoplay", "12h")
     assert config.games.deadline_delta == timedelta(hours=72)
-    assert config.games.reminder_delta == timedelta(hours=12)
+    assert config.games.reminder_times == (timedelta(hours=12),) and config.games.takeover_after == 0
 
 
 def test_full_file(tmp_path):
@@ -133,7 +133,7 @@ def test_unset_environment_variable_is_a_problem(tmp_path, monkeypatch):
     ("config_dir: elsewhere", "config_dir: unknown key"),
     ("games: {deadline: soon}", 'games.deadline: expected a duration like 48h, 3d or 90m, got "soon"'),
     ("games: {reminder_before: 0h}",
-     'games.reminder_before: expected a duration like 48h, 3d or 90m, got "0h"'),
+     'games.reminder_before: expected a duration like 48h, 3d or 90m, or off, got "0h"'),
     ("imap: {idle: maybe}", 'imap.idle: expected true or false, got "maybe"'),
     ("imap: {poll_seconds: fast}", 'imap.poll_seconds: expected a number, got "fast"'),
     ("imap: {poll_seconds: 0}", "imap.poll_seconds: expected a number above 0, got 0"),

@@ -390,6 +390,7 @@ def _mask(text: str, masks: dict[str, str]) -> str:
 # -- the scenarios -------------------------------------------------------------------------
 GEORGE, BILL = "george@example.test", "bill@example.test"
 FAN = "fan@example.test"
+STEWARD = "steward@example.test"  # the GM's admin (gm.admins), in the takeover scenario
 ANN, BOB, CY, DI = "ann@example.test", "bob@example.test", "cy@example.test", "di@example.test"
 CAROL = "carol@example.test"
 
@@ -764,11 +765,60 @@ def absences(t: Transcript) -> None:
     t.send(CAROL, "HISTORY", "m2")
 
 
+def takeover(t: Transcript) -> None:
+    """MatchPlay with reminders and a takeover (CONTRACT section 14): Bill asks to be reminded
+    three times before each deadline (a wrong time first); pbem is not running when one of them
+    comes, so that one is not sent late. Bill then misses two deadlines in a row, and the game's
+    option takeover_after=2 hands his seat to the strong robot: Bill, George and the GM's admin
+    are told, and the robot plays Bill's turns at once, until Bill's own orders take the seat
+    back."""
+    config = t.root / "pbem.yaml"
+    config.write_text(config.read_text().replace("  name: Golf GM\n", f"  name: Golf GM\n  admins: [{STEWARD}]\n"))
+    t.new_game("matchplay", "tk1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "3",
+               "--option", "takeover_after=2")
+    t.players[STEWARD] = "Steward"
+    t.spectators.add(STEWARD)  # no seat, and no secret of theirs in any mail to mask
+    t.wait(hours=1)
+    t.send(GEORGE, "HELP", "tk1")
+    t.send(BILL, "SET REMINDERS 24h 10m", "tk1")
+    t.send(BILL, "Set reminders: 24h, 4h and 1h.\n\nThanks,\nBill", "tk1")
+    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", "tk1")
+    t.wait(hours=23)  # the deadline is Thu 09:00
+    t.process("24 hours before the deadline: Bill's first reminder")
+    t.wait(hours=22)
+    t.process("Two hours before: pbem was not running at the 4h one")
+    t.wait(hours=1)
+    t.process("An hour before the deadline: the last reminder")
+    t.wait(hours=1, seconds=1)
+    t.process("A pass after the deadline: Bill's first miss")
+    rng = random.Random(5)
+    module = __import__("pbem.games.matchplay", fromlist=["random_orders"])
+    t.wait(hours=3)
+    t.send(GEORGE, str(module.random_orders(t.state("tk1"), 0, rng)), "tk1")
+    t.wait(days=2)  # no pass runs at Bill's reminder times of turn 2
+    t.process("After the next deadline: Bill's second miss in a row")
+    t.send(GEORGE, "STATUS", "tk1")  # the robot has sent Bill's orders for turn 3 already
+    t.wait(hours=3)
+    t.send(GEORGE, str(module.random_orders(t.state("tk1"), 0, rng)), "tk1")
+    t.wait(hours=5)
+    t.send(BILL, str(module.random_orders(t.state("tk1"), 1, rng)) + "\nPRESS Sorry, I was away: I am back now.\n"
+           "STATUS\n\nBill", "tk1")
+    for _ in range(4):  # both by hand to the end
+        if t.state("tk1").result() is not None:
+            break
+        for seat, addr in ((0, GEORGE), (1, BILL)):
+            if seat in t.state("tk1").to_move():
+                t.wait(hours=1)
+                t.send(addr, str(module.random_orders(t.state("tk1"), seat, rng)), "tk1")
+    t.send(GEORGE, "HISTORY", "tk1")
+
+
 # The scenarios whose GM names a person to write to (`gm.contact`); the others name nobody.
 CONTACTS = {"matchplay": "jane.steward@example.test"}
 
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences}
+             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences, "takeover": takeover}
 
 
 def play(name: str) -> Transcript:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pbem.clock import BadTime, format_duration
+from pbem.clock import BadTime, format_duration, parse_duration
 from pbem.mail.clean import quoted
 from pbem.store import GameRow, GameStatus
 
@@ -90,3 +90,57 @@ def clock_stopped(row: GameRow, owed: bool = True) -> str | None:
         return "The game is paused: the clock is stopped until the GM resumes it."
     return (f"The game is paused: the clock is stopped, and when the GM resumes it, turn "
             f"{row.turn} has {left} left for orders.")
+
+
+# Reminders before a deadline (CONTRACT section 14): at most this many, each this far before it.
+MOST_REMINDERS = 3
+EARLIEST_REMINDER = timedelta(days=7)
+LATEST_REMINDER = timedelta(minutes=30)
+REMINDERS_EXAMPLE = "SET REMINDERS 24h 4h 1h"
+REMINDERS_RULE = ("SET REMINDERS takes at most three durations before the deadline, each from 30m to 7d "
+                  "(such as 24h, 4h or 90m), or OFF for no reminders")
+
+
+class BadReminders(BadTime):
+    """Reminder times that break the rule (`REMINDERS_RULE`): the message says which and why."""
+
+
+def read_reminders(words: list[str]) -> tuple[timedelta, ...]:
+    """The moments before a deadline that `words` name (each word one duration; `OFF` alone:
+    none), latest reminder last and each once: (24h, 4h, 1h)."""
+    if len(words) == 1 and words[0].lower() == "off":
+        return ()
+    if not words:
+        raise BadReminders(f"no times given; {REMINDERS_RULE}")
+    if len(words) > MOST_REMINDERS:
+        raise BadReminders(f"{len(words)} times given; {REMINDERS_RULE}")
+    found: set[timedelta] = set()
+    for word in words:
+        try:
+            span = parse_duration(word)
+        except BadTime:
+            raise BadReminders(f"{quoted(word, 20)} is not a duration; {REMINDERS_RULE}") from None
+        if not LATEST_REMINDER <= span <= EARLIEST_REMINDER:
+            how = "too short" if span < LATEST_REMINDER else "too long"
+            raise BadReminders(f"{quoted(word, 20)} is {how}; {REMINDERS_RULE}")
+        found.add(span)
+    return tuple(sorted(found, reverse=True))
+
+
+def reminder_words(befores: tuple[timedelta, ...]) -> str:
+    """`24h, 4h and 1h` (`off` for none), as the mail and the config write them."""
+    said = [_short(b) for b in befores]
+    if not said:
+        return "off"
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _short(span: timedelta) -> str:
+    """A reminder's time before the deadline: `24h` (not `1d`: what a player wrote most often),
+    `90m` as `1h 30m`, `3d` for whole days past a day."""
+    total = int(span.total_seconds())
+    if total % 86400 == 0 and total > 86400:
+        return f"{total // 86400}d"
+    if total % 3600 == 0:
+        return f"{total // 3600}h"
+    return format_duration(span)

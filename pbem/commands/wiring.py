@@ -30,7 +30,8 @@ def build_gm(config: Config, store: Store) -> GM:
     layers.register(away)
     return GM(store, gm_address=config.gm.address, gm_name=config.gm.name, gm_contact=config.gm.contact,
               clock=clock.now, default_deadline=config.games.deadline, default_nmr=config.games.nmr,
-              reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),
+              reminder_before=config.games.reminder_times, takeover_after=config.games.takeover_after,
+              admins=tuple(config.gm.admins),
               gm_secret=config.gm.secret, messages_per_hour=config.limits.messages_per_hour,
               strangers_per_hour=config.limits.strangers_per_hour,
               max_command_lines=config.limits.max_command_lines,

@@ -106,6 +106,27 @@ NMR_OPTION = Option("autoplay", ("autoplay", "wait", "forfeit", "robot"),
                     "strong robot play the move")
 
 
+@dataclass(frozen=True)
+class CountOption(Option):
+    """An option that is a whole number from 0 to `most` (0: the rule is off)."""
+    most: int = 99
+
+    def coerce(self, key: str, value: Any) -> Any:
+        text = str(value).strip() if not isinstance(value, (bool, list, tuple, dict)) else ""
+        if text.isascii() and text.isdigit() and len(text) <= 4 and int(text) <= self.most:
+            return int(text)
+        raise BadOption(f"option {key}: expected a whole number from 0 to {self.most} (0: never), "
+                        f"got {written(value)}")
+
+
+# Options the GM reads for every game, whatever its rules (CONTRACT section 14). A game keeps one
+# only when it was given, so a game made without them has the options it always had.
+COMMON_OPTIONS: dict[str, Option] = {
+    "takeover_after": CountOption(0, doc="after this many missed deadlines in a row of one seat, the strong robot "
+                                         "plays it until its player writes again (0: never)", most=99),
+}
+
+
 class GameState:
     """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`.
 
@@ -131,13 +152,14 @@ class GameState:
 
     @classmethod
     def options_with_defaults(cls, given: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(given) - set(cls.OPTIONS))
+        every = {**cls.OPTIONS, **COMMON_OPTIONS}
+        unknown = sorted(set(given) - set(every))
         if unknown:
-            known = ", ".join(sorted(cls.OPTIONS))
+            known = ", ".join(sorted(every))
             raise BadOption(f"unknown option {written(unknown[0])} for {cls.TYPE}; known: {known}")
         out = {k: o.default for k, o in cls.OPTIONS.items()}
         for k, v in given.items():
-            out[k] = cls.OPTIONS[k].coerce(k, v)
+            out[k] = every[k].coerce(k, v)
         return out
 
     @classmethod

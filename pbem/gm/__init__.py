@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from collections.abc import Callable
 
 from pbem.clock import format_utc
+from pbem.clock import reminders as reminder_times
 from pbem.store.faults import checkpoint
 from pbem.games.course import Course
 from pbem.games.errors import GameRefused
@@ -17,7 +18,7 @@ from pbem.mail.inbound import MAX_MESSAGE_BYTES, Inbound, parse
 from pbem.mail.kinds import MailKind
 from pbem.mail.screen import screen
 from pbem.store import Store
-from pbem.gm import admin, games, layers, observers, robot_seats, spectators
+from pbem.gm import admin, games, layers, observers, reminders, robot_seats, spectators, takeover
 from pbem.gm.games import Table
 from pbem.gm.inbox import Inbox, Outcome, Policy
 from pbem.gm.letters import Postman
@@ -70,7 +71,8 @@ class GM:
     def __init__(self, store: Store, *, gm_address: str, gm_name: str, clock: Callable[[], datetime],
                  gm_contact: str | None = None,
                  default_deadline: str | None = None, default_nmr: str = "autoplay",
-                 reminder_before: timedelta = timedelta(hours=12), admins: tuple[str, ...] = (),
+                 reminder_before: tuple[timedelta, ...] = (timedelta(hours=12),), takeover_after: int = 0,
+                 admins: tuple[str, ...] = (),
                  gm_secret: str | None = None, messages_per_hour: int = 30, strangers_per_hour: int = 60,
                  max_command_lines: int = 100, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.store = store
@@ -80,7 +82,8 @@ class GM:
         self.clock = clock
         self.default_deadline = default_deadline
         self.default_nmr = default_nmr
-        self.reminder_before = reminder_before
+        self.reminder_before = reminder_before  # the reminders of a player who set none (SET REMINDERS)
+        self.takeover_after = takeover_after    # for a game without its own option takeover_after
         self.policy = Policy({self.gm_address}, {a.lower() for a in admins}, gm_secret, messages_per_hour,
                              strangers_per_hour, max_command_lines, max_message_bytes)
 
@@ -185,7 +188,7 @@ class GM:
         now = self.clock()
         for game_id in self.store.due_games(now):
             done += self._guarded(game_id, "deadline", self._deadline, now)
-        for game_id in self.store.games_to_remind(now, self.reminder_before):
+        for game_id in reminder_times.games_due(self.store, now, self.reminder_before):
             done += self._guarded(game_id, "reminder", self._remind, now)
         for game_id in self.store.robot_games():
             done += self._guarded(game_id, "robots", self._robots, now)
@@ -221,6 +224,7 @@ class GM:
             notes = turns.missed_deadline(forced=once)
             if not notes or once:
                 table.next_deadline(now)
+            notes += takeover.after_deadline(turns, self.takeover_after)  # the robot plays from the next move
             notes += robot_seats.move(turns)
             if tosses is not None:
                 tosses.batch = False
@@ -246,9 +250,10 @@ class GM:
         postman = self.postman()
         with self.store.transaction():
             table = self._load(game_id)
-            reminded = Turns(postman, table).remind()
-            games.save(self.store, table)
-        log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded) or "nobody")
+            reminded = reminders.remind(postman, table, self.reminder_before,
+                                        takeover.robot_played(self.store, table))
+        if reminded:
+            log.info("game %s: reminder for turn %s to %s", game_id, table.state.turn, ", ".join(reminded))
         return [f"reminded {a}" for a in reminded]
 
     def report_failed_delivery(self, row: dict) -> None:

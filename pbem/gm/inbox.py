@@ -15,12 +15,13 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetTimezone, Status, UnknownCommand, read_body,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetReminders, SetTimezone, Status, UnknownCommand,
+    read_body,
     read_heading,
 )
 from pbem.orders.text import Reading, read_lines
 from pbem.store import Seat
-from pbem.gm import games, layers, originals, robot_seats
+from pbem.gm import games, layers, originals, robot_seats, takeover
 from pbem.gm.chain import Found, Outcome, Policy
 from pbem.gm.letters import Postman
 from pbem.gm.pacing import plays_by_toss
@@ -213,11 +214,12 @@ class Inbox:
                                    read=_as_read(reading))
             return Outcome("refused", f"{len(errors)} wrong line(s)", table.id)
         turns = Turns(self.postman, table)
+        back = takeover.come_back(turns, seat)  # the player of a seat the robot played is back
         # Dice golf: the holes this mail closes, and those the robots close after it, make one report.
         tosses = turns.tosses if plays_by_toss(table.state) else None
         if tosses is not None:
             tosses.batch = True
-        effects = self._obey(msg, table, seat, orders, turns)
+        effects = ([back] if back else []) + self._obey(msg, table, seat, orders, turns)
         effects += robot_seats.move(turns)  # robots owing a move now make it
         if tosses is not None:
             tosses.batch = False
@@ -308,14 +310,15 @@ def _collapse(orders: list[Order]) -> list[Order]:
                 press.lines += order.lines
                 continue
             press = order = Order(command, list(order.lines), dict(order.parts))
-        elif isinstance(command, (SetTimezone, SetCalendar)):  # the last of each stands
+        elif isinstance(command, (SetTimezone, SetCalendar, SetReminders)):  # the last of each stands
             kept = [o for o in kept if not isinstance(o.command, type(command))]
         kept.append(order)
     return kept
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, *ABSENCE_COMMANDS))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetReminders,
+                                    *ABSENCE_COMMANDS))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

@@ -24,6 +24,7 @@ from pbem.mail.clean import clean
 from pbem.robots import LEVELS, robot_types, version
 from pbem.robots.door import order_for
 from pbem.store import LogEvent, Seat
+from pbem.gm import takeover
 from pbem.gm.pacing import plays_by_toss, round_the_table
 
 log = logging.getLogger("pbem")
@@ -115,7 +116,13 @@ def move(turns) -> list[str]:
     after a robot), until a player owes one or the game is over. Returns what was played."""
     table = turns.table
     robots = {seat.seat: seat for seat in table.seats if seat.robot}
-    if not robots or table.row.status != "active":
+    if table.row.status != "active":
+        return []
+    # A player's seat the strong robot plays since they missed too many deadlines (`takeover`).
+    levels = {s: seat.robot for s, seat in robots.items()} | {s: takeover.LEVEL for s in
+                                                               takeover.robot_played(turns.store, table)}
+    robots |= {s: table.seats[s] for s in levels if s not in robots}
+    if not robots:
         return []
     state = table.state
     events = turns.store.events(table.id)
@@ -126,7 +133,7 @@ def move(turns) -> list[str]:
     if tosses is not None:  # the holes the robots close are reported with the pass's others, once
         tosses.batch = True
     try:
-        _play(turns, robots, played, done)
+        _play(turns, robots, levels, played, done)
     finally:
         if tosses is not None:
             tosses.batch = batch
@@ -135,7 +142,7 @@ def move(turns) -> list[str]:
     return done
 
 
-def _play(turns, robots: dict, played: dict[int, int], done: list[str]) -> None:
+def _play(turns, robots: dict, levels: dict, played: dict[int, int], done: list[str]) -> None:
     table, state = turns.table, turns.table.state
     acted: int | None = None
     for _ in range(MOVES_A_CALL):
@@ -145,7 +152,7 @@ def _play(turns, robots: dict, played: dict[int, int], done: list[str]) -> None:
         seat = robots[owing[0]]
         if acted is not None and acted != seat.seat and round_the_table(state):
             turns.announce(actor=acted)
-        command, mark = _command(state, table, seat, played[seat.seat])
+        command, mark = _command(state, table, seat, played[seat.seat], levels[seat.seat])
         turns.marks = mark
         try:
             done.append(turns.orders(seat, command, None))

@@ -79,7 +79,9 @@ def roll_back(postman, table, to_turn: int | None, line: str) -> str:
         raise IllegalOrder(f"game {table.id} has nothing to undo from turn {to_turn} on (played: {span})",
                            rule=RULE, line=line,
                            hint=f"ROLLBACK {table.id} TO {played[-1]}" if played else None)
-    undone = [ev for ev in live[1 + cut:] if ev["kind"] in MOVING + TOLD]
+    # A robot's takeover goes with the missed deadlines that made it (CONTRACT section 14); a
+    # player's return stays, as the player did write.
+    undone = [ev for ev in live[1 + cut:] if ev["kind"] in MOVING + TOLD + (LogEvent.TAKEOVER,)]
     from_turn = table.state.turn
     result = table.row.result
     mark = store.add_event(table.id, now, LogEvent.ROLLBACK, None, to_turn=to_turn, from_turn=from_turn,

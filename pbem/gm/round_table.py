@@ -11,6 +11,7 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.store import Seat
 from pbem.store.statuses import LogEvent
+from pbem.gm import takeover
 
 __all__ = ["MOVE_STEPS", "RoundTheTable", "marked", "rolled_back_text"]
 
@@ -96,7 +97,8 @@ class RoundTheTable:
         revealed = any(ev["kind"] == GameEvent.REVEALED for ev in events)
         self._set_deadline(fresh_hole or revealed or bool(owing - before) or actor in owing, turn_before)
         moves = self._hole_moves()
-        for s in sorted(owing):
+        robot = takeover.robot_played(self.store, self.table)  # its turn mail would only mislead
+        for s in sorted(owing - robot):
             if fresh_hole or revealed or s == actor or s not in before:
                 seat = self.table.seats[s]
                 # A player still in the middle of their own turn has just read the news.
@@ -257,6 +259,11 @@ class RoundTheTable:
                 others.append({"at": at, "text": f"{ev['name']} took over seat {ev['seat'] + 1}"})
             elif ev["kind"] == "rollback":
                 others.append({"at": at, "text": rolled_back_text(ev)})
+            elif ev["kind"] == LogEvent.TAKEOVER:
+                others.append({"at": at, "text": f"The robot plays for {names[ev['seat']]} ({ev['misses']} missed "
+                                                 "deadlines in a row)"})
+            elif ev["kind"] == LogEvent.TAKEN_BACK:
+                others.append({"at": at, "text": f"{names[ev['seat']]} took the seat back from the robot"})
         for h in range(1, state.hole + 1):
             holes.setdefault(h, {"hole": h, "moves": []})
         for shown in holes.values():

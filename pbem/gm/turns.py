@@ -5,11 +5,11 @@ from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetTimezone, Status, drop_sign_off,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetReminders, SetTimezone, Status, drop_sign_off,
 )
 from pbem.store import LogEvent, Seat
 from pbem.gm.games import Table
-from pbem.gm import layers, robot_seats
+from pbem.gm import layers, reminders, robot_seats
 from pbem.gm.letters import Postman
 from pbem.gm.pacing import plays_by_toss, round_the_table
 from pbem.gm.round_table import RoundTheTable, marked
@@ -27,6 +27,9 @@ class Turns:
         self._round: RoundTheTable | None = None
         # What the event of the order being played says of a robot's order (`robot_seats`).
         self.marks: dict = {}
+        # The player took the seat back from the robot in this mail (`takeover`): orders it
+        # replaces were the robot's.
+        self.back_from_robot = False
 
     @property
     def tosses(self) -> Tosses:
@@ -68,6 +71,8 @@ class Turns:
             self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="calendar", on=command.on,
                                  owes=owes)
             return f"calendar {'on' if command.on else 'off'}"
+        if isinstance(command, SetReminders):
+            return reminders.answer(self.postman, self.table, seat, command.befores, msg)
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)
@@ -110,7 +115,8 @@ class Turns:
                              **self.marks)
         if msg is not None:
             self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, orders=str(command), turn=turn,
-                                 replaced=replaced, waiting=[self.table.seats[s].name for s in state.to_move()])
+                                 replaced=replaced and ("robot" if self.back_from_robot else True),
+                                 waiting=[self.table.seats[s].name for s in state.to_move()])
         self.resolve_if_ready()
         return f"orders for turn {turn}" + (" (replacing earlier orders)" if replaced else "")
 
@@ -215,15 +221,6 @@ class Turns:
         if policy == "robot" and not plays_by_toss(self.table.state):  # dice golf's robot plays BEST
             return robot_seats.nmr_command(self.table.state, self.table, seat)
         return self.table.state.nmr_orders(seat, policy), {}
-
-    def remind(self) -> list[str]:
-        """Remind everyone who still owes orders (once a deadline: `reminded_turn` is cleared
-        whenever a new deadline is set)."""
-        owing = [self.table.seats[s] for s in sorted(self.table.state.to_move())]
-        for seat in owing:
-            self.postman.to_seat(MailKind.REMINDER, self.table, seat)
-        self.table.row.reminded_turn = self.table.state.turn
-        return [seat.address for seat in owing]
 
     def _public_events(self) -> list[dict]:
         """What a history may show: no orders (the resolved holes show what was played), and no

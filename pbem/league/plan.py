@@ -21,6 +21,7 @@ from pbem.clock import format_duration, parse_duration, parse_time
 from pbem.errors import BadValue, PbemError
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import game_type
+from pbem.games.base import COMMON_OPTIONS
 from pbem.games.registry import types
 from pbem.gm import robot_seats
 from pbem.robots import robot_types
@@ -328,8 +329,8 @@ class _Reader:
             return None
         start = len(self.problems)
         for key, option in given.items():   # one at a time, so that every wrong one is named
-            if key not in engine.OPTIONS:
-                known = ", ".join(sorted(engine.OPTIONS))
+            if key not in engine.OPTIONS and key not in COMMON_OPTIONS:  # takeover_after: every game's
+                known = ", ".join(sorted({**engine.OPTIONS, **COMMON_OPTIONS}))
                 self.problem(f"options.{key}", f"unknown option for {engine.TYPE}; known: {known}")
                 continue
             try:

@@ -7,13 +7,15 @@ Parsing only parses; whether an order is allowed is the engine's business.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from dataclasses import dataclass, field
 from collections.abc import Callable
 
 from pbem.games.base import Resign
 from pbem.games.errors import AmbiguousOrder, InvalidOrder, OrderError
-from pbem.clock.schedule import ZONE_EXAMPLES, canonical_zone
+from pbem.clock.schedule import (
+    REMINDERS_EXAMPLE, ZONE_EXAMPLES, BadReminders, canonical_zone, read_reminders, reminder_words,
+)
 from pbem.orders.numbers import MAX_DIGITS, read_number
 from pbem.orders.text import MAX_LINE_CHARS, QUOTE_CHARS, LongLine
 from pbem.mail.clean import quoted
@@ -122,6 +124,16 @@ class SetCalendar:
         return f"SET CALENDAR {'ON' if self.on else 'OFF'}"
 
 
+@dataclass(frozen=True)
+class SetReminders:
+    """SET REMINDERS <duration> ... | OFF: when before each deadline the player is reminded, in
+    every game of theirs (an empty tuple: never)."""
+    befores: tuple[timedelta, ...]
+
+    def __str__(self) -> str:
+        return "SET REMINDERS " + (" ".join(reminder_words((b,)) for b in self.befores) or "OFF")
+
+
 @dataclass
 class Order:
     """One command read from the mail, with the lines it came from (`parts` maps a part of the
@@ -156,6 +168,9 @@ _CALENDAR = re.compile(r"^SET\s+CALENDAR(?:\s+(\S+))?$", re.I)
 CALENDAR_EXAMPLE = "SET CALENDAR ON"
 _TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
 TIMEZONE_EXAMPLE = "SET TIMEZONE Europe/Paris"
+# SET REMINDERS and its times, split at spaces and commas ("24h, 4h and 1h" reads too).
+_REMINDERS = re.compile(r"^SET\s+REMINDERS?\b\s*:?(.*)$", re.I)
+_REMINDER_WORDS = re.compile(r"[\s,]+|\band\b", re.I)
 
 
 def first_word(line: str) -> tuple[str, str]:
@@ -258,6 +273,13 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
             else:
                 errors.append(InvalidOrder("SET CALENDAR takes ON or OFF", line=line, lineno=lineno,
                                            hint=f"{CALENDAR_EXAMPLE}\nSET CALENDAR OFF"))
+        elif m_reminders := _REMINDERS.match(line):
+            words = [w for w in _REMINDER_WORDS.split(m_reminders.group(1).strip().rstrip(".")) if w]
+            try:
+                orders.append(Order(SetReminders(read_reminders(words)), [(lineno, line)]))
+            except BadReminders as e:
+                errors.append(InvalidOrder(str(e), line=line, lineno=lineno,
+                                           hint=f"{REMINDERS_EXAMPLE}\nSET REMINDERS OFF"))
         elif m_zone := _TIMEZONE.match(line):
             zone = m_zone.group(1)
             try:

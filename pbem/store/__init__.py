@@ -281,24 +281,11 @@ class Store:
             [GameStatus.ACTIVE]).fetchall()
         return [r[0] for r in rows]
 
-    def games_to_remind(self, now: datetime, before: timedelta) -> list[str]:
-        """Active games whose deadline is within `before` and whose turn has had no reminder."""
-        rows = self.conn.execute(
-            "SELECT id FROM games WHERE status = ? AND NOT paused AND deadline IS NOT NULL"
-            " AND deadline > ? AND deadline <= ? AND (reminded_turn IS NULL OR reminded_turn != turn)",
-            [GameStatus.ACTIVE, iso(now), iso(now + before)]).fetchall()
-        return [r[0] for r in rows]
-
-    def next_wakeup(self, before: timedelta) -> datetime | None:
-        """The next moment a deadline or a reminder falls due (for the daemon's sleep)."""
-        moments: list[datetime] = []
-        for deadline, reminded, turn in self.conn.execute(
-                "SELECT deadline, reminded_turn, turn FROM games"
-                " WHERE status = ? AND NOT paused AND deadline IS NOT NULL", [GameStatus.ACTIVE]):
-            moments.append(moment(deadline))
-            if reminded != turn:
-                moments.append(moment(deadline) - before)
-        return min(moments) if moments else None
+    def next_deadline(self) -> datetime | None:
+        """The next deadline of a game in play (for the daemon's sleep; reminders: `gm.reminders`)."""
+        row = self.conn.execute("SELECT MIN(deadline) FROM games WHERE status = ? AND NOT paused"
+                                " AND deadline IS NOT NULL", [GameStatus.ACTIVE]).fetchone()
+        return moment(row[0]) if row and row[0] else None
 
     @staticmethod
     def _game_record(row: GameRow) -> dict:
@@ -343,6 +330,11 @@ class Store:
         row = self.conn.execute("SELECT at FROM events WHERE game_id = ? AND kind = ? AND undone IS NULL "
                                 "ORDER BY id DESC LIMIT 1", [game_id, LogEvent.FINISHED]).fetchone()
         return row[0] if row else None
+
+    def has_event(self, game_id: str, kind: LogEvent) -> bool:
+        """Whether the game's standing history has an event of that kind."""
+        return self.conn.execute("SELECT 1 FROM events WHERE game_id = ? AND kind = ? AND undone IS NULL LIMIT 1",
+                                 [game_id, LogEvent(kind)]).fetchone() is not None
 
     def undo_events(self, game_id: str, event_ids: list[int], rollback_id: int) -> None:
         """Mark events as undone by a rollback (they stay in the history)."""

@@ -57,6 +57,8 @@ class LogEvent(StrEnum):
     REPLACE = "replace"    # a new player (or a robot) in a seat
     ROLLBACK = "rollback"  # the game went back to the start of a turn (the events after it undone)
     FINISHED = "finished"  # the game ended, with its result
+    TAKEOVER = "takeover"      # the robot plays a seat whose player missed too many deadlines
+    TAKEN_BACK = "taken back"  # that player wrote again: the seat is theirs once more
 
 
 __all__ = ["ANSWERED", "FORGETTABLE", "GameStatus", "InboundStatus", "LogEvent", "OutboxStatus"]

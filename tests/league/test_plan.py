@@ -122,7 +122,7 @@ def test_a_plan_written_out_reads_back_the_same():
     ({"game": None}, "game: required"),
     ({"game": "chess"}, 'game: unknown game type "chess"; expected one of '),
     ({"options": "nmr=wait"}, "options: expected a mapping of option: value"),
-    ({"options": {"colour": "red"}}, "options.colour: unknown option for matchplay; known: nmr"),
+    ({"options": {"colour": "red"}}, "options.colour: unknown option for matchplay; known: nmr, takeover_after"),
     ({"options": {"nmr": "never"}}, "options.nmr: expected one of autoplay, wait, forfeit"),
     ({"course": "nowhere"}, 'course: unknown course "nowhere"'),
     ({"course": "444 444 444"}, "course: MatchPlay Golf needs an 18-hole course"),
