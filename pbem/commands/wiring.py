@@ -8,6 +8,7 @@ from __future__ import annotations
 from pbem import clock
 from pbem.calendars.layer import CalendarLayer
 from pbem.config import Config
+from pbem.digests.layer import DigestLayer
 from pbem.gm import GM, layers
 from pbem.gm.originals import fingerprint
 from pbem.league.layer import LeagueLayer
@@ -25,6 +26,7 @@ def build_gm(config: Config, store: Store) -> GM:
     layers.register(TablesLayer())
     layers.register(RatingsLayer())
     layers.register(CalendarLayer())
+    layers.register(DigestLayer())
     return GM(store, gm_address=config.gm.address, gm_name=config.gm.name, gm_contact=config.gm.contact,
               clock=clock.now, default_deadline=config.games.deadline, default_nmr=config.games.nmr,
               reminder_before=config.games.reminder_delta, admins=tuple(config.gm.admins),

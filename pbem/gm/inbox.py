@@ -15,7 +15,8 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import (
-    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, UnknownCommand, read_body, read_heading,
+    Help, History, Order, Press, SetAbsence, SetCalendar, SetDigest, SetTimezone, Status, UnknownCommand, read_body,
+    read_heading,
 )
 from pbem.orders.text import Reading, read_lines
 from pbem.store import Seat
@@ -229,7 +230,7 @@ class Inbox:
         are written in that zone, and moved), then the game's orders, then the rest, so that a
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
-        zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar))]
+        zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar, SetDigest))]
         away = [o for o in orders if isinstance(o.command, SetAbsence)]
         game_orders = [o for o in orders if _is_game_order(o.command)]
         after = sorted((o for o in orders if o not in zones + away and o not in game_orders),
@@ -307,14 +308,14 @@ def _collapse(orders: list[Order]) -> list[Order]:
                 press.lines += order.lines
                 continue
             press = order = Order(command, list(order.lines), dict(order.parts))
-        elif isinstance(command, (SetTimezone, SetCalendar)):  # the last of each stands
+        elif isinstance(command, (SetTimezone, SetCalendar, SetDigest)):  # the last of each stands
             kept = [o for o in kept if not isinstance(o.command, type(command))]
         kept.append(order)
     return kept
 
 
 def _is_game_order(command) -> bool:
-    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetAbsence))
+    return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetDigest, SetAbsence))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

@@ -5,7 +5,7 @@ from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    Help, History, Order, Press, SetAbsence, SetCalendar, SetTimezone, Status, drop_sign_off,
+    Help, History, Order, Press, SetAbsence, SetCalendar, SetDigest, SetTimezone, Status, drop_sign_off,
 )
 from pbem.store import LogEvent, Seat
 from pbem.gm.games import Table
@@ -68,6 +68,11 @@ class Turns:
             self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="calendar", on=command.on,
                                  owes=owes)
             return f"calendar {'on' if command.on else 'off'}"
+        if isinstance(command, SetDigest):  # kept by the layer of digests, which says what it did
+            layers.setting(self.postman, seat.address, "digest", command.at)
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="digest_set",
+                                 **layers.told(self.postman, seat.address, "digest"))
+            return f"digest {command.at or 'off'}"
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)
