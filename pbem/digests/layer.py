@@ -30,7 +30,7 @@ class DigestLayer(Layer):
             return False
         store = postman.store
         first = rows.hold(store, address, postman.now, mail.game_id, str(mail.kind), short_subject(mail.subject),
-                          mail.text)
+                          mail.text, "List-Unsubscribe" in mail.extra_headers)
         if first:  # the first item of a digest sets its moment, in the reader's zone as it is now
             reader = rows.reader(store, address)
             if reader is not None and reader.at:

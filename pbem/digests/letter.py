@@ -49,7 +49,7 @@ def send(postman, address: str, *, last: bool = False) -> int:
     where = zone_of(store, address)
     ctx = postman.context(None, None)
     ctx.update(day=local_day(postman.now, where), last=last, left=left,
-               at=reader.at, zone=where, token=reader.token, off=OFF,
+               at=reader.at, zone=where, token=reader.token, off=OFF, followed=any(item.followed for item in items),
                items=[{"heading": _heading(item.subject), "when": shown(item.held, where),
                        "text": _body(item.text, postman.gm_name, postman.gm_address)} for item in items])
     subject, text = render("digest", None, **ctx)

@@ -21,9 +21,10 @@ TABLES = Tables("digests", (
     # `next_at`: when the next digest falls due (UTC), set when the first item of one is held.
     "CREATE TABLE IF NOT EXISTS digest_readers (address TEXT PRIMARY KEY, at TEXT, token TEXT UNIQUE, "
     "since TEXT, next_at TEXT)",
-    # `carried`: when the digest that carried the item was queued (NULL: it waits).
+    # `carried`: when the digest that carried the item was queued (NULL: it waits); `followed`: 1
+    # for a spectator's mail (its text says how to stop it).
     "CREATE TABLE IF NOT EXISTS digest_items (id INTEGER PRIMARY KEY AUTOINCREMENT, address TEXT, held TEXT, "
-    "game_id TEXT, kind TEXT, subject TEXT, text TEXT, carried TEXT)",
+    "game_id TEXT, kind TEXT, subject TEXT, text TEXT, followed INTEGER, carried TEXT)",
     "CREATE INDEX IF NOT EXISTS digest_items_waiting ON digest_items (address, carried)",
 ))
 
@@ -42,6 +43,7 @@ class Item(NamedTuple):
     kind: str
     subject: str
     text: str
+    followed: bool
 
 
 def _conn(store: Store) -> sqlite3.Connection:
@@ -79,13 +81,14 @@ def set_next(store: Store, address: str, when: datetime | None) -> None:
     _conn(store).execute("UPDATE digest_readers SET next_at = ? WHERE address = ?", [iso(when), address])
 
 
-def hold(store: Store, address: str, now: datetime, game_id: str | None, kind: str, subject: str, text: str) -> bool:
+def hold(store: Store, address: str, now: datetime, game_id: str | None, kind: str, subject: str, text: str,
+         followed: bool) -> bool:
     """The item kept for the address's next digest; True when it is the first one waiting."""
     conn = _conn(store)
     first = conn.execute("SELECT 1 FROM digest_items WHERE address = ? AND carried IS NULL LIMIT 1",
                          [address]).fetchone() is None
-    conn.execute("INSERT INTO digest_items (address, held, game_id, kind, subject, text) VALUES (?, ?, ?, ?, ?, ?)",
-                 [address, iso(now), game_id, kind, subject, text])
+    conn.execute("INSERT INTO digest_items (address, held, game_id, kind, subject, text, followed) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)", [address, iso(now), game_id, kind, subject, text, int(followed)])
     return first
 
 
@@ -97,12 +100,12 @@ def waiting(store: Store, address: str, most: int, chars: int) -> tuple[list[Ite
                          [address]).fetchone()[0]
     items: list[Item] = []
     size = 0
-    for row in conn.execute("SELECT id, held, game_id, kind, subject, text FROM digest_items "
+    for row in conn.execute("SELECT id, held, game_id, kind, subject, text, followed FROM digest_items "
                             "WHERE address = ? AND carried IS NULL ORDER BY id LIMIT ?", [address, most]):
         if items and size + len(row[5]) > chars:
             break
         size += len(row[5])
-        items.append(Item(row[0], moment(row[1]), row[2], row[3], row[4], row[5]))
+        items.append(Item(row[0], moment(row[1]), row[2], row[3], row[4], row[5], bool(row[6])))
     return items, total - len(items)
 
 
