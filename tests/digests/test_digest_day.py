@@ -77,7 +77,7 @@ def test_a_digest_day(table):
     table.pbem("process", now="2026-12-02T08:00:00Z")
     ack, = table.new_mails(GEORGE)
     assert ack["X-PBEM-Kind"] == "ack" and "(with digest)" in ack["Subject"]
-    assert "at 18:00 Europe/Paris time" in flat(ack) and "Your next digest: 2026-12-02 18:00 CET (17:00 UTC)" \
+    assert "at 18:00 in your time zone (Europe/Paris)" in flat(ack) and "Your next digest: 2026-12-02 18:00 CET (17:00 UTC)" \
         in flat(ack)
     table.send(FAN, "SET DIGEST DAILY", subject="Re: [m2] Report", to=fan_token)  # from a spectator: its token
     table.pbem("process", now="2026-12-02T08:05:00Z")
