@@ -667,9 +667,10 @@ def rollback(t: Transcript) -> None:
 
 
 def digest(t: Transcript) -> None:
-    """A digest day (CONTRACT section 14): George plays two matches and takes his mail that asks
-    nothing of him once a day at 18:00 in Paris; Fan watches one of them, with a digest too, and
-    turns it off with the digest's unsubscribe button. The turns George owes come at once."""
+    """A digest day (CONTRACT section 14): George plays two matches and takes the mail that asks
+    nothing of him once a day, at 18:00 in Paris; Fan watches one of them with a digest too, and
+    turns it off with the digest's unsubscribe button. Whatever asks something of George (the
+    turn he owes, an error, an answer, a press, a reminder) comes at once."""
     t.new_game("matchplay", "d1", [("George", GEORGE), ("Bill", BILL)],
                "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "4")
     t.new_game("matchplay", "d2", [("George", GEORGE), ("Ann", ANN)],
@@ -677,6 +678,7 @@ def digest(t: Transcript) -> None:
     t.players[FAN] = "Fan"
     t.spectators.add(FAN)
     t.wait(hours=1)
+    t.send(GEORGE, "HELP", "d1")
     t.send(GEORGE, "SET TIMEZONE Europe/Paris\nSET DIGEST DAILY", "d1")
     t.send(FAN, "OBSERVE d1", "", subject="Can I watch?", to=GM)
     t.reply(FAN)
@@ -684,20 +686,25 @@ def digest(t: Transcript) -> None:
     t.wait(hours=1)
     t.send(GEORGE, "PLAY 3 5 4", "d1")
     t.send(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3", "d1")  # the turn George owes next comes at once
+    t.send(BILL, "PRESS Well played. I may not see this through.", "d1")
     t.wait(hours=1)
-    t.reply(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2",
-            mail=next(m for m in t._messages(GEORGE) if m["X-PBEM-Game"] == "d2"))  # his welcome to d2
+    welcome = next(m for m in t._messages(GEORGE) if m["X-PBEM-Game"] == "d2")
+    t.reply(GEORGE, "PLAY 4 4 9", mail=welcome)  # refused at once
+    t.reply(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", mail=welcome)
     t.send(ANN, "PLAY 3 5 4", "d2")
     t.wait(hours=1)
     t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 4", "d1")
     t.send(BILL, "RESIGN", "d1")  # the result asks nothing of George: it waits for his digest
-    t.wait(hours=1)
-    t.send(ANN, "RESIGN", "d2")
-    t.wait(hours=3)
+    t.wait(hours=4)
     t.process("A pass at 17:00 UTC, 18:00 in Paris: George's digest")
     t.wait(hours=3)
     t.process("A pass at 20:00 UTC: Fan's digest")
     t.unsubscribe(FAN)
+    t.wait(hours=16)
+    t.reply(GEORGE, "STATUS", mail=welcome)
+    t.send(ANN, "HISTORY", "d2")
+    t.wait(hours=12)
+    t.process("12 hours before d2's deadline: the reminders, at once")
 
 
 def tables(t: Transcript) -> None:
