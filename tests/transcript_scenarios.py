@@ -705,6 +705,8 @@ def digest(t: Transcript) -> None:
     t.send(ANN, "HISTORY", "d2")
     t.wait(hours=12)
     t.process("12 hours before d2's deadline: the reminders, at once")
+    t.wait(hours=12)
+    t.process("A pass after d2's deadline: its report, at once")
 
 
 def tables(t: Transcript) -> None:
