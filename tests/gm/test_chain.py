@@ -49,8 +49,8 @@ def test_the_steps_in_their_order(tmp_path):
         app.gm  # the app's GM registers the layers above it
         chain = steps.chain()
     assert [step.name for step in chain] == [
-        "screen", "size", "read", "spectator_confirmation", "league", "tables", "ratings", "calendars", "echo",
-        "gm_commands", "spectators", "identify", "authenticate", "commands"]
+        "screen", "size", "read", "spectator_confirmation", "league", "tables", "ratings", "calendars", "digests",
+        "echo", "gm_commands", "spectators", "identify", "authenticate", "commands"]
     assert all(step.reason for step in chain)
 
 
