@@ -28,9 +28,12 @@ _SUBJECT_CHARS = 40  # "SET DIGEST OFF", as a List-Unsubscribe mailto gives it, 
 def answer(door, msg, lines: list, token: str | None) -> Outcome | None:
     """The Outcome of a mail of SET DIGEST lines taken here, or None when it is not this layer's."""
     heading = read_heading(lines)
-    body = [(n, ln) for n, ln in heading.body]
-    if not body and is_digest_token(token) and _is_digest_line(msg.subject[:_SUBJECT_CHARS + 1]):
-        body = [(0, " ".join(msg.subject.split()))]  # the mailto of the unsubscribe button, as mailed
+    body = heading.body
+    if is_digest_token(token) and len(msg.subject) <= _SUBJECT_CHARS and _is_digest_line(msg.subject) \
+            and not door.has_commands(lines):
+        # The mailto of the unsubscribe button, as mailed: its subject is the command, and the
+        # text is empty (or a mail program's words of its own).
+        body = [(0, " ".join(msg.subject.split()))]
     if not body or not all(_is_digest_line(ln) for _, ln in body):
         return None  # the common case: a text check, and the store is not read
     store = door.store
