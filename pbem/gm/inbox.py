@@ -230,7 +230,9 @@ class Inbox:
         are written in that zone, and moved), then the game's orders, then the rest, so that a
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
-        zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar, SetDigest))]
+        # A digest after the time zone: its answer tells the time in the zone the mail sets.
+        zones = sorted((o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar, SetDigest))),
+                       key=lambda o: isinstance(o.command, SetDigest))
         away = [o for o in orders if isinstance(o.command, SetAbsence)]
         game_orders = [o for o in orders if _is_game_order(o.command)]
         after = sorted((o for o in orders if o not in zones + away and o not in game_orders),

@@ -72,7 +72,7 @@ def two_games_and_a_fan(table) -> str:
 def test_a_digest_day(table):
     fan_token = two_games_and_a_fan(table)
     table.new_mails(GEORGE)
-    table.send(GEORGE, "SET TIMEZONE Europe/Paris\nSET DIGEST DAILY 18:00", subject="Re: [m1] welcome",
+    table.send(GEORGE, "SET DIGEST DAILY 18:00\nSET TIMEZONE Europe/Paris", subject="Re: [m1] welcome",
                to=table.reply_to(GEORGE))
     table.pbem("process", now="2026-12-02T08:00:00Z")
     ack, = table.new_mails(GEORGE)
