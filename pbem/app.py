@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from pbem import clock
 from pbem.clock import reminders as reminder_times
 from pbem.config import Config
+from pbem.digests.rows import due as digests_due
 from pbem.errors import PbemError
 from pbem.league.rows import leagues
 from pbem.mail.courier import Alongside, Delivery, MaildirSender, Sender, deliver
@@ -189,13 +190,13 @@ class App:
 
     def tick(self) -> list[str]:
         """Deadlines and reminders, when any is due, and games of robots only; then the leagues'
-        rounds and standings."""
+        rounds and standings, the tables to start, and the digests that fall due."""
         now = clock.now()
         done = []
         if self.store.due_games(now) or reminder_times.games_due(self.store, now, self.config.games.reminder_times) \
                 or self.store.robot_games():
             done += self.gm.tick()
-        if leagues(self.store, "active") or has_open_tables(self.store):
+        if leagues(self.store, "active") or has_open_tables(self.store) or digests_due(self.store, now):
             gm = self.gm  # registers the layers
             for layer in _wiring().above():
                 done += layer.tick(gm, now)

@@ -15,6 +15,7 @@ from datetime import timedelta
 from pbem import clock
 from pbem.clock import reminders as reminder_times
 from pbem.app import App, BadSettings, Busy, imap_problem
+from pbem.digests.rows import next_due as next_digest
 from pbem.mail.courier import PROBE_EVERY, Lookout
 from pbem.mail.imap import ImapError, ImapInbox
 
@@ -127,11 +128,12 @@ async def _send(app: App, lookout: Lookout) -> None:
 
 
 def _until_next(app: App, lookout: Lookout | None = None) -> float:
-    """Seconds until the next deadline, reminder or outbox retry falls due (or the next look at
-    a server that mail waits for)."""
+    """Seconds until the next deadline, reminder, digest or outbox retry falls due (or the next
+    look at a server that mail waits for)."""
     now = clock.now()
     moments = [m for m in (app.store.next_deadline(), app.store.outbox.next_try(),
-                           reminder_times.next_moment(app.store, now, app.config.games.reminder_times)) if m]
+                           reminder_times.next_moment(app.store, now, app.config.games.reminder_times),
+                           next_digest(app.store)) if m]
     if not moments:
         return LONGEST_WAIT
     wait = (min(moments) - now) / timedelta(seconds=1)

@@ -28,6 +28,7 @@ from html import escape, unescape
 from pathlib import Path
 
 from pbem import cli
+from pbem.digests.letter import is_digest_token
 from pbem.mail.flowed import unflow
 from pbem.mail.inbound import html_to_text
 
@@ -260,6 +261,12 @@ class Transcript:
         game's secret, an open table's token (a JOIN's one-time one, or a seat's), a spectator's
         (an OBSERVE's one-time one, or the spectator's own)."""
         out = {}
+        for addr, name in self.players.items():  # a digest's own token (SET DIGEST), whoever reads it
+            for m in self._messages(addr):
+                local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
+                token = local.split("+", 1)[1] if "+" in local else None
+                if token and token not in out and is_digest_token(token):
+                    out[token] = f"<{name}'s digest token>"
         for addr in sorted(self.spectators):
             for m in self._messages(addr):
                 local = email.utils.parseaddr(m["Reply-To"] or "")[1].split("@")[0]
@@ -671,6 +678,49 @@ def rollback(t: Transcript) -> None:
     t.send(BILL, "HISTORY", "rb1")
 
 
+def digest(t: Transcript) -> None:
+    """A digest day (CONTRACT section 14): George plays two matches and takes the mail that asks
+    nothing of him once a day, at 18:00 in Paris; Fan watches one of them with a digest too, and
+    turns it off with the digest's unsubscribe button. Whatever asks something of George (the
+    turn he owes, an error, an answer, a press, a reminder) comes at once."""
+    t.new_game("matchplay", "d1", [("George", GEORGE), ("Bill", BILL)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "4")
+    t.new_game("matchplay", "d2", [("George", GEORGE), ("Ann", ANN)],
+               "--course", "445 345 434 543 434 454", "--deadline", "2d", "--seed", "5")
+    t.players[FAN] = "Fan"
+    t.spectators.add(FAN)
+    t.wait(hours=1)
+    t.send(GEORGE, "HELP", "d1")
+    t.send(GEORGE, "SET TIMEZONE Europe/Paris\nSET DIGEST DAILY", "d1")
+    t.send(FAN, "OBSERVE d1", "", subject="Can I watch?", to=GM)
+    t.reply(FAN)
+    t.reply(FAN, "Set digest: daily 20:00.\n\nSent from my iPhone")
+    t.wait(hours=1)
+    t.send(GEORGE, "PLAY 3 5 4", "d1")
+    t.send(BILL, "PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3", "d1")  # the turn George owes next comes at once
+    t.send(BILL, "PRESS Well played. I may not see this through.", "d1")
+    t.wait(hours=1)
+    welcome = next(m for m in t._messages(GEORGE) if m["X-PBEM-Game"] == "d2")
+    t.reply(GEORGE, "PLAY 4 4 9", mail=welcome)  # refused at once
+    t.reply(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 2", mail=welcome)
+    t.send(ANN, "PLAY 3 5 4", "d2")
+    t.wait(hours=1)
+    t.send(GEORGE, "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 4", "d1")
+    t.send(BILL, "RESIGN", "d1")  # the result asks nothing of George: it waits for his digest
+    t.wait(hours=4)
+    t.process("A pass at 17:00 UTC, 18:00 in Paris: George's digest")
+    t.wait(hours=3)
+    t.process("A pass at 20:00 UTC: Fan's digest")
+    t.unsubscribe(FAN)
+    t.wait(hours=16)
+    t.reply(GEORGE, "STATUS", mail=welcome)
+    t.send(ANN, "HISTORY", "d2")
+    t.wait(hours=12)
+    t.process("12 hours before d2's deadline: the reminders, at once")
+    t.wait(hours=12)
+    t.process("A pass after d2's deadline: its report, at once")
+
+
 def tables(t: Transcript) -> None:
     """An open table (CONTRACT section 13): Ann asks what is open and joins; Bob joins by the
     game's name, leaves and joins again; Cy's seat fills it, and the game starts: a short card
@@ -818,7 +868,8 @@ def takeover(t: Transcript) -> None:
 CONTACTS = {"matchplay": "jane.steward@example.test"}
 
 SCENARIOS = {"matchplay": matchplay, "golfdeck": golfdeck, "golf": golf, "dicegolf": dicegolf, "onpar": onpar,
-             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences, "takeover": takeover}
+             "robots": robots, "rollback": rollback, "tables": tables, "absences": absences, "takeover": takeover,
+             "digest": digest}
 
 
 def play(name: str) -> Transcript:

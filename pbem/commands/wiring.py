@@ -9,6 +9,7 @@ from pbem import clock
 from pbem.absences.layer import AbsenceLayer
 from pbem.calendars.layer import CalendarLayer
 from pbem.config import Config
+from pbem.digests.layer import DigestLayer
 from pbem.gm import GM, layers
 from pbem.gm.originals import fingerprint
 from pbem.league.layer import LeagueLayer
@@ -28,6 +29,7 @@ def build_gm(config: Config, store: Store) -> GM:
     layers.register(RatingsLayer())
     layers.register(CalendarLayer())
     layers.register(away)
+    layers.register(DigestLayer())
     return GM(store, gm_address=config.gm.address, gm_name=config.gm.name, gm_contact=config.gm.contact,
               clock=clock.now, default_deadline=config.games.deadline, default_nmr=config.games.nmr,
               reminder_before=config.games.reminder_times, takeover_after=config.games.takeover_after,

@@ -20,7 +20,8 @@ __all__ = ["one_answer"]
 WIDTH = 78
 # What a part of the mail is called in its subject ("... (with status, help)").
 _CALLED = {"status": "status", "history": "history", "help": "help", "timezone": "time zone", "press_ack": "press",
-           "press_unread": "press not passed on", "absence": "absence", "ack": "orders", "turn": "next move"}
+           "press_unread": "press not passed on", "absence": "absence", "digest_set": "digest", "ack": "orders",
+           "turn": "next move"}
 
 
 def one_answer(parts: list[tuple[Letter, str]], gm_name: str, gm_address: str) -> Letter:

@@ -15,8 +15,8 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.games.registry import spec_for, specs
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetReminders, SetTimezone, Status, UnknownCommand,
-    read_body,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetDigest, SetReminders, SetTimezone, Status,
+    UnknownCommand, read_body,
     read_heading,
 )
 from pbem.orders.text import Reading, read_lines
@@ -232,7 +232,9 @@ class Inbox:
         are written in that zone, and moved), then the game's orders, then the rest, so that a
         STATUS shows the game as the orders left it; the answers go out as one mail
         (`Postman.answering`)."""
-        zones = [o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar))]
+        # A digest after the time zone: its answer tells the time in the zone the mail sets.
+        zones = sorted((o for o in orders if isinstance(o.command, (SetTimezone, SetCalendar, SetDigest))),
+                       key=lambda o: isinstance(o.command, SetDigest))
         away = [o for o in orders if isinstance(o.command, ABSENCE_COMMANDS)]
         game_orders = [o for o in orders if _is_game_order(o.command)]
         after = sorted((o for o in orders if o not in zones + away and o not in game_orders),
@@ -310,7 +312,7 @@ def _collapse(orders: list[Order]) -> list[Order]:
                 press.lines += order.lines
                 continue
             press = order = Order(command, list(order.lines), dict(order.parts))
-        elif isinstance(command, (SetTimezone, SetCalendar, SetReminders)):  # the last of each stands
+        elif isinstance(command, (SetTimezone, SetCalendar, SetReminders, SetDigest)):  # the last of each stands
             kept = [o for o in kept if not isinstance(o.command, type(command))]
         kept.append(order)
     return kept
@@ -318,7 +320,7 @@ def _collapse(orders: list[Order]) -> list[Order]:
 
 def _is_game_order(command) -> bool:
     return not isinstance(command, (Help, Status, History, Press, SetTimezone, SetCalendar, SetReminders,
-                                    *ABSENCE_COMMANDS))
+                                    SetDigest, *ABSENCE_COMMANDS))
 
 
 def _swap(line: tuple[int, str]) -> tuple[str, int]:

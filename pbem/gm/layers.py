@@ -19,6 +19,9 @@ layer (tests/gm/test_layers.py reads the imports).
     attachment      the parts a layer adds to a player's mail, as the Letter's fields (the
                     calendars: the deadline owed, and the withdrawal of those that no longer stand)
     setting         a player's SET of the layer's own (SET CALENDAR): True when it was the layer's
+    told            what the answer to such a SET tells (SET DIGEST: the time in the reader's zone)
+    hold            a letter about to be queued that the layer keeps instead (a digest's): True
+                    when it took it (in the same transaction), and the GM queues nothing
 """
 from __future__ import annotations
 
@@ -94,6 +97,12 @@ class Layer:
     def setting(self, postman, address: str, what: str, value) -> bool:
         return False
 
+    def told(self, postman, address: str, what: str) -> dict:
+        return {}
+
+    def hold(self, postman, letter) -> bool:
+        return False
+
 
 _LAYERS: dict[str, Layer] = {}
 
@@ -144,4 +153,18 @@ def setting(postman, address: str, what: str, value) -> bool:
     return any(layer.setting(postman, address, what, value) for layer in above())
 
 
-__all__ = ["Layer", "Watchable", "above", "attachment", "missed", "owner", "register", "setting", "tell", "watchable"]
+def told(postman, address: str, what: str) -> dict:
+    """What the answer to a player's SET of a layer's own tells (the layer's words for it)."""
+    out: dict = {}
+    for layer in above():
+        out.update(layer.told(postman, address, what))
+    return out
+
+
+def hold(postman, letter) -> bool:
+    """Whether a layer keeps this letter instead of the outbox (a reader's digest)."""
+    return any(layer.hold(postman, letter) for layer in above())
+
+
+__all__ = ["Layer", "Watchable", "above", "attachment", "hold", "missed", "owner", "register", "setting", "tell",
+           "told", "watchable"]

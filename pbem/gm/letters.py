@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pbem.clock import format_utc
 from pbem.clock.schedule import clock_stopped, format_deadline, stated_deadline, time_left
 from pbem.mail.inbound import Inbound
-from pbem.mail.kinds import MailKind
+from pbem.mail.kinds import DIGEST_KINDS, MailKind
 from pbem.mail.outbound import Letter, compose, short_subject
 from pbem.render.html_part import html_part
 from pbem.render import render
@@ -97,6 +97,8 @@ class Postman:
         self._send(letter)
 
     def _send(self, letter: Letter) -> None:
+        if layers.hold(self, letter):  # kept for the reader's digest, in this same transaction
+            return
         # Each of a player's mails carries a later Date than the one before, so that mail clients
         # (which sort by Date, to the second) show a pass's mails in the order they were written.
         last = self.store.outbox.last_mail_at(letter.to_addr, self.now)
@@ -141,11 +143,14 @@ class Postman:
         subject, text = render(template or kind, table.type, **ctx)
         text = _with_clock(text, ctx.get("paused_note"), self.gm_name) + _robots(kind, table, seat) \
             + _fairness(kind, table.row)
+        # A report, result or notice of a game in which the reader owes nothing now asks nothing
+        # of them: it may wait for their digest (CONTRACT section 14), unless it carries calendar parts.
+        parts = layers.attachment(self, kind, template, table, seat, ctx.get("deadline") is not None)
+        waits = kind in DIGEST_KINDS and answer is None and not parts and seat.seat not in table.state.to_move()
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,
-                         references=answer.references if answer else (),
-                         **layers.attachment(self, kind, template, table, seat, ctx.get("deadline") is not None)),
+                         references=answer.references if answer else (), digest=waits, **parts),
                   topic=template or kind)
         if kind in SPECTATOR_KINDS:  # reports go seat by seat; their spectators get one copy
             copy_to_spectators(self, kind, table, template, extra)

@@ -344,7 +344,7 @@ def _to_watchers(postman, table, kind: MailKind, template: str, game_type: str |
             # Watched as a game and through its league both, the copy is the game's own.
             watched = next((t for t in targets if t["kind"] == "game"), targets[0])
             postman.post(Letter(kind=kind, to_addr=address, game_id=table.id, subject=f"[{table.id}] {subject}",
-                                text=text, secret=token,
+                                text=text, secret=token, digest=True,  # a spectator's mail asks nothing
                                 extra_headers=list_headers(postman.gm_address, token, watched["id"], watched["kind"])))
         except Exception as e:  # noqa: BLE001 - a barrier: the players' mail goes on regardless
             log.error("game %s: %s mail to spectator %s failed: %s: %s", table.id, kind, clean(address, 100),

@@ -5,7 +5,8 @@ from pbem.games.base import Resign
 from pbem.mail.inbound import Inbound
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetReminders, SetTimezone, Status, drop_sign_off,
+    ABSENCE_COMMANDS, Help, History, Order, Press, SetCalendar, SetDigest, SetReminders, SetTimezone, Status,
+    drop_sign_off,
 )
 from pbem.store import LogEvent, Seat
 from pbem.gm.games import Table
@@ -73,6 +74,11 @@ class Turns:
             return f"calendar {'on' if command.on else 'off'}"
         if isinstance(command, SetReminders):
             return reminders.answer(self.postman, self.table, seat, command.befores, msg)
+        if isinstance(command, SetDigest):  # kept by the layer of digests, which says what it did
+            layers.setting(self.postman, seat.address, "digest", command.at)
+            self.postman.to_seat(MailKind.ACK, self.table, seat, answer=msg, template="digest_set",
+                                 **layers.told(self.postman, seat.address, "digest"))
+            return f"digest {command.at or 'off'}"
         if isinstance(command, SetTimezone):
             seat.timezone = command.zone
             self.store.update_seat(seat)

@@ -40,7 +40,11 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, addre
                         text=text, secret=secret, extra_headers={"X-PBEM-League": league_id, **(headers or {})},
                         calendar=calendar, calendar_name="season.ics",
                         in_reply_to=answer.message_id if answer else None,
-                        references=answer.references if answer else ()), topic=template or kind)
+                        references=answer.references if answer else (),
+                        # The standings, and a spectator's every mail, ask nothing: they may wait
+                        # for the reader's digest (CONTRACT section 14).
+                        digest=answer is None and (kind == MailKind.STANDINGS or bool(headers))),
+                 topic=template or kind)
 
 
 def absence_example(plan: LeaguePlan, now: datetime) -> str | None:

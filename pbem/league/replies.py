@@ -17,9 +17,10 @@ from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, SPECTATOR_COMMANDS, SetCalendar, UnknownCommand, read_body, read_heading,
+    ABSENCE_COMMANDS, SPECTATOR_COMMANDS, SetCalendar, SetDigest, UnknownCommand, read_body, read_heading,
 )
 from pbem.calendars import layer as calendar_layer
+from pbem.digests import settings as digest_settings
 from pbem.league import notices
 from pbem.league import rows as league_rows
 from pbem.league.plan import read_plan
@@ -27,8 +28,8 @@ from pbem.league.plan import read_plan
 __all__ = ["AbsenceKeeper", "answer"]
 
 WHAT_IT_TAKES = ("a reply to the league's mail takes SET ABSENCE <first day> TO <last day> (or OFF), SET "
-                 "AUTOABSENCE ON or OFF and SET CALENDAR ON or OFF; orders for a game go in a reply to that "
-                 "game's own mail")
+                 "AUTOABSENCE ON or OFF, SET CALENDAR ON or OFF and SET DIGEST DAILY [<HH:MM>] or OFF; orders "
+                 "for a game go in a reply to that game's own mail")
 
 
 class AbsenceKeeper(Protocol):
@@ -64,7 +65,7 @@ def answer(door, msg, lines: list, token: str, away: AbsenceKeeper | None = None
     plan = read_plan(dict(league["plan"], id=league_id))
     name = _name(store, league_id, plan, address)
     errors = heading.errors + [_league_only(e) for e in errors]
-    taken = (*ABSENCE_COMMANDS, SetCalendar) if away is not None else (SetCalendar,)
+    taken = (*ABSENCE_COMMANDS, SetCalendar, SetDigest) if away is not None else (SetCalendar, SetDigest)
     kept = [o for o in orders if isinstance(o.command, taken)]
     errors += [InvalidOrder(f"{str(o.command).split()[0]} is not for the league's mail", line=o.lines[0][1],
                             lineno=o.lines[0][0], rule=WHAT_IT_TAKES)
@@ -93,6 +94,12 @@ def answer(door, msg, lines: list, token: str, away: AbsenceKeeper | None = None
         notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="calendar", answer=msg,
                             me={"name": name}, on=calendar[-1].on, owes=False)
         done.append(f"calendar {'on' if calendar[-1].on else 'off'}")
+    digest = [o.command for o in kept if isinstance(o.command, SetDigest)]
+    if digest:  # the last one stands, as in a game's mail
+        digest_settings.want(postman, address, digest[-1].at)
+        notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="digest_set", answer=msg,
+                            me={"name": name}, digest=digest_settings.told(postman, address))
+        done.append(f"digest {digest[-1].at or 'off'}")
     return Outcome("handled", f"league {league_id}: " + "; ".join(done), auth=address)
 
 

@@ -26,6 +26,7 @@ class MailKind(StrEnum):
     NOTICE = "notice"        # a change the GM made: a rollback, a replacement, a pause
     TABLE = "table"          # an open table's confirmations, lists and start
     RATINGS = "ratings"      # a player's ratings, asked for by mail
+    DIGEST = "digest"        # a day's mail that asked nothing of its reader, gathered into one (SET DIGEST)
 
 
 # Answers to a player's own message are auto-replied; everything the GM starts is auto-generated
@@ -33,4 +34,8 @@ class MailKind(StrEnum):
 ANSWER_KINDS = frozenset({MailKind.ACK, MailKind.ERROR, MailKind.STATUS, MailKind.HISTORY, MailKind.HELP,
                           MailKind.TABLE, MailKind.RATINGS})
 
-__all__ = ["ANSWER_KINDS", "MailKind"]
+# The mail of a game that asks nothing of a reader who owes nothing in it now: it may wait for
+# the reader's daily digest (CONTRACT section 14), as every spectator's mail may.
+DIGEST_KINDS = frozenset({MailKind.REPORT, MailKind.RESULT, MailKind.NOTICE, MailKind.STANDINGS})
+
+__all__ = ["ANSWER_KINDS", "DIGEST_KINDS", "MailKind"]

@@ -45,6 +45,9 @@ class Letter:
     calendar: str | None = None
     calendar_name: str = "deadline.ics"
     calendar_cancels: tuple[str, ...] = ()
+    # It asks nothing of its reader (a report of a game they owe nothing in, a spectator's copy):
+    # it may wait for the reader's daily digest, where a layer above keeps one (SET DIGEST).
+    digest: bool = False
 
 
 def plus_address(address: str, secret: str) -> str:

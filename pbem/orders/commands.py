@@ -134,6 +134,16 @@ class SetReminders:
         return "SET REMINDERS " + (" ".join(reminder_words((b,)) for b in self.befores) or "OFF")
 
 
+@dataclass(frozen=True)
+class SetDigest:
+    """SET DIGEST DAILY [<HH:MM>] | SET DIGEST OFF: the mail that asks nothing of the reader,
+    gathered into one mail a day at `at` (the reader's time), or (`at` None) one by one again."""
+    at: str | None
+
+    def __str__(self) -> str:
+        return f"SET DIGEST DAILY {self.at}" if self.at else "SET DIGEST OFF"
+
+
 @dataclass
 class Order:
     """One command read from the mail, with the lines it came from (`parts` maps a part of the
@@ -166,6 +176,12 @@ _ABSENCE_OFF = re.compile(r"^SET\s+ABSENCE\s+OFF$", re.I)
 _AUTOABSENCE = re.compile(r"^SET\s+AUTOABSENCE(?:\s+(\S+))?$", re.I)
 _CALENDAR = re.compile(r"^SET\s+CALENDAR(?:\s+(\S+))?$", re.I)
 CALENDAR_EXAMPLE = "SET CALENDAR ON"
+_DIGEST = re.compile(r"^SET\s+DIGEST(?:\s+(\S+))?(?:\s+(\S+))?$", re.I)
+_CLOCK_TIME = re.compile(r"([01]?[0-9]|2[0-3])[:.h]([0-5][0-9])", re.I)
+DIGEST_EXAMPLE = "SET DIGEST DAILY 18:00"
+DIGEST_DEFAULT = "18:00"
+DIGEST_RULE = ("SET DIGEST DAILY, with a time of day HH:MM (24-hour, your time zone) or none for 18:00; "
+               "or SET DIGEST OFF")
 _TIMEZONE = re.compile(r"^(?:SET\s+)?(?:TIMEZONE|TIME\s+ZONE|TZ)(?:\s*:\s+|\s+)(\S+)$", re.I)
 TIMEZONE_EXAMPLE = "SET TIMEZONE Europe/Paris"
 # SET REMINDERS and its times, split at spaces and commas ("24h, 4h and 1h" reads too).
@@ -280,6 +296,10 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
             except BadReminders as e:
                 errors.append(InvalidOrder(str(e), line=line, lineno=lineno,
                                            hint=f"{REMINDERS_EXAMPLE}\nSET REMINDERS OFF"))
+        elif word == "SET" and arg.upper().startswith("DIGEST"):
+            order, mistake = _digest_line(line, lineno)
+            orders += [order] if order else []
+            errors += [mistake] if mistake else []
         elif m_zone := _TIMEZONE.match(line):
             zone = m_zone.group(1)
             try:
@@ -299,6 +319,21 @@ def read_generic(body: list[Line], breaks: dict[int, str] | None = None
             rest.append((lineno, line))
         i += 1
     return orders, rest, errors
+
+
+def _digest_line(line: str, lineno: int) -> tuple[Order | None, OrderError | None]:
+    """SET DIGEST DAILY [<HH:MM>] or SET DIGEST OFF (CONTRACT section 14)."""
+    found = _DIGEST.match(line)
+    how, when = ((found.group(1) or "").upper(), found.group(2)) if found else ("", None)
+    if how == "OFF" and when is None:
+        return Order(SetDigest(None), [(lineno, line)]), None
+    clock = _CLOCK_TIME.fullmatch(when) if when else None
+    if how == "DAILY" and (when is None or clock):
+        at = f"{int(clock.group(1)):02d}:{clock.group(2)}" if clock else DIGEST_DEFAULT
+        return Order(SetDigest(at), [(lineno, line)]), None
+    why = "a time of day as HH:MM, from 00:00 to 23:59" if how == "DAILY" else "DAILY (with a time or none) or OFF"
+    return None, InvalidOrder(f"SET DIGEST takes {why}", line=line, lineno=lineno, rule=DIGEST_RULE,
+                              hint=f"{DIGEST_EXAMPLE}\nSET DIGEST OFF")
 
 
 def _spectator_line(word: str, arg: str, lineno: int, line: str) -> tuple[Order | None, OrderError | None]:

@@ -50,8 +50,7 @@ def test_the_steps_in_their_order(tmp_path):
         chain = steps.chain()
     assert [step.name for step in chain] == [
         "screen", "size", "read", "spectator_confirmation", "league", "tables", "ratings", "calendars", "absences",
-        "echo",
-        "gm_commands", "spectators", "identify", "authenticate", "commands"]
+        "digests", "echo", "gm_commands", "spectators", "identify", "authenticate", "commands"]
     assert all(step.reason for step in chain)
 
 

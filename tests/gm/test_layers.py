@@ -9,7 +9,7 @@ import pbem
 from pbem.gm import layers
 
 PACKAGE = Path(pbem.__file__).parent
-ABOVE = ("pbem.league", "pbem.tables", "pbem.absences")
+ABOVE = ("pbem.league", "pbem.tables", "pbem.absences", "pbem.digests")
 
 
 def _imports(path: Path) -> list[str]:
@@ -57,7 +57,7 @@ def test_layers_are_registered_from_above(tmp_path):
     with App.open(local_defaults(tmp_path)) as app:
         app.gm
         names = [layer.name for layer in layers.above()]
-    assert "league" in names and "tables" in names
+    assert "league" in names and "tables" in names and "digests" in names
     assert all(isinstance(layer, layers.Layer) for layer in layers.above())
 
 
