@@ -145,7 +145,9 @@ def build_parser(types: str | None = None) -> argparse.ArgumentParser:
     ob.add_argument("id", nargs="?", type=int, metavar="ID", help="one mail's id (default: all failed mail)")
     ob.add_argument("--json", action="store_true", help="a JSON list")
     dm = add("demo", help="two scripted players play a whole MatchPlay match by mail in a temp folder")
-    dm.add_argument("--keep", action="store_true", help="keep the temporary folder (its path is printed)")
+    dm.add_argument("--keep", nargs="?", const=True, default=False, metavar="DIR",
+                    help="keep the demo's folder (its path is printed); with DIR, play in that new or empty "
+                         "folder and leave it there")
     gm = add("gm", help="a GM command, the same as by mail: EXTEND, DEADLINE, PAUSE, RESUME, "
                                    "PROCESS, REPLACE, NEWSECRET, ABANDON, WITHDRAW, ROLLBACK",
                         description="EXTEND <game> <duration> | DEADLINE <game> <when> | PAUSE <game> | "

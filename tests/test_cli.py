@@ -162,6 +162,26 @@ def test_demo_plays_a_whole_match(tmp_path):
     assert reports and all(b == a + 1 for a, b in zip(reports[::2], reports[1::2])), lines
 
 
+@pytest.mark.slow
+def test_demo_keep_dir_leaves_a_gm_folder_to_carry_on_from(tmp_path):
+    env = dict(os.environ, PBEM_NOW="2026-12-01T18:00:00Z")
+    env.pop("PBEM_CONFIG", None)
+    env.pop("PBEM_CLOCK", None)
+    kept = tmp_path / "my-demo"
+    r = subprocess.run([sys.executable, "-m", "pbem", "demo", "--keep", str(kept)], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"the demo's folder is kept: {kept}" in r.stdout
+    assert {"pbem.yaml", "pbem.sqlite3", "mail"} <= {p.name for p in kept.iterdir()}
+    listed = subprocess.run([sys.executable, "-m", "pbem", "list"], capture_output=True, text=True, cwd=kept,
+                            env=env, timeout=120)
+    assert listed.returncode == 0 and listed.stdout.startswith("demo ") and "finished" in listed.stdout
+    # A folder that holds anything is not the demo's to fill: one line, exit 2, nothing touched.
+    again = subprocess.run([sys.executable, "-m", "pbem", "demo", "--keep", str(kept)], capture_output=True,
+                           text=True, cwd=tmp_path, env=env, timeout=120)
+    assert again.returncode == 2 and "a new or empty folder" in again.stderr and not again.stdout
+
+
 def test_help_on_every_command(table):
     """Every command's --help says what it does in a sentence of its own, under the usage."""
     from pbem.cli import COMMANDS

@@ -17,11 +17,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.app import App
+from pbem.commands import UsageError
 from pbem.config import load
 from pbem.gm import games
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 from pbem.games import GameState
 from pbem.games.registry import spec_for
+from pbem.mail.clean import quoted
 from pbem.mail.kinds import MailKind
 
 GAME = "matchplay"  # the game the demo plays (any game whose spec can play random orders would do)
@@ -62,8 +64,16 @@ class ScriptedPlayer:
         box.add(msg.as_bytes())
 
 
-def run_demo(say=print, seed: int = 2026, keep: bool = False) -> int:
-    folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+def run_demo(say=print, seed: int = 2026, keep: bool | str = False) -> int:
+    """`keep`: False removes the demo's folder at the end; True keeps a temporary one; a path
+    plays in that folder (made; it must be new or empty) and keeps it."""
+    if isinstance(keep, str):
+        folder = Path(keep).expanduser().resolve()
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise UsageError(f"--keep {quoted(keep)}: the demo needs a new or empty folder")
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     try:
         return _play(folder, say, seed)
     finally:
@@ -126,4 +136,4 @@ def _state(app: App, game_id: str) -> GameState:
 
 
 def cmd_demo(args) -> int:
-    return run_demo(print, keep=args.keep)
+    return run_demo(print, keep=args.keep)  # False, True (--keep alone) or the folder given
