@@ -217,6 +217,8 @@ class GM:
                 games.save(self.store, table)
                 log.info("game %s: deadline passed; moved a day to %s (autoabsence)", game_id, format_utc(moved))
                 return [f"deadline moved to {format_utc(moved)} (autoabsence)"]
+            # The seats the robot plays from this pass on: their players' reports of it ask nothing.
+            table.robot_plays = takeover.taking(table, self.store, self.takeover_after)
             turns = Turns(postman, table)
             tosses = turns.tosses if plays_by_toss(table.state) else None
             if tosses is not None:  # the deadline's holes and the robots' after it: one report

@@ -12,7 +12,7 @@ from pbem.games import GameState, game_type, rng
 from pbem.games.course import Course
 from pbem.games.errors import GameRefused
 from pbem.store import GameRow, LogEvent, Seat, Store
-from pbem.gm import deadlines, robot_seats
+from pbem.gm import deadlines, robot_seats, takeover
 from pbem.mail.clean import NAME_CHARS, clean, quoted
 
 
@@ -34,6 +34,9 @@ class Table:
     state: GameState
     # The store the game came from: the rules that may move a deadline read it (`deadlines`).
     store: Store | None = field(default=None, repr=False, compare=False)
+    # The players' seats that pbem's robot plays for them in this pass (a takeover, CONTRACT
+    # section 14): such a seat owes its player nothing, so its mail may wait for a digest.
+    robot_plays: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -170,7 +173,9 @@ def load(store: Store, game_id: str) -> Table | None:
     if row is None:
         return None
     state = game_type(row.type).from_dict(row.state)
-    return Table(row, store.seats(game_id), state, store)
+    table = Table(row, store.seats(game_id), state, store)
+    table.robot_plays = frozenset(takeover.robot_played(store, table))
+    return table
 
 
 def save(store: Store, table: Table) -> None:

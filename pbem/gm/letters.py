@@ -132,7 +132,9 @@ class Postman:
 
     # A letter's kind is a MailKind: given its word (`"ack"`), the letters below take the member.
     def to_seat(self, kind: MailKind | str, table: Table, seat: Seat, *, answer: Inbound | None = None,
-                template: str | None = None, **extra) -> None:
+                template: str | None = None, asks: bool = False, **extra) -> None:
+        """`asks`: the letter asks something of its reader whatever the game waits for (it goes
+        at once, never into a digest)."""
         kind = MailKind(kind)
         if seat.robot:  # a robot has no address: nothing is written to it (its spectators' copy is)
             if kind in SPECTATOR_KINDS:
@@ -143,10 +145,12 @@ class Postman:
         subject, text = render(template or kind, table.type, **ctx)
         text = _with_clock(text, ctx.get("paused_note"), self.gm_name) + _robots(kind, table, seat) \
             + _fairness(kind, table.row)
-        # A report, result or notice of a game in which the reader owes nothing now asks nothing
-        # of them: it may wait for their digest (CONTRACT section 14), unless it carries calendar parts.
+        # A report, result or notice of a game in which the reader owes nothing now (or whose seat
+        # the robot plays for them) asks nothing of them: it may wait for their digest (CONTRACT
+        # section 14), unless it carries calendar parts.
         parts = layers.attachment(self, kind, template, table, seat, ctx.get("deadline") is not None)
-        waits = kind in DIGEST_KINDS and answer is None and not parts and seat.seat not in table.state.to_move()
+        owes = seat.seat in table.state.to_move() and seat.seat not in table.robot_plays
+        waits = kind in DIGEST_KINDS and answer is None and not parts and not asks and not owes
         self.post(Letter(kind=kind, to_addr=seat.address, to_name=seat.name, game_id=table.id,
                          subject=f"[{table.id}] {subject}", text=text, secret=seat.secret,
                          in_reply_to=answer.message_id if answer else None,

@@ -60,6 +60,20 @@ def missed_in_a_row(events: list[dict], seat: int) -> int:
     return len(missed)
 
 
+def taking(table, store, default: int) -> frozenset[int]:
+    """Before a deadline's orders are played: the seats the robot plays for their players once
+    they are, those it plays already and those this miss hands it (the mail of the pass is
+    written knowing it)."""
+    limit = threshold(table, default)
+    if limit <= 0 or table.row.status != "active" or store is None:
+        return frozenset()
+    events = store.events(table.id)
+    already = taken(events)
+    owing = table.state.to_move()
+    return frozenset(already | {seat.seat for seat in table.seats if not seat.robot and seat.seat in owing
+                                and missed_in_a_row(events, seat.seat) + 1 >= limit})
+
+
 def after_deadline(turns, default: int) -> list[str]:
     """A deadline has passed: every player's seat that has now missed too many in a row is the
     robot's from its next move on (the caller's `robot_seats.move` plays it)."""
@@ -82,9 +96,9 @@ def after_deadline(turns, default: int) -> list[str]:
 def _take_over(turns, seat: Seat, misses: int) -> str:
     table, postman = turns.table, turns.postman
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEOVER, seat.seat, robot=LEVEL, misses=misses)
-    for reader in table.seats:
+    for reader in table.seats:  # the player's own notice asks them something: it goes at once
         postman.to_seat(MailKind.NOTICE, table, reader, template="takeover", player=seat, misses=misses,
-                        level=LEVEL)
+                        level=LEVEL, asks=reader.seat == seat.seat)
     for address in sorted(postman.admins):
         postman.to_address(MailKind.NOTICE, address, template="takeover_admin", game_id=table.id, game=table.row,
                            player=seat, misses=misses, level=LEVEL, seat_number=seat.seat + 1)
@@ -99,12 +113,14 @@ def come_back(turns, seat: Seat) -> str | None:
             or seat.seat not in taken(turns.store.events(table.id)):
         return None
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEN_BACK, seat.seat)
+    table.robot_plays = table.robot_plays - {seat.seat}  # their mail asks of them again from now on
     turns.back_from_robot = True
     # Turns of orders sent together: the robot's for the open turn stand until the player's own replace them.
     simultaneous = not (round_the_table(table.state) or plays_by_toss(table.state))
-    for reader in table.seats:
+    for reader in table.seats:  # the player's own notice answers what they wrote: at once
         turns.postman.to_seat(MailKind.NOTICE, table, reader, template="taken_back", player=seat,
-                              owes=seat.seat in table.state.to_move(), simultaneous=simultaneous)
+                              owes=seat.seat in table.state.to_move(), simultaneous=simultaneous,
+                              asks=reader.seat == seat.seat)
     return f"{seat.name} took the seat back from the robot"
 
 

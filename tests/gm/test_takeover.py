@@ -204,3 +204,30 @@ def test_dice_golf_the_robot_answers_the_silent_players_tosses(desk):
     assert got[0]["Subject"] == "[dg] Your seat is yours again"
     desk.pbem("gm", "ABANDON", "dg", now="2026-12-03T20:00:00Z")
     assert "robot move" in verified(desk, "dg")
+
+
+def test_a_digest_readers_seat_taken_by_the_robot_asks_nothing_but_the_takeover_notice(desk):
+    # Bill reads a digest and goes quiet. The pass that hands his seat to the robot writes him
+    # the turn's report while his seat still owes the move the robot makes a moment later: it
+    # asks nothing of him, so it waits for his digest; the notice that the robot plays for him
+    # (which asks him to write if he wants the seat back) goes at once, and so does his return.
+    new_match(desk, "--option", "takeover_after=1")
+    desk.send(BILL, "SET DIGEST DAILY 18:00", subject="Re: [m1] welcome", to=desk.reply_to(BILL))
+    desk.pbem("process", now="2026-12-01T19:00:00Z")
+    for who in (GEORGE, BILL, BOSS):
+        desk.new_mails(who)
+    george_plays(desk, "2026-12-02T10:00:00Z")
+    desk.pbem("process", now="2026-12-03T18:00:01Z")  # Bill's miss: the robot plays his seat from now
+    got = desk.new_mails(BILL)
+    assert [(m["X-PBEM-Kind"], m["Subject"]) for m in got] == [("notice", "[m1] A robot plays your seat now")]
+    george_plays(desk, "2026-12-04T10:00:00Z")  # turn 2 resolves at once: its report waits too
+    assert desk.new_mails(BILL) == []
+    desk.pbem("process", now="2026-12-04T18:00:00Z")  # the digest: the two reports, in order
+    digest, = desk.new_mails(BILL)
+    assert digest["X-PBEM-Kind"] == "digest"
+    text = body(digest)
+    assert text.index("Turn 1 report") < text.index("Turn 2 report")
+    state = desk.load("m1").state
+    got = desk.order(BILL, str(matchplay.random_orders(state, 1, random.Random(3))).replace(" / ", "\n"),
+                     now="2026-12-04T19:00:00Z")
+    assert kinds(got) == ["notice", "ack"] and got[0]["Subject"] == "[m1] Your seat is yours again"
