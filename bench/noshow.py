@@ -46,16 +46,15 @@ import email.utils
 import io
 import json
 import mailbox
-import math
 import os
 import random
 import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +69,7 @@ from pbem.games.matchplay.engine import random_orders as matchplay_orders  # noq
 from pbem.store import LogEvent, Store  # noqa: E402
 
 GM = "gm@example.test"
-START = datetime(2026, 12, 7, 8, 0, tzinfo=timezone.utc)  # a Monday morning
+START = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # a Monday morning
 COURSE = "445 345 434 543 434 454"
 # The kinds that ask something of their reader whatever the game's state (CONTRACT section 14:
 # a turn, a reminder, an error, an answer to the reader's own message, a confirmation).
@@ -122,6 +121,8 @@ class Player:
     other: int = 0
     other_by_day: Counter = field(default_factory=Counter)
     kinds: Counter = field(default_factory=Counter)
+    other_kinds: Counter = field(default_factory=Counter)  # the kinds of the mail that asked nothing
+    log: list = field(default_factory=list)  # (when, game, kind, subject) of each such mail
     last_mail: datetime | None = None  # when the last mail came (a digest may come after the last game)
 
 
@@ -172,7 +173,7 @@ class Result:
             other = [p.other / span_days(p) for p in players]
             return {"players": len(players), "asks_per_day": round(statistics.fmean(asks), 2),
                     "other_per_day": round(statistics.fmean(other), 2),
-                    "most_other_in_a_day": max((max(p.other_by_day.values(), default=0) for p in players))}
+                    "most_other_in_a_day": max(max(p.other_by_day.values(), default=0) for p in players)}
 
         active = [p for p in self.players if not p.gone]
         out["mail_all"] = rates(self.players)
@@ -180,6 +181,13 @@ class Result:
         out["mail_others_active"] = rates([p for p in active if not p.digest])
         out["mail_gone"] = rates([p for p in self.players if p.gone])
         out["kinds"] = dict(sum((p.kinds for p in self.players), Counter()))
+        readers = [p for p in active if p.digest]
+        out["digest_readers_other_kinds"] = dict(sum((p.other_kinds for p in readers), Counter()))
+        worst = max(readers, key=lambda p: max(p.other_by_day.values(), default=0), default=None)
+        if worst is not None and worst.other_by_day:
+            day = max(worst.other_by_day, key=worst.other_by_day.__getitem__)
+            out["digest_reader_worst_day"] = [f"{w:%m-%d %H:%M} {k} {subj}" for w, g, k, subj in worst.log
+                                              if w.date() == day]
         out["takeovers"] = self.takeovers
         out["taken_back"] = self.taken_back
         out["moves_sent"] = self.moves_sent
@@ -322,6 +330,8 @@ class World:
                 else:
                     p.other += 1
                     p.other_by_day[when.date()] += 1
+                    p.other_kinds[kind] += 1
+                    p.log.append((when, game_id, kind, str(head["Subject"])))
                 if kind == "error":
                     self.refused += 1
                     if len(self.refusals) < 5:
@@ -462,8 +472,45 @@ def main(argv: list[str] | None = None) -> int:
         s = Settings(players=a.players, p=a.p, gone=a.gone, days=a.days, seed=a.seed, features=features)
         r = simulate(s).summary()
         out.append(r)
-        print(json.dumps(r, default=str), flush=True)
+        if a.json:
+            print(json.dumps(r, default=str), flush=True)
+    if not a.json:
+        print(table(out))
     return 0
+
+
+def table(runs: list[dict]) -> str:
+    """The runs side by side, one row a figure (Markdown)."""
+    first = runs[0]
+    rows: list[tuple[str, list]] = []
+
+    def share(block: dict, key: str = "share") -> str:
+        return f"{block['finished'] if key == 'share' else ''}{'/' + str(block['games']) if key == 'share' else ''}" \
+               f" ({block[key]:.0%})" if block.get(key) is not None else "-"
+
+    rows.append((f"games finished by day {first['days']}", [share(r["all"]) for r in runs]))
+    for d in MILESTONES:
+        if f"by_day_{d}" in first["all"]:
+            rows.append((f"... by day {d}", [f"{r['all'][f'by_day_{d}']:.0%}" for r in runs]))
+    for key, label in (("matchplay", "MatchPlay"), ("golfdeck", "golfdeck"), ("with_gone", "with a player gone"),
+                       ("without_gone", "without")):
+        rows.append((f"{label}: finished", [share(r[key]) for r in runs]))
+        rows.append((f"{label}: mean (max) days", [f"{r[key]['mean_days']} ({r[key]['max_days']})"
+                                                   if r[key]["mean_days"] is not None else "-" for r in runs]))
+    for key, label in (("mail_all", "everyone"), ("mail_digest_readers", "digest readers"),
+                       ("mail_others_active", "other players still here"), ("mail_gone", "players gone")):
+        rows.append((f"mails a day, {label}: asks + other",
+                     [f"{r[key]['asks_per_day']} + {r[key]['other_per_day']} (n={r[key]['players']})"
+                      if r[key]["players"] else "-" for r in runs]))
+        rows.append((f"most 'other' in a day, {label}",
+                     [str(r[key]["most_other_in_a_day"]) if r[key]["players"] else "-" for r in runs]))
+    rows.append(("robot took over / seat taken back", [f"{r['takeovers']} / {r['taken_back']}" for r in runs]))
+    rows.append(("moves sent by players / mails refused", [f"{r['moves_sent']} / {r['refused']}" for r in runs]))
+    rows.append(("passes / wall seconds", [f"{r['passes']} / {r['wall_s']}" for r in runs]))
+    head = "| | " + " | ".join(f"features {r['features']}" for r in runs) + " |"
+    lines = [head, "|---" * (len(runs) + 1) + "|"]
+    lines += [f"| {label} | " + " | ".join(map(str, cells)) + " |" for label, cells in rows]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
