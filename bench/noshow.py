@@ -173,7 +173,9 @@ class Result:
             other = [p.other / span_days(p) for p in players]
             return {"players": len(players), "asks_per_day": round(statistics.fmean(asks), 2),
                     "other_per_day": round(statistics.fmean(other), 2),
-                    "most_other_in_a_day": max(max(p.other_by_day.values(), default=0) for p in players)}
+                    "most_other_in_a_day": max(max(p.other_by_day.values(), default=0) for p in players),
+                    "days_over_2": sum(1 for p in players for n in p.other_by_day.values() if n > 2),
+                    "player_days": round(sum(span_days(p) for p in players))}
 
         active = [p for p in self.players if not p.gone]
         out["mail_all"] = rates(self.players)
@@ -476,6 +478,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(r, default=str), flush=True)
     if not a.json:
         print(table(out))
+        for r in out:
+            if r.get("digest_reader_worst_day"):
+                print(f"\nfeatures {r['features']}: what asked nothing of the digest readers, by kind: "
+                      f"{r['digest_readers_other_kinds']}; the worst reader's worst day:")
+                print("\n".join("    " + line for line in r["digest_reader_worst_day"]))
     return 0
 
 
@@ -502,8 +509,9 @@ def table(runs: list[dict]) -> str:
         rows.append((f"mails a day, {label}: asks + other",
                      [f"{r[key]['asks_per_day']} + {r[key]['other_per_day']} (n={r[key]['players']})"
                       if r[key]["players"] else "-" for r in runs]))
-        rows.append((f"most 'other' in a day, {label}",
-                     [str(r[key]["most_other_in_a_day"]) if r[key]["players"] else "-" for r in runs]))
+        rows.append((f"most 'other' in a day, {label}; days with more than 2, of player-days",
+                     [f"{r[key]['most_other_in_a_day']}; {r[key]['days_over_2']} of {r[key]['player_days']}"
+                      if r[key]["players"] else "-" for r in runs]))
     rows.append(("robot took over / seat taken back", [f"{r['takeovers']} / {r['taken_back']}" for r in runs]))
     rows.append(("moves sent by players / mails refused", [f"{r['moves_sent']} / {r['refused']}" for r in runs]))
     rows.append(("passes / wall seconds", [f"{r['passes']} / {r['wall_s']}" for r in runs]))
