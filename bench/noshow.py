@@ -205,7 +205,10 @@ class World:
     def __init__(self, root: Path, s: Settings):
         self.root, self.s = root, s
         self.now = START
-        self.rng = random.Random(s.seed)
+        # The field (who is gone, who plays whom, each game's seed) is drawn from a stream of its
+        # own, so that both runs of one seed, features on and off, play the same games.
+        self.field = random.Random(s.seed)
+        self.rng = random.Random(f"players {s.seed}")
         self.moves_rng = random.Random(s.seed * 7919 + 1)
         config = (f"gm:\n  address: {GM}\n  name: Golf GM\n  admins: [steward@example.test]\n"
                   "store: ./pbem.sqlite3\ntransport: local\nlocal:\n  maildir: ./mail\nlog:\n  level: warning\n"
@@ -260,19 +263,20 @@ class World:
         if s.gone_addresses is not None:
             gone = set(s.gone_addresses)
         else:
-            gone = set(self.rng.sample(addresses, round(s.players * s.gone)))
+            gone = set(self.field.sample(addresses, round(s.players * s.gone)))
         for k, addr in enumerate(addresses):
             self.players[addr] = Player(addr, f"Player {k:02d}", addr in gone)
         active = [a for a in addresses if a not in gone]
+        readers = random.Random(f"digests {s.seed}")
         if s.features:
-            for addr in self.rng.sample(active, round(len(active) * s.digest_share)):
+            for addr in readers.sample(active, round(len(active) * s.digest_share)):
                 self.players[addr].digest = True
         order = addresses[:]
-        self.rng.shuffle(order)
+        self.field.shuffle(order)
         for k in range(0, s.players, 2):
             self.new_game("matchplay", f"m{k // 2 + 1:02d}", order[k:k + 2], "--course", COURSE,
                           "--deadline", s.matchplay_deadline)
-        self.rng.shuffle(order)
+        self.field.shuffle(order)
         for k in range(0, s.players, seats):
             self.new_game("golfdeck", f"d{k // seats + 1:02d}", order[k:k + seats],
                           "--option", f"holes={s.golfdeck_holes}", "--deadline", s.golfdeck_deadline)
@@ -281,11 +285,11 @@ class World:
         for p in self.players.values():
             if p.digest:
                 game = next(g.id for g in self.games.values() if g.type == "matchplay" and p.address in g.players)
-                self.outgoing.append((self.now + timedelta(minutes=self.rng.randint(10, 240)), p.address, game,
+                self.outgoing.append((self.now + timedelta(minutes=readers.randint(10, 240)), p.address, game,
                                       "SET DIGEST DAILY"))
 
     def new_game(self, game_type: str, game_id: str, players: list[str], *extra: str) -> None:
-        args = ["new-game", game_type, "--id", game_id, "--seed", str(self.rng.randrange(1 << 30)), *extra]
+        args = ["new-game", game_type, "--id", game_id, "--seed", str(self.field.randrange(1 << 30)), *extra]
         for addr in players:
             args += ["--player", f"{self.players[addr].name} <{addr}>"]
         self.pbem(*args)
