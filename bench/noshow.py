@@ -33,7 +33,13 @@ days that player had a game running: "asks" is a mail that asks something of its
 welcome, turn, reminder, error, ack or other answer, and a report, result or notice of a game in
 which the reader owes a move right after the pass that sent it), "other" the rest (a report of
 a game in which the reader owes nothing, a result, a notice, a digest). For the digest readers
-the most "other" mails on one day (UTC) is printed too: the target is at most 2.
+the most "other" mails on one day (UTC) is printed too (the target is at most 2), with the days
+over 2, the kinds of such mail and the worst reader's worst day.
+
+The field (who is gone, who plays whom, each game's seed) and the digest readers come from
+random streams of their own, so both runs of one seed play the same games; the players' draws
+(a miss, a delay, a move) follow what happens and part ways. Printed: a Markdown table, features
+off and on side by side (`--json`: each run's figures).
 """
 from __future__ import annotations
 
