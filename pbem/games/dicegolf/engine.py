@@ -52,6 +52,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from collections.abc import Sequence
 
 from pbem.games.dicegolf import best
@@ -304,12 +305,15 @@ class DiceGolf(Sheets, GameState):
         """Close the hole every seat has finished and open the next (or end the game)."""
         if not self.ready():
             raise NotReady("resolve() before every player has finished the hole")
-        row = {"hole": self.hole_no, "flag": self.flag,
-               "scores": [self._score_of(s, self.hole_no) for s in range(self.n)], "totals": self.totals()}
+        hole, flag = self.hole_no, self.flag
+        scores, totals = [self._score_of(s, hole) for s in range(self.n)], self.totals()
+        row = {"hole": hole, "flag": flag, "scores": scores, "totals": totals}
         self.holes.append(row)
-        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row),
-                            "sheets": [self.sheet(s, self.hole_no) for s in range(self.n)]})
-        self.log.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row)})
+        # The event and the record each hold their own copy of the row's lists (numbers only).
+        self.events.append({"kind": GameEvent.HOLE_END, "hole": hole, "flag": flag, "scores": scores[:],
+                            "totals": totals[:], "sheets": [self.sheet(s, hole) for s in range(self.n)]})
+        self.log.append({"kind": GameEvent.HOLE_END, "hole": hole, "flag": flag, "scores": scores[:],
+                         "totals": totals[:]})
         if self.hole_no == HOLES:
             self._finish()
         else:
@@ -429,12 +433,9 @@ class DiceGolf(Sheets, GameState):
         score under perfect play afterwards, and whether it is the best."""
         if self.waiting(seat) is None:
             return []
-        flag, total, toss, dice = self.position(seat)
-        values = best.entry_values(flag, total, toss, dice, self.lenient)
-        top = best.best_entry(flag, total, toss, dice, self.lenient)
-        return [{"order": str(Enter(v)), "value": v, "names": best.names_of(v, dice), "total": total + v,
-                 "to_go": flag - total - v, "expected": values[v], "best": v == top}
-                for v in sorted(values, reverse=True)]
+        return [{"order": order, "value": v, "names": list(names), "total": total, "to_go": to_go,
+                 "expected": expected, "best": top}
+                for order, v, names, total, to_go, expected, top in _choices(*self.position(seat), self.lenient)]
 
     def toss_view(self, seat: int) -> dict | None:
         """A waiting toss as plain data (floats for the expected scores), or None."""
@@ -642,8 +643,24 @@ def _expanded(entry) -> dict:
     return {"kind": _HOLED, "seat": seat, "hole": hole, "score": score, "tosses": tosses}
 
 
+@cache
+def _choices(flag: int, total: int, toss: int, dice: tuple[int, int], lenient: bool) -> tuple[tuple, ...]:
+    """`DiceGolf.choices` of a position, as tuples (a few thousand positions at most, each
+    worked out once): order, value, names, total, to go, expected score, best."""
+    values = best.entry_values(flag, total, toss, dice, lenient)
+    top = best.best_entry(flag, total, toss, dice, lenient)
+    return tuple((str(Enter(v)), v, tuple(best.names_of(v, dice)), total + v, flag - total - v, values[v], v == top)
+                 for v in sorted(values, reverse=True))
+
+
 def _total(card: dict) -> int:
-    return sum(t["entry"] for t in card["tosses"] if isinstance(t["entry"], int))
+    """The total entered on a hole so far (an entry is a number, or X)."""
+    total = 0
+    for toss in card["tosses"]:
+        entry = toss["entry"]
+        if entry.__class__ is int:
+            total += entry
+    return total
 
 
 def _listed(items: list[str], word: str = "and") -> str:
