@@ -30,7 +30,7 @@ import secrets
 import struct
 from operator import mod
 from typing import TypeVar
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 
 from pbem.errors import BadValue
 
@@ -149,7 +149,10 @@ class Generator:
         stopped, so the output is asked again from the start, at least twice as long each
         time: a game's whole stream (a few hundred words) costs a few short hashes."""
         count = max(need, 2 * len(self._words), FIRST_WORDS)
-        self._words = words = struct.unpack(f">{count}Q", self._xof.digest(count * WORD_BYTES))
+        unpack = _UNPACK.get(count)
+        if unpack is None:
+            unpack = _UNPACK[count] = struct.Struct(f">{count}Q").unpack
+        self._words = words = unpack(self._xof.digest(count * WORD_BYTES))
         return words
 
     def _word(self) -> int:
@@ -228,8 +231,10 @@ class Generator:
         if self.record is not None:
             picks = list(picks)
             self.record.extend(picks)
-        for i, j in zip(range(n - 1, 0, -1), picks):
+        i = n - 1  # picks[k] is the swap of item n - 1 - k
+        for j in picks:
             items[i], items[j] = items[j], items[i]
+            i -= 1
 
     def _redraw(self, words: Sequence[int], sizes: range) -> list[int]:
         """The picks of `sizes`, taking `words` first and then the stream, skipping rejects."""
@@ -260,6 +265,10 @@ class Generator:
             j = i + self.below(len(pool) - i)
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
+
+
+# `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
 
 
 def _limits(sizes: range) -> list:
