@@ -78,9 +78,10 @@ COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
 
-# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
-# time, and a hole is some 37 moves.
-_PLAYED, _DRAWN = GameEvent.PLAYED, GameEvent.DRAWN
+# The kinds of the events, bound once: an enum member read off its class costs a lookup a time
+# (some 100 ns on Python 3.11, as much as building a small dict), and moves are the hot path.
+_DRAWN, _GAME_END, _HOLE_END = GameEvent.DRAWN, GameEvent.GAME_END, GameEvent.HOLE_END
+_HOLE_START, _PLAYED, _REVEALED = GameEvent.HOLE_START, GameEvent.PLAYED, GameEvent.REVEALED
 # Commands are frozen values: the hot path hands out shared instances.
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
@@ -424,8 +425,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             draw, digit = divmod(draw, PAIRS)
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
-        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
-        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
+        self.events.append({"kind": _HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
+        self.log.append({"kind": _HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
                          "discard": self.discard[-1]})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
@@ -453,8 +454,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             events.append({"kind": _PLAYED, "seat": s, "say": say, "move": False})
             self.log.append([_PLAYED, s, say])
         self.revealing = False
-        events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
-        self.log.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
+        events.append({"kind": _REVEALED, "hole": self.hole_no})
+        self.log.append({"kind": _REVEALED, "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         i, grid, discard = pos - 1, self.grid[seat], self.discard
@@ -544,12 +545,12 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
         after = totals[:]
         self.events.append({
-            "kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
+            "kind": _HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
             "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
         # The hole's lists are never changed once it is scored: the record shares them.
-        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+        self.log.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
                          "totals": after, "stock_out": not self.stock})
         self.drawn = None
         if self.hole_no >= self.holes_total:
@@ -567,14 +568,14 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         else:
             line, picked = share_the_win(self.names, self.totals)
         self._result = Result(line, picked, tuple(self.totals))
-        self.events.append({"kind": GameEvent.GAME_END, "line": line})
-        self.log.append({"kind": GameEvent.GAME_END, "line": line})
+        self.events.append({"kind": _GAME_END, "line": line})
+        self.log.append({"kind": _GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
-        self.log.append([GameEvent.PLAYED, seat, resigned])
+        self.log.append([_PLAYED, seat, resigned])
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
