@@ -463,7 +463,18 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         grid[i], discard[-1] = card, old
         up = self.up[seat]
         up[i] = True
-        self._end_turn(seat, up, ["took", card, pos, old])
+        say = ["took", card, pos, old]
+        # The plain case inline (most moves take the discard): the grid is not yet all face up
+        # (or was already), the stock is left, and the next seat plays on.
+        if (self.ender is not None or False in up) and self.stock:
+            following = seat + 1 if seat + 1 < self.n else 0
+            if following != self.ender and not self.resigned[following]:
+                self._turn += 1
+                self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+                self.log.append([_PLAYED, seat, say])
+                self.current = following
+                return
+        self._end_turn(seat, up, say)
 
     def _draw(self, seat: int, tell: bool = False) -> str:
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
