@@ -58,7 +58,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
-from pbem.games.events import OWN, GameEvent, told
+from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
@@ -122,8 +122,8 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
-        # The public record (`events.told`): an entry or two a move, a move's as a short list
-        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        # The public record (`events.told`): an entry or two a move, a move's as a short tuple
+        # (`(kind, seat, facts)`, written out by `_expanded` when a view reads it, stored as a list).
         self.log: list = []
         self.last_seat: int | None = None  # who completed the last turn,
         self.last_kind: str | None = None  # and how
@@ -177,11 +177,12 @@ class Golf(GolfRules, TurnByTurn):
                             "use it with knock_penalty=none")
         return opts
 
-    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles", "log")
+    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
         d: dict[str, object] = {k: list(getattr(self, k)) for k in self._LISTS}
+        d["log"] = stored(self.log)
         d.update({k: [list(row) for row in getattr(self, k)] for k in self._GRIDS})
         d.update({
             "names": list(self.names), "options": dict(self.options), "rng": self.rng.state(),
@@ -196,7 +197,8 @@ class Golf(GolfRules, TurnByTurn):
     def from_dict(cls, d: dict) -> Golf:
         g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
-            setattr(g, k, list(d.get(k, ())))  # a game stored before the record began has no `log`
+            setattr(g, k, list(d.get(k, ())))
+        g.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         for k in cls._GRIDS:
             setattr(g, k, [list(row) for row in d[k]])
         g._result = Result.from_dict(d["result"])
@@ -303,7 +305,7 @@ class Golf(GolfRules, TurnByTurn):
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append([_DRAWN, seat, card])
+        self.log.append((_DRAWN, seat, card))
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -341,7 +343,7 @@ class Golf(GolfRules, TurnByTurn):
         self.events.append({"kind": _PEEKED, "seat": seat, "positions": {pos: card}})
         say = ["peeked", pos, card, paid]
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -351,7 +353,7 @@ class Golf(GolfRules, TurnByTurn):
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
             self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-            self.log.append([_PLAYED, seat, say])
+            self.log.append((_PLAYED, seat, say))
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -380,7 +382,7 @@ class Golf(GolfRules, TurnByTurn):
         if skipped is not None:
             after.append(["skipped", skipped])
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "after": after, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         for fact in after:
             if fact[0] == "rebuilt":
                 self.log.append({"kind": _RESHUFFLED, "cards": len(self.stock)})
@@ -415,7 +417,7 @@ class Golf(GolfRules, TurnByTurn):
         self.resigned[seat] = True
         self.events.append({"kind": _PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
-        self.log.append([_PLAYED, seat, resigned])
+        self.log.append((_PLAYED, seat, resigned))
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
@@ -479,7 +481,7 @@ class Golf(GolfRules, TurnByTurn):
                 if not self.resigned[s]:
                     near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
                     events.append({"kind": _PEEKED, "seat": s, "positions": near_cards})
-                    self.log.append([_PEEKED, s, [a, b, near_cards[a], near_cards[b]]])
+                    self.log.append((_PEEKED, s, [a, b, near_cards[a], near_cards[b]]))
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)

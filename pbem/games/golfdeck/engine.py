@@ -61,7 +61,7 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
-from pbem.games.events import OWN, GameEvent, told
+from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
@@ -192,8 +192,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
-        # The public record (`events.told`): an entry or two a move, a move's as a short list
-        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        # The public record (`events.told`): an entry or two a move, a move's as a short tuple
+        # (`(kind, seat, facts)`, written out by `_expanded` when a view reads it, stored as a list).
         self.log: list = []
         self._turn = 1
         self._result: Result | None = None
@@ -226,7 +226,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "ender": self.ender, "totals": list(self.totals),
             "default_reveals": [[r.first, r.second] for r in self.default_reveals],
             "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": stored(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -434,7 +434,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self._turn += 1
         say = ["chose", first, second]
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -452,7 +452,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             up[a - 1] = up[b - 1] = True
             say = ["turned", a, cards[a - 1], b, cards[b - 1]]
             events.append({"kind": _PLAYED, "seat": s, "say": say, "move": False})
-            self.log.append([_PLAYED, s, say])
+            self.log.append((_PLAYED, s, say))
         self.revealing = False
         events.append({"kind": _REVEALED, "hole": self.hole_no})
         self.log.append({"kind": _REVEALED, "hole": self.hole_no})
@@ -471,7 +471,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             if following != self.ender and not self.resigned[following]:
                 self._turn += 1
                 self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-                self.log.append([_PLAYED, seat, say])
+                self.log.append((_PLAYED, seat, say))
                 self.current = following
                 return
         self._end_turn(seat, up, say)
@@ -481,7 +481,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append([_DRAWN, seat, card])
+        self.log.append((_DRAWN, seat, card))
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -519,7 +519,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -586,7 +586,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.resigned[seat] = True
         self.events.append({"kind": _PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
-        self.log.append([_PLAYED, seat, resigned])
+        self.log.append((_PLAYED, seat, resigned))
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:
