@@ -292,9 +292,21 @@ def _lowest(limits: list) -> list:
 _SAFE = _lowest(_LIMITS)
 
 
+# The limits of larger n as they are asked (golfdeck draws below 15**players at every deal).
+_MORE_LIMITS: dict[int, int] = {}
+_MORE_MOST = 256
+
+
 def _limit(n: int) -> int:
     if n.__class__ is int and 0 < n <= TWO64:
-        return _LIMITS[n] if n < len(_LIMITS) else TWO64 - TWO64 % n
+        if n < len(_LIMITS):
+            return _LIMITS[n]
+        limit = _MORE_LIMITS.get(n)
+        if limit is None:
+            if len(_MORE_LIMITS) >= _MORE_MOST:
+                _MORE_LIMITS.clear()
+            limit = _MORE_LIMITS[n] = TWO64 - TWO64 % n
+        return limit
     raise BadValue(f"below(n) needs a whole n from 1 to 2**64, got {n!r}")
 
 

@@ -244,17 +244,32 @@ class Golf(GolfRules, TurnByTurn):
         t = command.__class__
         # The common turns of the seat to move go straight to play when they are plainly legal
         # (a benchmark hole is a dozen of them); anything else is checked in full first.
+        # The commonest (a draw, a KEEP, a DISCARD) are played here, as `_play` plays them.
         if seat == self.current and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
             if t is DrawDiscard:
-                if drawn is None and self._free(seat, command.pos):
-                    return self._take(seat, command.pos)
-            elif t is DrawStock or t is Discard:
-                if (drawn is None) is (t is DrawStock):
-                    return self._play(seat, command, t)
+                pos = command.pos
+                if drawn is None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    return self._take(seat, pos)
+            elif t is DrawStock:
+                if drawn is None:
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    self._draw(seat, True)
+                    return
+            elif t is Discard:
+                if drawn is not None:
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._throw(seat)
             elif t is Keep:
-                if drawn is not None and self._free(seat, command.pos):
-                    return self._play(seat, command, t)
+                pos = command.pos
+                if drawn is not None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._keep(seat, pos)
             elif t is DrawStockIf:
                 if drawn is None and command.flip is None and self._free(seat, command.keep):
                     return self._play(seat, command, t)
@@ -327,9 +342,22 @@ class Golf(GolfRules, TurnByTurn):
         grid[i] = card
         self.known[seat][i] = self.replaced[seat][i] = True
         self.discard.append(old)
-        if self.faceup:
+        faceup = self.faceup
+        if faceup:
             self.up[seat][i] = True
-        self._pass_turn(seat, kind, [kind, card, pos, old, self.faceup, drawn_if], old in self.jacks)
+        say = [kind, card, pos, old, faceup, drawn_if]
+        jack = old in self.jacks
+        # The plain end of the turn inline (`_pass_turn`'s first case: most turns end so): the
+        # stock holds cards, nobody has ended the hole, no jack skips, the layout is not all up.
+        if self.stock and self.final is None and not jack and not (faceup and False not in self.up[seat]):
+            self._turn += 1
+            self.last_seat, self.last_kind = seat, kind
+            self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+            self.log.append((_PLAYED, seat, say))
+            following = seat + 1 if seat + 1 < self.n else 0
+            self.current = self._next_seat(seat) if self.resigned[following] else following
+            return
+        self._pass_turn(seat, kind, say, jack)
 
     def _peek(self, seat: int, pos: int) -> None:
         self.known[seat][pos - 1] = True
@@ -446,7 +474,7 @@ class Golf(GolfRules, TurnByTurn):
     def _start_hole(self, hole: int) -> None:
         n, size = self.n, self.size
         self.hole_no = hole
-        self.dealer = (hole - 1) % n
+        self.dealer = dealer = (hole - 1) % n
         deck = list(self.deck)
         self.rng.shuffle(deck)
         self.shuffles.append({"hole": hole, "kind": "deal", "order": deck[:]})
@@ -456,7 +484,7 @@ class Golf(GolfRules, TurnByTurn):
         del deck[-size * n:]
         grids: list[list[str]] = [[]] * n
         for k in range(n):
-            grids[(self.dealer + 1 + k) % n] = dealt[k::n]
+            grids[(dealer + 1 + k) % n] = dealt[k::n]
         self.grids = grids
         self.discard = [deck.pop()]
         self.stock = deck
@@ -470,18 +498,18 @@ class Golf(GolfRules, TurnByTurn):
         self.paid, self.started = [0] * n, [False] * n
         self.drawn = self.knocker = self.final = None
         self.rebuilt = False
-        self.current = self._next_seat(self.dealer)
+        self.current = self._next_seat(dealer)
         events = self.events
-        events.append({"kind": _HOLE_START, "hole": hole, "dealer": self.dealer})
-        self.log.append({"kind": _HOLE_START, "hole": hole, "dealer": self.dealer,
-                         "discard": self.discard[-1]})
+        events.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer})
+        self.log.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer, "discard": self.discard[-1]})
         if near:
             a, b = near
+            log, resigned = self.log, self.resigned
             for s in range(n):
-                if not self.resigned[s]:
-                    near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
-                    events.append({"kind": _PEEKED, "seat": s, "positions": near_cards})
-                    self.log.append((_PEEKED, s, [a, b, near_cards[a], near_cards[b]]))
+                if not resigned[s]:
+                    card_a, card_b = grids[s][a - 1], grids[s][b - 1]
+                    events.append({"kind": _PEEKED, "seat": s, "positions": {a: card_a, b: card_b}})
+                    log.append((_PEEKED, s, [a, b, card_a, card_b]))
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)

@@ -58,6 +58,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Set as AbstractSet
+from itertools import compress, repeat
+from operator import is_
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
@@ -88,6 +90,7 @@ _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
 _FLIP = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
 _DRAWS = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
+_NONES = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chosen (map stops with reveals)
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS = len(REVEAL_PAIRS)
@@ -267,7 +270,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         if self._result is not None:
             return NOBODY
         if self.revealing:
-            return frozenset([s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]])
+            waiting = frozenset(compress(range(self.n), map(is_, self.reveals, _NONES)))
+            return waiting if True not in self.resigned else waiting.difference(compress(range(self.n), self.resigned))
         return ONLY[self.current]
 
     def apply(self, seat: int, command) -> None:
@@ -401,9 +405,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
 
     def _deal(self) -> None:
         n = self.n
-        self.dealer = (self.game_no - 1 + self.hole_no - 1) % n
+        self.dealer = dealer = (self.game_no - 1 + self.hole_no - 1) % n
         self.drawn = self.ender = None
-        starter = self._following(self.dealer)
+        starter = self._following(dealer)
         assert starter is not None  # two seats in play at least (else the game is over), and no ender yet
         self.starter = self.current = starter
         deck = list(DECK)
@@ -413,7 +417,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         hands = deal(deck, n, GRID)  # one at a time from the dealer's left
         grid = self.grid
         for i in range(n):
-            grid[(self.dealer + 1 + i) % n] = hands[i]
+            grid[(dealer + 1 + i) % n] = hands[i]
         self.up = [[False] * GRID for _ in range(n)]
         self.discard = [deck.pop()]
         self.stock = deck
@@ -425,9 +429,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             draw, digit = divmod(draw, PAIRS)
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
-        self.events.append({"kind": _HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
-        self.log.append({"kind": _HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
-                         "discard": self.discard[-1]})
+        hole = self.hole_no
+        self.events.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer})
+        self.log.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer, "discard": self.discard[-1]})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
