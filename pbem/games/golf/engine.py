@@ -54,6 +54,7 @@ Where the rule text and RULES.md leave a gap, this engine decides:
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import repeat
 from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
@@ -489,11 +490,11 @@ class Golf(GolfRules, TurnByTurn):
         self.discard = [deck.pop()]
         self.stock = deck
         near, seen = self.near, self.seen_at_deal
-        downs = [False] * size
-        self.up = [downs[:] for _ in range(n)]
-        self.known = [list(seen) for _ in range(n)]
-        self.start_seen = [list(seen) for _ in range(n)]
-        self.replaced = [downs[:] for _ in range(n)]
+        downs = (False,) * size
+        self.up = list(map(list, repeat(downs, n)))  # a list of its own each seat
+        self.known = list(map(list, repeat(seen, n)))
+        self.start_seen = list(map(list, repeat(seen, n)))
+        self.replaced = list(map(list, repeat(downs, n)))
         self.peeks_left = [FREE_PEEKS.get(self.options["peek"], 0)] * n
         self.paid, self.started = [0] * n, [False] * n
         self.drawn = self.knocker = self.final = None
@@ -514,14 +515,15 @@ class Golf(GolfRules, TurnByTurn):
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
         scores = res["scores"]
+        totals = self.totals
         for s in range(self.n):
-            self.totals[s] += scores[s]
-            self.up[s] = [True] * self.size
+            totals[s] += scores[s]
+        self.up = list(map(list, repeat((True,) * self.size, self.n)))
         grids = [list(g) for g in self.grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
         # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
-        totals = list(self.totals)
+        totals = list(totals)
         self.events.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
                             "cancelled": res["cancelled"], "scores": scores, "totals": totals,
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
@@ -529,7 +531,7 @@ class Golf(GolfRules, TurnByTurn):
         self.log.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
                          "totals": totals, "knocker": self.knocker, "stock_out": not self.stock})
         self.current = self.drawn = None
-        active = [s for s in range(self.n) if not self.resigned[s]]
+        active = range(self.n) if True not in self.resigned else [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
         if target:
             over = any(self.totals[s] >= target for s in active)
