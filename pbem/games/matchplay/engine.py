@@ -130,6 +130,9 @@ class Play(NamedTuple):
 
 
 # Every turn's PLAY line written once: the record writes one for each seat's orders of each turn.
+# The stroke cards of every PLAY of three, each value once with how many of it the PLAY uses.
+_NEEDS = {cards: tuple((v, cards.count(v)) for v in dict.fromkeys(cards))
+          for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
 _PLAY_LINES = {cards: "PLAY " + " ".join(map(str, cards)) for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
 
 
@@ -270,14 +273,21 @@ class MatchPlay(GameState):
                 return
             if isinstance(command, Forfeit):
                 command = command.play
-        if not isinstance(command, Play):
-            raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
+            if not isinstance(command, Play):
+                raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
         problems: list[OrderError] = []
         try:
             self._check_cards(seat, command.cards)
         except IllegalOrder as e:  # the specials may be wrong too: report every wrong line
             problems.append(e)
-        problems += self._special_problems(seat, command.specials)
+        if command.specials:
+            problems += self._special_problems(seat, command.specials)
+        else:  # no SPECIAL line: only whether one is owed now (as `_special_problems` checks it)
+            try:
+                self._check_special_timing(seat, None)
+            except IllegalOrder as e:
+                e.part = special_part(0)
+                problems.append(e)
         if problems:
             right = str(self.nearest_orders(seat, command.cards, command.specials))
             for problem in problems:
@@ -445,13 +455,14 @@ class MatchPlay(GameState):
             raise IllegalOrder(
                 f"this PLAY has {len(cards)} stroke card(s); a turn takes three, one for each of "
                 f"holes {holes[0]}, {holes[1]} and {holes[2]}", rule=rule("g"), part="cards")
-        for c in cards:
-            if c not in _STROKE_SET:
-                raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
-                                   rule=rule("h"), part="cards")
+        needs = _NEEDS.get(cards)  # each stroke card the PLAY uses and how many of it
+        if needs is None:
+            for c in cards:
+                if c not in _STROKE_SET:
+                    raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
+                                       rule=rule("h"), part="cards")
         hand = self.hands[seat]
-        for value in cards:
-            n = cards.count(value)
+        for value, n in needs or ((value, cards.count(value)) for value in cards):
             if hand[value] < n:
                 held = " ".join(str(c) for c in self.hand_cards(seat))
                 raise IllegalOrder(
