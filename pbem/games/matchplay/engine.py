@@ -537,7 +537,9 @@ class MatchPlay(GameState):
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
         """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
-        key = (seat, self._turn, len(self.specials_played[seat]))
+        # It changes only with the half (turns 1-3, 4-6) and with a special played (the list
+        # only grows), so those are its key: a new turn in the same half asks it again for free.
+        key = (seat, self._turn <= 3, len(self.specials_played[seat]))
         cached = self._phase_cache.get(key)
         if cached is None:
             cached = self._phase_cache[key] = self._count_phase(seat)
@@ -575,18 +577,18 @@ class MatchPlay(GameState):
 
     def _special_options(self, seat: int) -> tuple[bool, list[str]]:
         """(a special must be played this turn, the specials that may be played this turn)."""
-        key = ("options", seat, self._turn, len(self.specials_played[seat]))
-        cached = self._phase_cache.get(key)
-        if cached is None:
-            first, count, first_colour = self._phase(seat)
-            required = 2 - count > first + 2 - self._turn
+        first, count, first_colour = self._phase(seat)
+        # The specials allowed change only with the half and a special played (`_phase`'s key).
+        key = ("allowed", seat, first, len(self.specials_played[seat]))
+        allowed = self._phase_cache.get(key)
+        if allowed is None:
             left = self.specials_left[seat]
             if first_colour is None:
                 allowed = list(left)
             else:
                 allowed = [c for c in left if (c[:-2] == first_colour) == (first == 1)]
-            cached = self._phase_cache[key] = (required, allowed)
-        return cached
+            self._phase_cache[key] = allowed
+        return 2 - count > first + 2 - self._turn, allowed
 
     def _play_hole(self, i: int, hole: int) -> dict:
         o0, o1 = self.pending
