@@ -252,7 +252,9 @@ class Golf(GolfRules, TurnByTurn):
                 pos = command.pos
                 if drawn is None and pos.__class__ is int and 0 < pos <= self.size and not (
                         self.once and self.locked(seat, pos)):
-                    return self._take(seat, pos)
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._replace(seat, pos, self.discard.pop(), "take")
             elif t is DrawStock:
                 if drawn is None:
                     self.started[seat] = True
@@ -270,10 +272,20 @@ class Golf(GolfRules, TurnByTurn):
                         self.once and self.locked(seat, pos)):
                     self.started[seat] = True
                     self.peeks_left[seat] = 0
-                    return self._keep(seat, pos)
+                    self.drawn = None
+                    return self._replace(seat, pos, drawn, "keep")
             elif t is DrawStockIf:
-                if drawn is None and command.flip is None and self._free(seat, command.keep):
-                    return self._play(seat, command, t)
+                pos = command.keep
+                if drawn is None and command.flip is None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    card = self._draw(seat)
+                    points, limit = self.points[card], command.limit
+                    if points <= limit:
+                        self.drawn = None
+                        return self._replace(seat, pos, card, "keep", [points, limit])
+                    return self._throw(seat, [points, limit])
             elif t is Knock and drawn is None and not self.faceup and self.knocker is None:
                 return self._play(seat, command, t)
         self.check(seat, command)
