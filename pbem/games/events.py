@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["GameEvent", "OWN", "PRIVATE", "plain", "told"]
+__all__ = ["GameEvent", "OWN", "PRIVATE", "plain", "stored", "told"]
 
 OWN = "own"
 PRIVATE = "private"
@@ -90,6 +90,13 @@ def plain(value: Any) -> Any:
     if type(value) is dict:
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+def stored(log: Iterable) -> list:
+    """The record as a state stores it (`to_dict`): an engine keeps a move's short entry as a
+    tuple while it plays (one allocation, no list to grow), and stores it as a list, so a
+    stored game reads the same as one that is played on and then stored again."""
+    return [list(entry) if entry.__class__ is tuple else entry for entry in log]
 
 
 def told(log: Iterable[dict], seat: int, hidden: Callable[[dict], bool] | None = None) -> list[dict]:

@@ -30,7 +30,7 @@ import secrets
 import struct
 from operator import mod
 from typing import TypeVar
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 
 from pbem.errors import BadValue
 
@@ -149,7 +149,10 @@ class Generator:
         stopped, so the output is asked again from the start, at least twice as long each
         time: a game's whole stream (a few hundred words) costs a few short hashes."""
         count = max(need, 2 * len(self._words), FIRST_WORDS)
-        self._words = words = struct.unpack(f">{count}Q", self._xof.digest(count * WORD_BYTES))
+        unpack = _UNPACK.get(count)
+        if unpack is None:
+            unpack = _UNPACK[count] = struct.Struct(f">{count}Q").unpack
+        self._words = words = unpack(self._xof.digest(count * WORD_BYTES))
         return words
 
     def _word(self) -> int:
@@ -228,8 +231,10 @@ class Generator:
         if self.record is not None:
             picks = list(picks)
             self.record.extend(picks)
-        for i, j in zip(range(n - 1, 0, -1), picks):
+        i = n - 1  # picks[k] is the swap of item n - 1 - k
+        for j in picks:
             items[i], items[j] = items[j], items[i]
+            i -= 1
 
     def _redraw(self, words: Sequence[int], sizes: range) -> list[int]:
         """The picks of `sizes`, taking `words` first and then the stream, skipping rejects."""
@@ -262,6 +267,10 @@ class Generator:
         return pool[:k]
 
 
+# `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
+_UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
+
+
 def _limits(sizes: range) -> list:
     return [None] + [TWO64 - TWO64 % n for n in sizes]
 
@@ -283,9 +292,21 @@ def _lowest(limits: list) -> list:
 _SAFE = _lowest(_LIMITS)
 
 
+# The limits of larger n as they are asked (golfdeck draws below 15**players at every deal).
+_MORE_LIMITS: dict[int, int] = {}
+_MORE_MOST = 256
+
+
 def _limit(n: int) -> int:
     if n.__class__ is int and 0 < n <= TWO64:
-        return _LIMITS[n] if n < len(_LIMITS) else TWO64 - TWO64 % n
+        if n < len(_LIMITS):
+            return _LIMITS[n]
+        limit = _MORE_LIMITS.get(n)
+        if limit is None:
+            if len(_MORE_LIMITS) >= _MORE_MOST:
+                _MORE_LIMITS.clear()
+            limit = _MORE_LIMITS[n] = TWO64 - TWO64 % n
+        return limit
     raise BadValue(f"below(n) needs a whole n from 1 to 2**64, got {n!r}")
 
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from collections.abc import Sequence
 
 from pbem.games.dicegolf import best
@@ -73,11 +74,14 @@ POLICIES = best.POLICIES
 RANKS = ((7, "Master's"), (12, "Pro"))
 RANK_OVER = "Amateur"
 
+# The kinds of the events, bound once: an enum member read off its class costs a lookup a time
+# (some 100 ns on Python 3.11, as much as building a small dict), and moves are the hot path.
+_ASK, _COACH, _ENTRY = GameEvent.ASK, GameEvent.COACH, GameEvent.ENTRY
+_FORFEIT, _GAME_END, _HOLED = GameEvent.FORFEIT, GameEvent.GAME_END, GameEvent.HOLED
+_HOLE_END, _HOLE_START, _POLICY = GameEvent.HOLE_END, GameEvent.HOLE_START, GameEvent.POLICY
+_RESIGNED, _TOSS = GameEvent.RESIGNED, GameEvent.TOSS
 # The record's entries of a player's card: theirs alone until the hole closes.
-_ON_THE_CARD = frozenset((GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED))
-# The kinds of a toss's events, bound once: an enum member read off its class costs a lookup a
-# time, and tosses are the hot path.
-_TOSS, _ENTRY, _HOLED, _ASK, _COACH = GameEvent.TOSS, GameEvent.ENTRY, GameEvent.HOLED, GameEvent.ASK, GameEvent.COACH
+_ON_THE_CARD = frozenset((_TOSS, _ENTRY, _HOLED))
 
 RULE_OVER = base.RULE_OVER
 RULE_SEAT = "only the players of this game send orders"
@@ -304,12 +308,15 @@ class DiceGolf(Sheets, GameState):
         """Close the hole every seat has finished and open the next (or end the game)."""
         if not self.ready():
             raise NotReady("resolve() before every player has finished the hole")
-        row = {"hole": self.hole_no, "flag": self.flag,
-               "scores": [self._score_of(s, self.hole_no) for s in range(self.n)], "totals": self.totals()}
+        hole, flag = self.hole_no, self.flag
+        scores, totals = [self._score_of(s, hole) for s in range(self.n)], self.totals()
+        row = {"hole": hole, "flag": flag, "scores": scores, "totals": totals}
         self.holes.append(row)
-        self.events.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row),
-                            "sheets": [self.sheet(s, self.hole_no) for s in range(self.n)]})
-        self.log.append({"kind": GameEvent.HOLE_END, **copy.deepcopy(row)})
+        # The event and the record each hold their own copy of the row's lists (numbers only).
+        self.events.append({"kind": _HOLE_END, "hole": hole, "flag": flag, "scores": scores[:],
+                            "totals": totals[:], "sheets": [self.sheet(s, hole) for s in range(self.n)]})
+        self.log.append({"kind": _HOLE_END, "hole": hole, "flag": flag, "scores": scores[:],
+                         "totals": totals[:]})
         if self.hole_no == HOLES:
             self._finish()
         else:
@@ -340,8 +347,8 @@ class DiceGolf(Sheets, GameState):
             self._play_on(seat)
         elif t is Policy:
             self.policies[seat] = command.kind
-            self.events.append({"kind": GameEvent.POLICY, "seat": seat, "policy": command.kind})
-            self.log.append({"kind": GameEvent.POLICY, "seat": seat, "policy": command.kind, PRIVATE: True})
+            self.events.append({"kind": _POLICY, "seat": seat, "policy": command.kind})
+            self.log.append({"kind": _POLICY, "seat": seat, "policy": command.kind, PRIVATE: True})
             if command.kind != "ASK" and self.waiting(seat) is not None:
                 self._play_on(seat)
         elif t is Autoplay:
@@ -429,12 +436,9 @@ class DiceGolf(Sheets, GameState):
         score under perfect play afterwards, and whether it is the best."""
         if self.waiting(seat) is None:
             return []
-        flag, total, toss, dice = self.position(seat)
-        values = best.entry_values(flag, total, toss, dice, self.lenient)
-        top = best.best_entry(flag, total, toss, dice, self.lenient)
-        return [{"order": str(Enter(v)), "value": v, "names": best.names_of(v, dice), "total": total + v,
-                 "to_go": flag - total - v, "expected": values[v], "best": v == top}
-                for v in sorted(values, reverse=True)]
+        return [{"order": order, "value": v, "names": list(names), "total": total, "to_go": to_go,
+                 "expected": expected, "best": top}
+                for order, v, names, total, to_go, expected, top in _choices(*self.position(seat), self.lenient)]
 
     def toss_view(self, seat: int) -> dict | None:
         """A waiting toss as plain data (floats for the expected scores), or None."""
@@ -528,8 +532,8 @@ class DiceGolf(Sheets, GameState):
     def _open_hole(self) -> None:
         flag = self.flag
         self._roll_hole()
-        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "flag": flag})
-        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "flag": flag})
+        self.events.append({"kind": _HOLE_START, "hole": self.hole_no, "flag": flag})
+        self.log.append({"kind": _HOLE_START, "hole": self.hole_no, "flag": flag})
         for s in self._active():
             self.scorecards[s].append({"flag": flag, "tosses": [], "score": None})
             self._play_on(s)
@@ -594,8 +598,8 @@ class DiceGolf(Sheets, GameState):
     def _forfeit(self, seat: int) -> None:
         card = self._card(seat)
         card["score"], card["forfeit"] = FAILED, True
-        self.events.append({"kind": GameEvent.FORFEIT, "seat": seat, "hole": self.hole_no})
-        self.log.append({"kind": GameEvent.FORFEIT, "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": _FORFEIT, "seat": seat, "hole": self.hole_no})
+        self.log.append({"kind": _FORFEIT, "seat": seat, "hole": self.hole_no})
         self._holed(seat, card)
 
     def _finish(self) -> None:
@@ -608,19 +612,19 @@ class DiceGolf(Sheets, GameState):
             line, picked = share_the_win([self.names[s] for s in active], [totals[s] for s in active])
             winners = tuple(active[i] for i in picked)
         self._result = Result(line, winners, tuple(totals))
-        self.events.append({"kind": GameEvent.GAME_END, "line": line})
-        self.log.append({"kind": GameEvent.GAME_END, "line": line})
+        self.events.append({"kind": _GAME_END, "line": line})
+        self.log.append({"kind": _GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": GameEvent.RESIGNED, "seat": seat, "hole": self.hole_no})
-        self.log.append({"kind": GameEvent.RESIGNED, "seat": seat, "hole": self.hole_no})
+        self.events.append({"kind": _RESIGNED, "seat": seat, "hole": self.hole_no})
+        self.log.append({"kind": _RESIGNED, "seat": seat, "hole": self.hole_no})
         if self.n == 1:
             done = sum(1 for c in self.scorecards[0] if c["score"] is not None)
             line = f"{self.names[0]} resigned after {done} hole{'' if done == 1 else 's'}"
             self._result = Result(line, (), tuple(self.totals()))
-            self.events.append({"kind": GameEvent.GAME_END, "line": line})
-            self.log.append({"kind": GameEvent.GAME_END, "line": line})
+            self.events.append({"kind": _GAME_END, "line": line})
+            self.log.append({"kind": _GAME_END, "line": line})
         elif len(self._active()) < 2:
             self._finish()
 
@@ -642,8 +646,24 @@ def _expanded(entry) -> dict:
     return {"kind": _HOLED, "seat": seat, "hole": hole, "score": score, "tosses": tosses}
 
 
+@cache
+def _choices(flag: int, total: int, toss: int, dice: tuple[int, int], lenient: bool) -> tuple[tuple, ...]:
+    """`DiceGolf.choices` of a position, as tuples (a few thousand positions at most, each
+    worked out once): order, value, names, total, to go, expected score, best."""
+    values = best.entry_values(flag, total, toss, dice, lenient)
+    top = best.best_entry(flag, total, toss, dice, lenient)
+    return tuple((str(Enter(v)), v, tuple(best.names_of(v, dice)), total + v, flag - total - v, values[v], v == top)
+                 for v in sorted(values, reverse=True))
+
+
 def _total(card: dict) -> int:
-    return sum(t["entry"] for t in card["tosses"] if isinstance(t["entry"], int))
+    """The total entered on a hole so far (an entry is a number, or X)."""
+    total = 0
+    for toss in card["tosses"]:
+        entry = toss["entry"]
+        if entry.__class__ is int:
+            total += entry
+    return total
 
 
 def _listed(items: list[str], word: str = "and") -> str:

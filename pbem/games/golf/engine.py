@@ -54,11 +54,12 @@ Where the rule text and RULES.md leave a gap, this engine decides:
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import repeat
 from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from pbem.games.base import Resign, Result, TurnByTurn
-from pbem.games.events import OWN, GameEvent, told
+from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards import words as card_words
 from pbem.games.cards.orders import card_command, Discard, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek
 from pbem.games.golf.words import SAYINGS
@@ -122,8 +123,8 @@ class Golf(GolfRules, TurnByTurn):
         self._result: Result | None = None
         self._turn, self.hole_no = 1, 0
         self.events: list[dict] = []
-        # The public record (`events.told`): an entry or two a move, a move's as a short list
-        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        # The public record (`events.told`): an entry or two a move, a move's as a short tuple
+        # (`(kind, seat, facts)`, written out by `_expanded` when a view reads it, stored as a list).
         self.log: list = []
         self.last_seat: int | None = None  # who completed the last turn,
         self.last_kind: str | None = None  # and how
@@ -177,11 +178,12 @@ class Golf(GolfRules, TurnByTurn):
                             "use it with knock_penalty=none")
         return opts
 
-    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles", "log")
+    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
     _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
         d: dict[str, object] = {k: list(getattr(self, k)) for k in self._LISTS}
+        d["log"] = stored(self.log)
         d.update({k: [list(row) for row in getattr(self, k)] for k in self._GRIDS})
         d.update({
             "names": list(self.names), "options": dict(self.options), "rng": self.rng.state(),
@@ -196,7 +198,8 @@ class Golf(GolfRules, TurnByTurn):
     def from_dict(cls, d: dict) -> Golf:
         g = cls(d["names"], d["options"], stored_generator(d["rng"], cls.TYPE))
         for k in cls._LISTS:
-            setattr(g, k, list(d.get(k, ())))  # a game stored before the record began has no `log`
+            setattr(g, k, list(d.get(k, ())))
+        g.log = list(d.get("log", ()))  # a game stored before the record began has none so far
         for k in cls._GRIDS:
             setattr(g, k, [list(row) for row in d[k]])
         g._result = Result.from_dict(d["result"])
@@ -242,20 +245,47 @@ class Golf(GolfRules, TurnByTurn):
         t = command.__class__
         # The common turns of the seat to move go straight to play when they are plainly legal
         # (a benchmark hole is a dozen of them); anything else is checked in full first.
+        # The commonest (a draw, a KEEP, a DISCARD) are played here, as `_play` plays them.
         if seat == self.current and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
             if t is DrawDiscard:
-                if drawn is None and self._free(seat, command.pos):
-                    return self._take(seat, command.pos)
-            elif t is DrawStock or t is Discard:
-                if (drawn is None) is (t is DrawStock):
-                    return self._play(seat, command, t)
+                pos = command.pos
+                if drawn is None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._replace(seat, pos, self.discard.pop(), "take")
+            elif t is DrawStock:
+                if drawn is None:
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    self._draw(seat, True)
+                    return
+            elif t is Discard:
+                if drawn is not None:
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    return self._throw(seat)
             elif t is Keep:
-                if drawn is not None and self._free(seat, command.pos):
-                    return self._play(seat, command, t)
+                pos = command.pos
+                if drawn is not None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    self.drawn = None
+                    return self._replace(seat, pos, drawn, "keep")
             elif t is DrawStockIf:
-                if drawn is None and command.flip is None and self._free(seat, command.keep):
-                    return self._play(seat, command, t)
+                pos = command.keep
+                if drawn is None and command.flip is None and pos.__class__ is int and 0 < pos <= self.size and not (
+                        self.once and self.locked(seat, pos)):
+                    self.started[seat] = True
+                    self.peeks_left[seat] = 0
+                    card = self._draw(seat)
+                    points, limit = self.points[card], command.limit
+                    if points <= limit:
+                        self.drawn = None
+                        return self._replace(seat, pos, card, "keep", [points, limit])
+                    return self._throw(seat, [points, limit])
             elif t is Knock and drawn is None and not self.faceup and self.knocker is None:
                 return self._play(seat, command, t)
         self.check(seat, command)
@@ -289,7 +319,7 @@ class Golf(GolfRules, TurnByTurn):
                 self._throw(seat, [points, limit])
         else:
             self.knocker = seat
-            self.events.append({"kind": GameEvent.KNOCK, "seat": seat})
+            self.events.append({"kind": _KNOCKED, "seat": seat})
             self._pass_turn(seat, "knock", ["knocked"], False)
 
     def _take(self, seat: int, pos: int) -> None:
@@ -303,7 +333,7 @@ class Golf(GolfRules, TurnByTurn):
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append([_DRAWN, seat, card])
+        self.log.append((_DRAWN, seat, card))
         return card
 
     # `drawn_if`: [points, limit] of the conditional draw that kept or discarded the card.
@@ -325,9 +355,22 @@ class Golf(GolfRules, TurnByTurn):
         grid[i] = card
         self.known[seat][i] = self.replaced[seat][i] = True
         self.discard.append(old)
-        if self.faceup:
+        faceup = self.faceup
+        if faceup:
             self.up[seat][i] = True
-        self._pass_turn(seat, kind, [kind, card, pos, old, self.faceup, drawn_if], old in self.jacks)
+        say = [kind, card, pos, old, faceup, drawn_if]
+        jack = old in self.jacks
+        # The plain end of the turn inline (`_pass_turn`'s first case: most turns end so): the
+        # stock holds cards, nobody has ended the hole, no jack skips, the layout is not all up.
+        if self.stock and self.final is None and not jack and not (faceup and False not in self.up[seat]):
+            self._turn += 1
+            self.last_seat, self.last_kind = seat, kind
+            self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+            self.log.append((_PLAYED, seat, say))
+            following = seat + 1 if seat + 1 < self.n else 0
+            self.current = self._next_seat(seat) if self.resigned[following] else following
+            return
+        self._pass_turn(seat, kind, say, jack)
 
     def _peek(self, seat: int, pos: int) -> None:
         self.known[seat][pos - 1] = True
@@ -338,10 +381,10 @@ class Golf(GolfRules, TurnByTurn):
             self.peeks_left[seat] -= 1
             self.start_seen[seat][pos - 1] = True
         card = self.grids[seat][pos - 1]
-        self.events.append({"kind": GameEvent.PEEKED, "seat": seat, "positions": {pos: card}})
+        self.events.append({"kind": _PEEKED, "seat": seat, "positions": {pos: card}})
         say = ["peeked", pos, card, paid]
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
 
     def _pass_turn(self, seat: int, kind: str, say: list, jack: bool) -> None:
         """The turn is over (`say`: its facts for the `played` event): the next seat, a missed
@@ -351,7 +394,7 @@ class Golf(GolfRules, TurnByTurn):
         if (self.stock and self.final is None and not jack and kind != "knock"
                 and not (self.faceup and False not in self.up[seat])):  # the plain case: the next seat
             self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-            self.log.append([_PLAYED, seat, say])
+            self.log.append((_PLAYED, seat, say))
             following = seat + 1 if seat + 1 < self.n else 0
             self.current = self._next_seat(seat) if self.resigned[following] else following
             return
@@ -380,12 +423,12 @@ class Golf(GolfRules, TurnByTurn):
         if skipped is not None:
             after.append(["skipped", skipped])
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "after": after, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         for fact in after:
             if fact[0] == "rebuilt":
-                self.log.append({"kind": GameEvent.RESHUFFLED, "cards": len(self.stock)})
+                self.log.append({"kind": _RESHUFFLED, "cards": len(self.stock)})
             elif fact[0] == "skipped":
-                self.log.append({"kind": GameEvent.SKIPPED, "seat": fact[1]})
+                self.log.append({"kind": _SKIPPED, "seat": fact[1]})
         self.current = nxt
         if over:
             self._end_hole()
@@ -413,15 +456,15 @@ class Golf(GolfRules, TurnByTurn):
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
-        self.log.append([GameEvent.PLAYED, seat, resigned])
+        self.log.append((_PLAYED, seat, resigned))
         active = [s for s in range(self.n) if not self.resigned[s]]
         if len(active) == 1:
             self.current = None
             self._result = Result(f"{self.names[active[0]]} wins by resignation", (active[0],), tuple(self.totals))
-            self.events.append({"kind": GameEvent.GAME_END, "line": self._result.line})
-            self.log.append({"kind": GameEvent.GAME_END, "line": self._result.line})
+            self.events.append({"kind": _GAME_END, "line": self._result.line})
+            self.log.append({"kind": _GAME_END, "line": self._result.line})
             return
         if self.final is not None and seat in self.final:
             self.final.remove(seat)
@@ -444,7 +487,7 @@ class Golf(GolfRules, TurnByTurn):
     def _start_hole(self, hole: int) -> None:
         n, size = self.n, self.size
         self.hole_no = hole
-        self.dealer = (hole - 1) % n
+        self.dealer = dealer = (hole - 1) % n
         deck = list(self.deck)
         self.rng.shuffle(deck)
         self.shuffles.append({"hole": hole, "kind": "deal", "order": deck[:]})
@@ -454,52 +497,53 @@ class Golf(GolfRules, TurnByTurn):
         del deck[-size * n:]
         grids: list[list[str]] = [[]] * n
         for k in range(n):
-            grids[(self.dealer + 1 + k) % n] = dealt[k::n]
+            grids[(dealer + 1 + k) % n] = dealt[k::n]
         self.grids = grids
         self.discard = [deck.pop()]
         self.stock = deck
         near, seen = self.near, self.seen_at_deal
-        downs = [False] * size
-        self.up = [downs[:] for _ in range(n)]
-        self.known = [list(seen) for _ in range(n)]
-        self.start_seen = [list(seen) for _ in range(n)]
-        self.replaced = [downs[:] for _ in range(n)]
+        downs = (False,) * size
+        self.up = list(map(list, repeat(downs, n)))  # a list of its own each seat
+        self.known = list(map(list, repeat(seen, n)))
+        self.start_seen = list(map(list, repeat(seen, n)))
+        self.replaced = list(map(list, repeat(downs, n)))
         self.peeks_left = [FREE_PEEKS.get(self.options["peek"], 0)] * n
         self.paid, self.started = [0] * n, [False] * n
         self.drawn = self.knocker = self.final = None
         self.rebuilt = False
-        self.current = self._next_seat(self.dealer)
+        self.current = self._next_seat(dealer)
         events = self.events
-        events.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer})
-        self.log.append({"kind": GameEvent.HOLE_START, "hole": hole, "dealer": self.dealer,
-                         "discard": self.discard[-1]})
+        events.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer})
+        self.log.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer, "discard": self.discard[-1]})
         if near:
             a, b = near
+            log, resigned = self.log, self.resigned
             for s in range(n):
-                if not self.resigned[s]:
-                    near_cards = {a: grids[s][a - 1], b: grids[s][b - 1]}
-                    events.append({"kind": _PEEKED, "seat": s, "positions": near_cards})
-                    self.log.append([_PEEKED, s, [a, b, near_cards[a], near_cards[b]]])
+                if not resigned[s]:
+                    card_a, card_b = grids[s][a - 1], grids[s][b - 1]
+                    events.append({"kind": _PEEKED, "seat": s, "positions": {a: card_a, b: card_b}})
+                    log.append((_PEEKED, s, [a, b, card_a, card_b]))
 
     def _end_hole(self) -> None:
         res = score_hole(self.grids, self.cols, self.options, self.knocker, self.paid, self.points)
         scores = res["scores"]
+        totals = self.totals
         for s in range(self.n):
-            self.totals[s] += scores[s]
-            self.up[s] = [True] * self.size
+            totals[s] += scores[s]
+        self.up = list(map(list, repeat((True,) * self.size, self.n)))
         grids = [list(g) for g in self.grids]
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores, "points": res["points"],
                            "cancelled": res["cancelled"], "knocker": self.knocker, "peeks": list(self.paid)})
         # `raw` is cards plus paid looks, before the knocker's penalty or bonus makes it `scores`.
-        totals = list(self.totals)
-        self.events.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
+        totals = list(totals)
+        self.events.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "points": res["points"],
                             "cancelled": res["cancelled"], "scores": scores, "totals": totals,
                             "knocker": self.knocker, "peeks": list(self.paid), "raw": res["raw"]})
         # The hole's lists are never changed once it is scored: the record shares them.
-        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+        self.log.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
                          "totals": totals, "knocker": self.knocker, "stock_out": not self.stock})
         self.current = self.drawn = None
-        active = [s for s in range(self.n) if not self.resigned[s]]
+        active = range(self.n) if True not in self.resigned else [s for s in range(self.n) if not self.resigned[s]]
         target = self.options["target"]
         if target:
             over = any(self.totals[s] >= target for s in active)
@@ -513,8 +557,8 @@ class Golf(GolfRules, TurnByTurn):
             line, picked = share_the_win([self.names[s] for s in active], [self.totals[s] for s in active])
             winners = tuple(active[w] for w in picked)
         self._result = Result(line, winners, tuple(self.totals))
-        self.events.append({"kind": GameEvent.GAME_END, "line": line})
-        self.log.append({"kind": GameEvent.GAME_END, "line": line})
+        self.events.append({"kind": _GAME_END, "line": line})
+        self.log.append({"kind": _GAME_END, "line": line})
 
     # -- what a seat sees -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict:
@@ -683,9 +727,11 @@ def random_orders(state: Golf, seat: int, rng) -> object:
     return _PEEK[looks[pick - 1 - knock]]
 
 
-# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
-# time, and moves are the hot path.
-_PLAYED, _DRAWN, _PEEKED = GameEvent.PLAYED, GameEvent.DRAWN, GameEvent.PEEKED
+# The kinds of the events, bound once: an enum member read off its class costs a lookup a time
+# (some 100 ns on Python 3.11, as much as building a small dict), and moves are the hot path.
+_DRAWN, _GAME_END, _HOLE_END = GameEvent.DRAWN, GameEvent.GAME_END, GameEvent.HOLE_END
+_HOLE_START, _KNOCKED, _PEEKED = GameEvent.HOLE_START, GameEvent.KNOCK, GameEvent.PEEKED
+_PLAYED, _RESHUFFLED, _SKIPPED = GameEvent.PLAYED, GameEvent.RESHUFFLED, GameEvent.SKIPPED
 # Orders are frozen values, so the random player hands out shared ones (as golfdeck's does).
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, 7))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))

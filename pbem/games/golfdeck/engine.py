@@ -58,10 +58,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Set as AbstractSet
+from itertools import compress, repeat
+from operator import is_
 from collections.abc import Sequence
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
-from pbem.games.events import OWN, GameEvent, told
+from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
@@ -78,15 +80,17 @@ COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
 UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
 
-# The kinds of a move's events, bound once: an enum member read off its class costs a lookup a
-# time, and a hole is some 37 moves.
-_PLAYED, _DRAWN = GameEvent.PLAYED, GameEvent.DRAWN
+# The kinds of the events, bound once: an enum member read off its class costs a lookup a time
+# (some 100 ns on Python 3.11, as much as building a small dict), and moves are the hot path.
+_DRAWN, _GAME_END, _HOLE_END = GameEvent.DRAWN, GameEvent.GAME_END, GameEvent.HOLE_END
+_HOLE_START, _PLAYED, _REVEALED = GameEvent.HOLE_START, GameEvent.PLAYED, GameEvent.REVEALED
 # Commands are frozen values: the hot path hands out shared instances.
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
 _KEEP = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
 _FLIP = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
 _DRAWS = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
+_NONES = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chosen (map stops with reveals)
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS = len(REVEAL_PAIRS)
@@ -191,8 +195,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes: list[dict] = []
         self.resigned = [False] * self.n
         self.events: list[dict] = []
-        # The public record (`events.told`): an entry or two a move, a move's as a short list
-        # (`[kind, seat, facts]`, written out by `_expanded` when a view reads it).
+        # The public record (`events.told`): an entry or two a move, a move's as a short tuple
+        # (`(kind, seat, facts)`, written out by `_expanded` when a view reads it, stored as a list).
         self.log: list = []
         self._turn = 1
         self._result: Result | None = None
@@ -225,7 +229,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             "ender": self.ender, "totals": list(self.totals),
             "default_reveals": [[r.first, r.second] for r in self.default_reveals],
             "holes": copy.deepcopy(self.holes), "resigned": list(self.resigned),
-            "events": copy.deepcopy(self.events), "log": list(self.log), "turn": self._turn,
+            "events": copy.deepcopy(self.events), "log": stored(self.log), "turn": self._turn,
             "result": self._result.to_dict() if self._result else None,
         }
 
@@ -266,7 +270,8 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         if self._result is not None:
             return NOBODY
         if self.revealing:
-            return frozenset([s for s in range(self.n) if self.reveals[s] is None and not self.resigned[s]])
+            waiting = frozenset(compress(range(self.n), map(is_, self.reveals, _NONES)))
+            return waiting if True not in self.resigned else waiting.difference(compress(range(self.n), self.resigned))
         return ONLY[self.current]
 
     def apply(self, seat: int, command) -> None:
@@ -400,9 +405,9 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
 
     def _deal(self) -> None:
         n = self.n
-        self.dealer = (self.game_no - 1 + self.hole_no - 1) % n
+        self.dealer = dealer = (self.game_no - 1 + self.hole_no - 1) % n
         self.drawn = self.ender = None
-        starter = self._following(self.dealer)
+        starter = self._following(dealer)
         assert starter is not None  # two seats in play at least (else the game is over), and no ender yet
         self.starter = self.current = starter
         deck = list(DECK)
@@ -412,7 +417,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         hands = deal(deck, n, GRID)  # one at a time from the dealer's left
         grid = self.grid
         for i in range(n):
-            grid[(self.dealer + 1 + i) % n] = hands[i]
+            grid[(dealer + 1 + i) % n] = hands[i]
         self.up = [[False] * GRID for _ in range(n)]
         self.discard = [deck.pop()]
         self.stock = deck
@@ -424,16 +429,16 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             draw, digit = divmod(draw, PAIRS)
             pairs.append(REVEAL_PAIRS[digit])
         self.default_reveals = pairs
-        self.events.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer})
-        self.log.append({"kind": GameEvent.HOLE_START, "hole": self.hole_no, "dealer": self.dealer,
-                         "discard": self.discard[-1]})
+        hole = self.hole_no
+        self.events.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer})
+        self.log.append({"kind": _HOLE_START, "hole": hole, "dealer": dealer, "discard": self.discard[-1]})
 
     def _reveal(self, seat: int, first: int, second: int) -> None:
         self.reveals[seat] = (first, second)
         self._turn += 1
         say = ["chose", first, second]
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         self._end_reveals()
 
     def _end_reveals(self) -> None:
@@ -451,10 +456,10 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
             up[a - 1] = up[b - 1] = True
             say = ["turned", a, cards[a - 1], b, cards[b - 1]]
             events.append({"kind": _PLAYED, "seat": s, "say": say, "move": False})
-            self.log.append([_PLAYED, s, say])
+            self.log.append((_PLAYED, s, say))
         self.revealing = False
-        events.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
-        self.log.append({"kind": GameEvent.REVEALED, "hole": self.hole_no})
+        events.append({"kind": _REVEALED, "hole": self.hole_no})
+        self.log.append({"kind": _REVEALED, "hole": self.hole_no})
 
     def _take_discard(self, seat: int, pos: int) -> None:
         i, grid, discard = pos - 1, self.grid[seat], self.discard
@@ -462,14 +467,25 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         grid[i], discard[-1] = card, old
         up = self.up[seat]
         up[i] = True
-        self._end_turn(seat, up, ["took", card, pos, old])
+        say = ["took", card, pos, old]
+        # The plain case inline (most moves take the discard): the grid is not yet all face up
+        # (or was already), the stock is left, and the next seat plays on.
+        if (self.ender is not None or False in up) and self.stock:
+            following = seat + 1 if seat + 1 < self.n else 0
+            if following != self.ender and not self.resigned[following]:
+                self._turn += 1
+                self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+                self.log.append((_PLAYED, seat, say))
+                self.current = following
+                return
+        self._end_turn(seat, up, say)
 
     def _draw(self, seat: int, tell: bool = False) -> str:
         """The top stock card becomes the mover's drawn card; `tell`: the event tells its player
         which (a conditional draw tells them in its `played` event instead)."""
         card = self.drawn = self.stock.pop()
         self.events.append({"kind": _DRAWN, "seat": seat, "card": card, "tell": tell})
-        self.log.append([_DRAWN, seat, card])
+        self.log.append((_DRAWN, seat, card))
         return card
 
     def _draw_if(self, seat: int, command: DrawStockIf) -> None:
@@ -507,7 +523,7 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         `played` event): the next seat, or the hole's end."""
         self._turn += 1
         self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-        self.log.append([_PLAYED, seat, say])
+        self.log.append((_PLAYED, seat, say))
         ender = self.ender
         if ender is None and False not in up:
             self.ender = ender = seat
@@ -544,12 +560,12 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         self.holes.append({"hole": self.hole_no, "grids": grids, "scores": scores})
         after = totals[:]
         self.events.append({
-            "kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
+            "kind": _HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
             "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
             "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
         # The hole's lists are never changed once it is scored: the record shares them.
-        self.log.append({"kind": GameEvent.HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
+        self.log.append({"kind": _HOLE_END, "hole": self.hole_no, "grids": grids, "scores": scores,
                          "totals": after, "stock_out": not self.stock})
         self.drawn = None
         if self.hole_no >= self.holes_total:
@@ -567,14 +583,14 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         else:
             line, picked = share_the_win(self.names, self.totals)
         self._result = Result(line, picked, tuple(self.totals))
-        self.events.append({"kind": GameEvent.GAME_END, "line": line})
-        self.log.append({"kind": GameEvent.GAME_END, "line": line})
+        self.events.append({"kind": _GAME_END, "line": line})
+        self.log.append({"kind": _GAME_END, "line": line})
 
     def _resign(self, seat: int) -> None:
         self.resigned[seat] = True
-        self.events.append({"kind": GameEvent.PLAYED, "seat": seat, "say": ["resigned"], "move": True})
+        self.events.append({"kind": _PLAYED, "seat": seat, "say": ["resigned"], "move": True})
         resigned = ["resigned"]  # and the drawn card it leaves, which goes onto the discard
-        self.log.append([GameEvent.PLAYED, seat, resigned])
+        self.log.append((_PLAYED, seat, resigned))
         if self.resigned.count(False) < 2:
             return self._finish_among_active()
         if self.revealing:

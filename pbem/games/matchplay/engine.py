@@ -130,6 +130,9 @@ class Play(NamedTuple):
 
 
 # Every turn's PLAY line written once: the record writes one for each seat's orders of each turn.
+# The stroke cards of every PLAY of three, each value once with how many of it the PLAY uses.
+_NEEDS = {cards: tuple((v, cards.count(v)) for v in dict.fromkeys(cards))
+          for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
 _PLAY_LINES = {cards: "PLAY " + " ".join(map(str, cards)) for cards in product(STROKE_VALUES, repeat=HOLES_PER_TURN)}
 
 
@@ -270,14 +273,21 @@ class MatchPlay(GameState):
                 return
             if isinstance(command, Forfeit):
                 command = command.play
-        if not isinstance(command, Play):
-            raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
+            if not isinstance(command, Play):
+                raise IllegalOrder(f"{command} is not an order of MatchPlay Golf", rule=rule("g"))
         problems: list[OrderError] = []
         try:
             self._check_cards(seat, command.cards)
         except IllegalOrder as e:  # the specials may be wrong too: report every wrong line
             problems.append(e)
-        problems += self._special_problems(seat, command.specials)
+        if command.specials:
+            problems += self._special_problems(seat, command.specials)
+        else:  # no SPECIAL line: only whether one is owed now (as `_special_problems` checks it)
+            try:
+                self._check_special_timing(seat, None)
+            except IllegalOrder as e:
+                e.part = special_part(0)
+                problems.append(e)
         if problems:
             right = str(self.nearest_orders(seat, command.cards, command.specials))
             for problem in problems:
@@ -445,13 +455,14 @@ class MatchPlay(GameState):
             raise IllegalOrder(
                 f"this PLAY has {len(cards)} stroke card(s); a turn takes three, one for each of "
                 f"holes {holes[0]}, {holes[1]} and {holes[2]}", rule=rule("g"), part="cards")
-        for c in cards:
-            if c not in _STROKE_SET:
-                raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
-                                   rule=rule("h"), part="cards")
+        needs = _NEEDS.get(cards)  # each stroke card the PLAY uses and how many of it
+        if needs is None:
+            for c in cards:
+                if c not in _STROKE_SET:
+                    raise IllegalOrder(f"there is no stroke card {c}: stroke cards are 3, 4 and 5",
+                                       rule=rule("h"), part="cards")
         hand = self.hands[seat]
-        for value in cards:
-            n = cards.count(value)
+        for value, n in needs or ((value, cards.count(value)) for value in cards):
             if hand[value] < n:
                 held = " ".join(str(c) for c in self.hand_cards(seat))
                 raise IllegalOrder(
@@ -526,7 +537,9 @@ class MatchPlay(GameState):
 
     def _phase(self, seat: int) -> tuple[int, int, str | None]:
         """(first turn of the current half, specials already played in it, colour of turns 1-3)."""
-        key = (seat, self._turn, len(self.specials_played[seat]))
+        # It changes only with the half (turns 1-3, 4-6) and with a special played (the list
+        # only grows), so those are its key: a new turn in the same half asks it again for free.
+        key = (seat, self._turn <= 3, len(self.specials_played[seat]))
         cached = self._phase_cache.get(key)
         if cached is None:
             cached = self._phase_cache[key] = self._count_phase(seat)
@@ -564,18 +577,18 @@ class MatchPlay(GameState):
 
     def _special_options(self, seat: int) -> tuple[bool, list[str]]:
         """(a special must be played this turn, the specials that may be played this turn)."""
-        key = ("options", seat, self._turn, len(self.specials_played[seat]))
-        cached = self._phase_cache.get(key)
-        if cached is None:
-            first, count, first_colour = self._phase(seat)
-            required = 2 - count > first + 2 - self._turn
+        first, count, first_colour = self._phase(seat)
+        # The specials allowed change only with the half and a special played (`_phase`'s key).
+        key = ("allowed", seat, first, len(self.specials_played[seat]))
+        allowed = self._phase_cache.get(key)
+        if allowed is None:
             left = self.specials_left[seat]
             if first_colour is None:
                 allowed = list(left)
             else:
                 allowed = [c for c in left if (c[:-2] == first_colour) == (first == 1)]
-            cached = self._phase_cache[key] = (required, allowed)
-        return cached
+            self._phase_cache[key] = allowed
+        return 2 - count > first + 2 - self._turn, allowed
 
     def _play_hole(self, i: int, hole: int) -> dict:
         o0, o1 = self.pending

@@ -47,6 +47,9 @@ TRAPS = {"LIGHTWIND": "Light Wind", "TREES": "Trees", "HEAVYWIND": "Heavy Wind",
 PUSH_BACK = {"LIGHTWIND": 2, "TREES": 3, "HEAVYWIND": 5, "SANDTRAP": 10}
 DISTANCE_CODES = tuple(f"{c}{v}" for c, values in CLUB_VALUES.items() for v in values)
 CODES = DISTANCE_CODES + tuple(SKILL_SHOTS) + tuple(TRAPS)
+# Each distance card's value (`value`), and its club's cards (`club`), looked up.
+VALUES = {code: int(code[1:]) for code in DISTANCE_CODES}
+CLUB_CARDS = {letter: frozenset(code for code in DISTANCE_CODES if code[0] == letter) for letter in CLUB_VALUES}
 
 
 def distance_deck(skill_shots: bool, traps: bool) -> list[str]:
@@ -116,6 +119,8 @@ class Layout:
         self.hole = end
         self.green = self.first[-1]
         self.par = len(self.cards) - 1
+        # `outcome`'s answers so far: a layout never changes, so a shot's outcome never does.
+        self._outcomes: dict[tuple[int, str, int, int], Outcome | None] = {}
 
     @classmethod
     def of(cls, course_cards: Sequence[Sequence]) -> Layout:
@@ -197,6 +202,21 @@ class Layout:
             if name == DOG_LEG and start < self.last[k] < end:
                 end, note = self.last[k], "it stopped at the Dog Leg's corner"
         return self._rest(end, handicap, note)
+
+    def outcome(self, start: int, club_letter: str, distance: int, handicap: int = 0) -> Outcome | None:
+        """`shot`'s outcome, or None where the rules forbid the shot: what the legal orders ask
+        of every set of cards in a hand, remembered (many sets add up to one distance)."""
+        key = (start, club_letter, distance, handicap)
+        try:
+            return self._outcomes[key]
+        except KeyError:
+            pass
+        try:
+            found: Outcome | None = self.shot(start, club_letter, distance, handicap)
+        except Refusal:
+            found = None
+        self._outcomes[key] = found
+        return found
 
     def _clear_of_hazards(self, start: int, end: int, club_name: str) -> None:
         k = self.hazard_at(start)

@@ -78,18 +78,18 @@ def legal_shots(state, seat: int) -> list[tuple[Shot, oc.Outcome]]:
     hand, ball, layout = state.hands[seat], state.balls[seat], state.layout
     handicap = state.handicaps[seat]
     out, seen = [], set()
+    value, outcome_of = oc.VALUES.__getitem__, layout.outcome
     for letter in "DIWP":
-        mine = sorted((c for c in hand if oc.is_distance(c) and oc.club(c) == letter), key=oc.value, reverse=True)
+        of_club = oc.CLUB_CARDS[letter]
+        mine = sorted((c for c in hand if c in of_club), key=value, reverse=True)
         for k in range(1, oc.MOST_CARDS[letter] + 1):
             for cards in combinations(mine, k):
                 if cards in seen:
                     continue
                 seen.add(cards)
-                try:
-                    outcome = layout.shot(ball, letter, sum(oc.value(c) for c in cards), handicap)
-                except oc.Refusal:
-                    continue
-                out.append((Shot(cards), outcome))
+                outcome = outcome_of(ball, letter, sum(map(value, cards)), handicap)
+                if outcome is not None:
+                    out.append((Shot(cards), outcome))
     return out
 
 
@@ -142,13 +142,14 @@ def legal_orders(state, seat: int) -> list:
     """Every order `seat` may give now (nothing when it is not their move)."""
     if seat not in state.to_move():
         return []
-    orders: list = [shot for shot, _ in legal_shots(state, seat)]
+    shots = legal_shots(state, seat)
+    orders: list = [shot for shot, _ in shots]
     orders += [skill for skill, _ in legal_skills(state, seat)]
     orders += legal_traps(state, seat)
     hand = state.hands[seat]
     if len(hand) >= oc.HAND:
         orders += [DiscardCard(c) for c in sorted(set(hand), key=oc.CODES.index)]
-    if may_pass(state, seat):
+    if len(hand) < oc.HAND and not shots:  # `may_pass`, on the shots found above
         orders.append(Pass())
     return orders
 
