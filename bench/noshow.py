@@ -30,8 +30,9 @@ with reminders as without (the reminders' mail is counted, their help is not mod
 Measured: the share of games finished by the horizon, the mean days a finished game took (by
 type, and for the games with a player gone for good), and the mails per player per day over the
 days that player had a game running: "asks" is a mail that asks something of its reader (a
-welcome, turn, reminder, error, ack or other answer, and a report, result or notice of a game in
-which the reader owes a move right after the pass that sent it), "other" the rest (a report of
+welcome, turn, reminder, error, ack or other answer, a report, result or notice of a game in
+which the reader owes a move right after the pass that sent it, and the reader's own notices that
+a robot plays their seat and that it is theirs again), "other" the rest (a report of
 a game in which the reader owes nothing, a result, a notice, a digest). For the digest readers
 the most "other" mails on one day (UTC) is printed too (the target is at most 2), with the days
 over 2, the kinds of such mail and the worst reader's worst day.
@@ -83,6 +84,10 @@ ASKING = frozenset({"welcome", "turn", "reminder", "error", "ack", "status", "hi
                     "ratings"})
 # The kinds that ask something only when the reader owes a move in that game.
 GAME_NEWS = frozenset({"report", "result", "notice", "standings", "press"})
+# A player's own notices of a takeover (it asks them to write back for their seat) and of their
+# return (it answers the mail that took the seat back): pbem sends both at once, as it does all
+# mail that asks something of its reader (CONTRACT section 14), whatever the game waits for.
+OWN_SEAT_NOTICES = ("A robot plays your seat now", "Your seat is yours again")
 ORDERS = {"matchplay": matchplay_orders, "golfdeck": golfdeck_orders}
 MILESTONES = (7, 14, 30)  # the share of games finished by these days is printed too
 TRIES = 5  # a move answered more often than this (each refused) stops being answered: a bug to report
@@ -334,7 +339,7 @@ class World:
                 asks = kind in ASKING
                 if kind in GAME_NEWS and owed is not None and game_id in self.games:
                     seat = self.games[game_id].players.index(p.address)
-                    asks = seat in owed.get(game_id, set())
+                    asks = seat in owed.get(game_id, set()) or str(head["Subject"]).endswith(OWN_SEAT_NOTICES)
                 when = email.utils.parsedate_to_datetime(str(head["Date"]))
                 p.last_mail = max(p.last_mail or when, when)
                 if asks:
