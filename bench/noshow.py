@@ -45,12 +45,10 @@ off and on side by side (`--json`: each run's figures).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import email.message
 import email.parser
 import email.policy
 import email.utils
-import io
 import json
 import mailbox
 import os
@@ -245,24 +243,10 @@ class World:
     # -- pbem itself --------------------------------------------------------------------------
     def pbem(self, *args: str) -> str:
         env = {"PBEM_CONFIG": str(self.root / "pbem.yaml"), "PBEM_NOW": self.now.strftime("%Y-%m-%dT%H:%M:%SZ")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        out, err = io.StringIO(), io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = cli.main(list(args))
-                except SystemExit as exc:
-                    code = exc.code
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        code, out, err = cli.run_with(list(args), env)
         if code != 0:
-            raise RuntimeError(f"pbem {' '.join(args)} -> {code}: {err.getvalue()}")
-        return out.getvalue()
+            raise RuntimeError(f"pbem {' '.join(args)} -> {code}: {err}")
+        return out
 
     # -- the field ----------------------------------------------------------------------------
     def setup(self) -> None:

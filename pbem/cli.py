@@ -6,7 +6,9 @@ only when that command runs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import os
 import sys
 
@@ -15,7 +17,7 @@ from pbem.commands import EXIT_CONFIG, EXIT_TEMPFAIL, EXIT_USAGE, UnusableStore,
 from pbem.games.registry import GAMES, types as game_types
 
 __all__ = ["COMMANDS", "EXIT_CONFIG", "EXIT_TEMPFAIL", "EXIT_USAGE", "UnusableStore", "UsageError",
-           "build_parser", "main"]
+           "build_parser", "main", "run_with"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -255,6 +257,27 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def run_with(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """`pbem ARGS` in this process with `env` set for the call alone: (exit code, stdout,
+    stderr). For scripts that drive pbem many times over (the transcripts, the benches)."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return code, out.getvalue(), err.getvalue()
 
 
 # Each command's body, as "module:function": imported by `_command` when the command runs.

@@ -173,6 +173,21 @@ def too_wide(text: str, width: int = 78) -> list[str]:
             if len(line) > width and not line.startswith(("Seed commitment: ", "Result: "))]
 
 
+def follow(table, who: str, target: str) -> str:
+    """OBSERVE, and the question it gets answered from the same address, as a spectator does:
+    the reply address of the acknowledgement (the spectator's token), as all their mail has it."""
+    table.new_mails(who)
+    table.send(who, f"OBSERVE {target}", subject="watching")
+    table.pbem("process")
+    question, = table.new_mails(who)
+    table.send(who, "", subject=f"Re: {question['Subject']}", to=email.utils.parseaddr(question["Reply-To"])[1],
+               headers={"In-Reply-To": question["Message-ID"]})
+    table.pbem("process")
+    ack, = table.new_mails(who)
+    assert ack["X-PBEM-Kind"] == "ack"
+    return email.utils.parseaddr(ack["Reply-To"])[1]
+
+
 def kinds(msgs) -> list[str]:
     return [m["X-PBEM-Kind"] for m in msgs]
 

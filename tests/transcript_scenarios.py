@@ -11,13 +11,10 @@ compares them.
 """
 from __future__ import annotations
 
-import contextlib
 import email
 import email.policy
 import email.utils
-import io
 import mailbox
-import os
 import random
 import re
 import tempfile
@@ -131,24 +128,10 @@ class Transcript:
     def pbem(self, *args: str) -> str:
         env = {"PBEM_CONFIG": str(self.root / "pbem.yaml"),
                "PBEM_NOW": self.now.strftime("%Y-%m-%dT%H:%M:%SZ")}
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        out, err = io.StringIO(), io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    code = cli.main(list(args))
-                except SystemExit as exc:
-                    code = exc.code
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        code, out, err = cli.run_with(list(args), env)
         if code != 0:
-            raise RuntimeError(f"pbem {' '.join(args)} -> {code}: {err.getvalue()}")
-        return out.getvalue()
+            raise RuntimeError(f"pbem {' '.join(args)} -> {code}: {err}")
+        return out
 
     def wait(self, **delta) -> None:
         self.now += timedelta(**delta)

@@ -7,27 +7,13 @@ import email.utils
 import sqlite3
 import urllib.parse
 
-from conftest import BILL, GEORGE, body, kinds, too_wide
+from conftest import BILL, GEORGE, body, follow, kinds, too_wide
 
 FAN = "fan@example.test"
 CAROL, DAVE = "carol@example.test", "dave@example.test"
 COURSE = "445 345 434 543 434 454"
 TURN = {GEORGE: ["PLAY 3 5 4", "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 4"],
         BILL: ["PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3", "PLAY 3 5 4\nSPECIAL BLUE-1 HOLE 5"]}
-
-
-def follow(table, who: str, target: str) -> str:
-    """OBSERVE confirmed; the spectator token's reply address, as every spectator mail has it."""
-    table.new_mails(who)
-    table.send(who, f"OBSERVE {target}", subject="watching")
-    table.pbem("process")
-    question, = table.new_mails(who)
-    table.send(who, "", subject=f"Re: {question['Subject']}", to=email.utils.parseaddr(question["Reply-To"])[1],
-               headers={"In-Reply-To": question["Message-ID"]})
-    table.pbem("process")
-    ack, = table.new_mails(who)
-    assert ack["X-PBEM-Kind"] == "ack"
-    return email.utils.parseaddr(ack["Reply-To"])[1]
 
 
 def play(table, game: str, players: tuple[str, str], turn: int, now: str) -> None:

@@ -7,7 +7,7 @@ import email.utils
 import random
 import urllib.parse
 
-from conftest import BILL, GEORGE, GM, body, kinds
+from conftest import BILL, GEORGE, GM, body, follow, kinds
 
 from pbem.gm import spectators
 from pbem.store import Store
@@ -15,18 +15,6 @@ from pbem.store import Store
 FAN, STRANGER = "fan@example.test", "mallory@example.test"
 TURN = {GEORGE: ["PLAY 3 5 4", "PLAY 4 4 5\nSPECIAL BLUE-1 HOLE 4", "PLAY 5 3 4\nSPECIAL BLUE+1 HOLE 7"],
         BILL: ["PLAY 4 4 5\nSPECIAL BLUE+1 HOLE 3", "PLAY 3 5 4\nSPECIAL BLUE-1 HOLE 5", "PLAY 4 4 4"]}
-
-
-def follow(table, who: str, target: str) -> None:
-    """OBSERVE, and the question it gets answered from the same address, as a spectator does."""
-    table.new_mails(who)
-    table.send(who, f"OBSERVE {target}", subject="watching")
-    table.pbem("process")
-    question, = table.new_mails(who)
-    table.send(who, "", subject=f"Re: {question['Subject']}", to=email.utils.parseaddr(question["Reply-To"])[1],
-               headers={"In-Reply-To": question["Message-ID"]})
-    table.pbem("process")
-    assert kinds(table.new_mails(who)) == ["ack"]
 
 
 def play_turn(table, turn: int) -> None:
