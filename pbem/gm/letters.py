@@ -127,6 +127,8 @@ class Postman:
                 view=state.view(seat.seat) if seat else None,
             )
         ctx["me"] = seat
+        # The player's seat that pbem's robot plays for them (a takeover): their mail asks no move.
+        ctx["robot_plays"] = bool(table is not None and seat is not None and seat.seat in table.robot_plays)
         ctx["can_press"] = bool(table is not None and seat is not None and table.press_readers(seat))
         return ctx
 

@@ -71,6 +71,10 @@ def test_matchplay_two_missed_deadlines_hand_the_seat_to_the_robot_and_orders_ta
     assert [m["Subject"] for m in told[GEORGE]] == ["[m1] A robot plays for Bill now"]
     mine = " ".join(body(told[BILL][0]).split())
     assert "missed 2 deadlines in a row" in mine and "STATUS will do" in mine
+    # The turn's report, written in the same pass, asks Bill for no move: the robot makes it.
+    report = [m for m in desk.mails(BILL) if m["X-PBEM-Kind"] == "report"][-1]
+    said = " ".join(body(report).split())
+    assert "My robot plays your seat now" in said and "Reply to this mail with your orders" not in said
     boss = desk.new_mails(BOSS)
     assert kinds(boss) == ["notice"] and "Bill <bill@example.test>, seat 2 of matchplay game m1" in \
         " ".join(body(boss[0]).split())
