@@ -7,9 +7,9 @@ It reads one JSON line a move ({"view", "seat", "legal"}) and writes one order. 
 the sum of its cards (the default `pairs=none`); a card it has not seen counts as the mean of
 the cards unseen (the pile counted from the view's events). It takes the discard where it saves
 more than a stock draw would in expectation, keeps a drawn card where it saves anything, and
-knocks when its layout is at most KNOCK_MAX4 (KNOCK_MAX6 in the 2x3 layout) and beats each other layout's estimate by KNOCK_LEAD
-(another's card is the card it took from the pile, KEPT if it kept a drawn card there, else the
-mean).
+knocks when its layout is at most KNOCK_MAX4 (KNOCK_MAX6 in the 2x3 layout) and beats each
+other layout's estimate by KNOCK_LEAD (another's card is the card it took from the pile, KEPT if
+it kept a drawn card there, else the mean).
 """
 import json
 import sys
