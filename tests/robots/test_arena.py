@@ -155,3 +155,23 @@ def test_the_command_runs_as_a_program():
                           capture_output=True, text=True, timeout=300, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("matchplay: 2 games, seeds 1 to 2, seats rotated")
+
+
+@pytest.mark.parametrize("game_type,program", [
+    ("golfdeck", "golfdeck_greedy.py"), ("golf", "golf_greedy.py"), ("onpar", "onpar_greedy.py"),
+    ("matchplay", "matchplay_greedy.py"), ("golfdeck", "random_legal.py"), ("onpar", "random_legal.py")])
+def test_the_contrib_players_play_their_game_legally(game_type, program):
+    # The tuned greedy players and the random one read only the view and `legal`: two games
+    # each (both seats) against easy, every move legal, every game played to its end.
+    spec = f"exec:{sys.executable} {ROOT / 'contrib' / 'bots' / program}"
+    tallies = Arena(game_type, [read_seat(spec), read_seat("robot:easy")], {"holes": 1} if game_type != "matchplay"
+                    else {}, load_course(DEFAULT_COURSE), first_seed=7).run(2)
+    assert not tallies[0].illegal, tallies[0].illegal
+    assert sum(t.won + t.shared for t in tallies) >= 2 and len(tallies[0].scores) == 2
+
+
+def test_the_golf_greedy_player_plays_the_2x3_layout_too():
+    spec = f"exec:{sys.executable} {ROOT / 'contrib' / 'bots' / 'golf_greedy.py'}"
+    tallies = Arena("golf", [read_seat(spec), read_seat("robot:easy")], {"holes": 1, "layout": 6},
+                    load_course(DEFAULT_COURSE), first_seed=7).run(2)
+    assert not tallies[0].illegal, tallies[0].illegal

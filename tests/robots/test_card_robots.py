@@ -290,3 +290,33 @@ def test_golf_six_card_knock_must_beat_waiting(monkeypatch):
     four, seat4 = view_at({}, 21)
     monkeypatch.setattr(golf_robot, "KNOCK_WINS", 0.0)
     assert golf_robot.knock_pays(four, seat4, {}, stream(0))
+
+
+def test_golf_knock_reads_the_others_layouts_from_the_public_events(monkeypatch):
+    """cards-4: the knock is weighed only when the seat leads every other layout as the public
+    events show it; a card another seat took from the pile counts at its points there."""
+    game = golf.Golf.new(NAMES[:2], {"holes": 1}, 41, None)
+    while game._turn < 9:
+        seat = min(game.to_move())
+        game.apply(seat, game.default_orders(seat))
+    seat = min(game.to_move())
+    view = game.view(seat)
+    other = 1 - seat
+    took = [e for e in view["events"] if e.get("kind") == "played" and e.get("seat") == other]
+    assert took, "the other seat has played"
+    monkeypatch.setattr(golf_robot, "LEAD_MOST", {4: 100.0})
+    monkeypatch.setattr(golf_robot, "LEAD_BY", -100.0)
+    assert golf_robot.events_lead(view, seat)
+    monkeypatch.setattr(golf_robot, "LEAD_BY", 100.0)
+    assert not golf_robot.events_lead(view, seat)
+    assert golf_robot.strong_move(view, seat, {}, stream(0)) != golf_robot._KNOCK
+    # What the events say the other seat took is what it is counted at: four tens put there
+    # leave the seat ahead, four Kings (0 points) do not.
+    monkeypatch.setattr(golf_robot, "LEAD_BY", 0.0)
+
+    def took_all(card: str) -> dict:
+        extra = [{"kind": "played", "seat": other, "what": "took", "pos": p, "card": card,
+                  "discarded": "9H", "discarded_from": "grid"} for p in range(1, 5)]
+        return dict(view, events=list(view["events"]) + extra)
+    assert golf_robot.events_lead(took_all("10S"), seat)
+    assert not golf_robot.events_lead(took_all("KS"), seat)

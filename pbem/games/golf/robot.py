@@ -10,7 +10,9 @@ missed-deadline player plays them, each turn looking at cards of the unseen pool
 (`_improve_others`). The state plays the current hole only.
 
 - `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state.
-- `strong`: nobody but the robot knocks, so the hole is the robot's to end; it knocks when it
+- `strong`: nobody but the robot knocks, so the hole is the robot's to end; it knocks when its
+  layout leads every other as the public events show them (`events_lead`: what each seat took
+  from the pile and where it kept a drawn card) and it
   wins or shares enough of the sampled tables played out after the knock (`knock_pays`; in the
   2x3 layout it must also win more of them than by playing the same tables out without
   knocking), and otherwise makes the card move that saves most in expectation this turn
@@ -29,7 +31,9 @@ from pbem.games.rng import Generator
 
 __all__ = ["VERSION", "decide", "knock_pays", "rebuild", "sample_scores"]
 
-VERSION = "cards-3"  # the card robots' version, as when one module played both card games
+# The card robots' version, as when one module played both card games; golf's own from cards-4
+# (the knock also needs the public events' estimate to lead, `events_lead`).
+VERSION = "cards-4"
 # The pace of the others' simulated turns against their real ones in golf's rebuild: without
 # the other seats' throws to pick from, the simulation improves a layout a little slower.
 OTHERS_PACE = 1.3
@@ -47,6 +51,13 @@ SETTLED, LATE = 10, 6
 # the square keeps cards-2's rule (not re-measured in time).
 KNOCK_VS_WAIT = {6: (0.3, 0.2)}
 KNOCK_EDGE = 0.1
+# cards-4: the knock is weighed only when the seat's layout is at most `LEAD_MOST` points (by the
+# layout's size) and `LEAD_BY` below every other layout as the public events show it (a card
+# taken from the pile at its points, a drawn card kept there at `KEPT_GUESS`, any other at the
+# mean unseen card). Tuned with contrib/bots/golf_greedy.py, which knocks by the same rule.
+LEAD_MOST = {4: 6.0, 6: 12.0}
+LEAD_BY = 8.0
+KEPT_GUESS = 3.0
 
 
 def _golf_state(view: dict, seat: int, options: dict, rng) -> engine.Golf:
@@ -199,7 +210,7 @@ def default_move(view: dict, seat: int, options: dict, rng):
 def strong_move(view: dict, seat: int, options: dict, rng):
     """A knock when it wins often enough (`knock_pays`), else the card move that saves most this
     turn (`golf_card_move`; the missed-deadline play under house rules it does not cover)."""
-    if _may_knock(view) and knock_pays(view, seat, options, rng):
+    if _may_knock(view) and events_lead(view, seat) and knock_pays(view, seat, options, rng):
         return _KNOCK
     return golf_card_move(view, seat) or default_move(view, seat, options, rng)
 
@@ -256,6 +267,42 @@ def _saving(worth: dict, free: list, value: float) -> tuple[float, int]:
     """(what a card of `value` saves at its best free place, that place), 0 where it saves nothing."""
     pos = max(free, key=lambda p: (worth[p], -p))
     return max(0.0, worth[pos] - value), pos
+
+
+def events_lead(view: dict, seat: int) -> bool:
+    """The seat's layout, its unseen cards at the mean of the cards it has not seen (the pile
+    counted from the public events), is at most `LEAD_MOST` and `LEAD_BY` below every other
+    layout in play as the events show it: what each seat took from the pile where it put it,
+    `KEPT_GUESS` where it kept a drawn card, the mean elsewhere."""
+    opts = view["options"]
+    points = game_tables(opts, 2 if len(view["names"]) >= 8 else 1).points
+    n = len(view["names"])
+    pile: list[str] = []
+    placed: list[dict[int, float]] = [{} for _ in range(n)]
+    for e in view.get("events", ()):
+        kind = e.get("kind")
+        if kind == "hole_start":
+            pile, placed = [e["discard"]], [{} for _ in range(n)]
+        elif kind == "reshuffled":
+            pile = pile[-1:]
+        elif kind == "played":
+            if e.get("what") == "took" and pile:
+                pile.pop()
+                placed[e["seat"]][e["pos"]] = points[e["card"]]
+            elif e.get("what") == "kept":
+                placed[e["seat"]][e["pos"]] = KEPT_GUESS
+            if e.get("discarded"):
+                pile.append(e["discarded"])
+    seen = {int(p): c for p, c in (view.get("seen") or {}).items()}
+    left = search.unseen(game_tables(opts, 2 if n >= 8 else 1).deck, view, view.get("drawn"),
+                         list(seen.values()) + pile[:-1])
+    mean = sum(points[c] for c in left) / len(left) if left else 0.0
+    grid = view["grids"][seat]
+    mine = sum(points[c] if c != HIDDEN else points[seen[p]] if p in seen else mean
+               for p, c in enumerate(grid, start=1))
+    theirs = [sum(placed[o].get(p, mean) for p in range(1, len(grid) + 1))
+              for o in range(n) if o != seat and not view["resigned"][o]]
+    return mine <= LEAD_MOST.get(len(grid), LEAD_MOST[4]) and all(mine + LEAD_BY <= t for t in theirs)
 
 
 def knock_pays(view: dict, seat: int, options: dict, rng) -> bool:
