@@ -37,6 +37,9 @@ class Table:
     # The players' seats that pbem's robot plays for them in this pass (a takeover, CONTRACT
     # section 14): such a seat owes its player nothing, so its mail may wait for a digest.
     robot_plays: frozenset[int] = field(default=frozenset(), repr=False, compare=False)
+    # Whether a robot ever took a seat of this game over (None: not looked up yet). Most games
+    # never see one: known once, their messages ask the log no more about it.
+    ever_taken: bool | None = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:

@@ -96,6 +96,7 @@ def after_deadline(turns, default: int) -> list[str]:
 def _take_over(turns, seat: Seat, misses: int) -> str:
     table, postman = turns.table, turns.postman
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEOVER, seat.seat, robot=LEVEL, misses=misses)
+    table.ever_taken = True
     for reader in table.seats:  # the player's own notice asks them something: it goes at once
         postman.to_seat(MailKind.NOTICE, table, reader, template="takeover", player=seat, misses=misses,
                         level=LEVEL, asks=reader.seat == seat.seat)
@@ -109,7 +110,7 @@ def come_back(turns, seat: Seat) -> str | None:
     """The player of a seat the robot plays has written (mail that proved the seat, and is
     taken): the seat is theirs again at once, and everyone is told."""
     table = turns.table
-    if seat.robot or table.row.status != "active" or not _ever_taken(turns.store, table.id) \
+    if seat.robot or table.row.status != "active" or not _ever_taken(turns.store, table) \
             or seat.seat not in taken(turns.store.events(table.id)):
         return None
     turns.store.add_event(table.id, turns.now, LogEvent.TAKEN_BACK, seat.seat)
@@ -124,14 +125,17 @@ def come_back(turns, seat: Seat) -> str | None:
     return f"{seat.name} took the seat back from the robot"
 
 
-def _ever_taken(store, game_id: str) -> bool:
-    """Whether a robot ever took a seat of the game over (most games: no, without reading the log)."""
-    return store.has_event(game_id, LogEvent.TAKEOVER)
+def _ever_taken(store, table) -> bool:
+    """Whether a robot ever took a seat of the game over (most games: no, without reading the
+    log), asked of the store once for a loaded game."""
+    if table.ever_taken is None:
+        table.ever_taken = store.has_event(table.id, LogEvent.TAKEOVER)
+    return table.ever_taken
 
 
 def robot_played(store, table) -> set[int]:
     """The seats the robot plays for their players (none, in a game where no seat was ever taken)."""
-    return taken(store.events(table.id)) if _ever_taken(store, table.id) else set()
+    return taken(store.events(table.id)) if _ever_taken(store, table) else set()
 
 
 __all__ = ["LEVEL", "OPTION", "after_deadline", "come_back", "missed_in_a_row", "robot_played", "taken",
