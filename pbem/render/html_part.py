@@ -15,6 +15,7 @@ monospace blocks wrap too. The style is inline, since mail clients drop a `<styl
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 import re
 
 # Which breaks the templates' wrapping made, and what lines up as a table, is told as the flowed
@@ -85,7 +86,15 @@ def _blocks(text: str) -> list[list[str]]:
 
 
 def _block(block: list[str]) -> str:
-    parts = _parts(block)
+    return _block_of(tuple(block))
+
+
+# A pass writes the same table to every seat of a game (a turn's holes, a hole's grids), and
+# the reading of a table's columns is the costliest step of a mail: each block's HTML is
+# remembered for the pass, by its lines (the reading is a pure function of them).
+@lru_cache(maxsize=512)
+def _block_of(block: tuple[str, ...]) -> str:
+    parts = _parts(list(block))
     if len(parts) == 1 and not parts[0][0]:
         return "<p>" + _prose(parts[0][1]) + "</p>"
     out = []
