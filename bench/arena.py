@@ -35,9 +35,7 @@ def chunk(args):
         for d in range(first, first + count):
             got = []
             for k in range(n):
-                arena.first_seed = d - k  # game k of this arena: seed d, seats rotated by k
-                outcome = arena.play(k)
-                arena._count(k, outcome)
+                outcome = arena.deal(d, k)  # seed d, seats rotated by k
                 seat = arena.sitting(k).index(0)
                 winners = outcome.winners
                 if seat not in winners:
@@ -48,8 +46,7 @@ def chunk(args):
                     got.append(0.5)
             shares.append(sum(got) / n)
     finally:
-        for player in arena.players:
-            player.close()
+        arena.close()
     return shares, [(t.seconds, t.scores, t.illegal) for t in arena.tallies]
 
 

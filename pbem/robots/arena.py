@@ -121,12 +121,11 @@ class Arena:
     def run(self, games: int, progress: Callable[[int], None] | None = None) -> list[Tally]:
         try:
             for k in range(games):
-                self._count(k, self.play(k))
+                self._count(k, self.play(k), self.first_seed + k)
                 if progress is not None:
                     progress(k + 1)
         finally:
-            for player in self.players:
-                player.close()
+            self.close()
         return self.tallies
 
     def sitting(self, k: int) -> list[int]:
@@ -134,9 +133,21 @@ class Arena:
         n = len(self.players)
         return [(seat - k) % n for seat in range(n)]
 
-    def play(self, k: int) -> Outcome:
+    def deal(self, seed: int, k: int) -> Outcome:
+        """Seed `seed` dealt to game k's seating, played and counted: a duplicate deal plays one
+        seed in every seating (k = 0 .. seats - 1), so that each SPEC meets every seat's luck."""
+        outcome = self.play(k, seed)
+        self._count(k, outcome, seed)
+        return outcome
+
+    def close(self) -> None:
+        for player in self.players:
+            player.close()
+
+    def play(self, k: int, seed_number: int | None = None) -> Outcome:
+        """Game k: its seating, dealt from seed first_seed + k (or `seed_number`)."""
         order = self.sitting(k)
-        seed = seed_from_int(self.first_seed + k)
+        seed = seed_from_int(self.first_seed + k if seed_number is None else seed_number)
         state = self.spec.engine.new([f"Seat {s + 1}" for s in range(len(order))], dict(self.options), seed,
                                      self.course)
         moves = [0] * len(order)
@@ -185,7 +196,7 @@ class Arena:
         others = tuple(s for s in range(len(self.players)) if s != seat)
         return Outcome(others, None, forfeit=seat, why=why)
 
-    def _count(self, k: int, outcome: Outcome) -> None:
+    def _count(self, k: int, outcome: Outcome, seed: int) -> None:
         order = self.sitting(k)
         for seat, spec in enumerate(order):
             tally = self.tallies[spec]
@@ -198,4 +209,4 @@ class Arena:
                 tally.scores.append(outcome.scores[seat])
         if outcome.forfeit is not None:
             self.tallies[order[outcome.forfeit]].illegal.append(
-                f"game {k + 1} (seed {self.first_seed + k}), seat {outcome.forfeit + 1}: {outcome.why}")
+                f"game {k + 1} (seed {seed}), seat {outcome.forfeit + 1}: {outcome.why}")

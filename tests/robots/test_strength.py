@@ -59,15 +59,13 @@ def share(game: str, options: dict, bot: str, deals: int) -> float:
     try:
         for d in range(FIRST_SEED, FIRST_SEED + deals):
             for k in (0, 1):
-                arena.first_seed = d - k  # game k: seed d, the seats swapped when k is 1
-                outcome = arena.play(k)
+                outcome = arena.deal(d, k)  # seed d, the seats swapped when k is 1
                 assert outcome.forfeit is None, outcome.why
                 strong = arena.sitting(k).index(0)
                 if strong in outcome.winners:
                     points += 1.0 if len(outcome.winners) == 1 else 0.5
     finally:
-        for player in arena.players:
-            player.close()
+        arena.close()
     return points / (2 * deals)
 
 
