@@ -13,7 +13,8 @@ as before) or RESIGN. After every move it hashes the events drained (before and 
 `narrate`), every seat's view, the GM's and a spectator's, each seat's legal and default
 orders, `to_move`, `turn`, `result`, `chance_record` and `to_dict`; now and then the game goes
 on from `from_dict(to_dict())` through JSON, as a stored game does. Prints one SHA-256 digest
-per game type (and the games and moves played): the same code prints the same digests.
+per game type (and the games and moves played): the same code prints the same digests, under
+any PYTHONHASHSEED.
 """
 from __future__ import annotations
 
@@ -65,13 +66,16 @@ def canon(x):
         return ["set", sorted((canon(v) for v in x), key=repr)]
     if x is None or isinstance(x, (bool, int, float, str)):
         return x
-    return ["obj", type(x).__name__, repr(x)]
+    text = repr(x)
+    if " at 0x" in text:  # a function's or an object's address differs from run to run
+        raise SystemExit(f"the fingerprint cannot hash {text}: give it a value")
+    return ["obj", type(x).__name__, text]
 
 
 def _other(x):
     if isinstance(x, (set, frozenset)):
         return ["set", sorted((canon(v) for v in x), key=repr)]
-    return ["obj", type(x).__name__, repr(x)]
+    return canon(x)
 
 
 class Hasher:
@@ -155,8 +159,13 @@ def play(module, engine, names: list[str], options: dict, seed: int, hasher: Has
         try:
             game.apply(seat, order)
         except Exception as e:  # noqa: BLE001 - a refusal is part of the game's behaviour
+            suggest = getattr(e, "suggest", None)  # a function: what it suggests is hashed
+            try:
+                suggested = suggest(game, seat) if callable(suggest) else suggest
+            except Exception as f:  # noqa: BLE001
+                suggested = ["suggest raised", type(f).__name__, str(f)]
             hasher.add("refused", [type(e).__name__, str(e), getattr(e, "rule", None), getattr(e, "hint", None),
-                                   getattr(e, "suggest", None), getattr(e, "line", None)])
+                                   suggested, getattr(e, "line", None)])
             after = json.dumps(canon(game.to_dict()), sort_keys=True) if before is not None else None
             if after != before:
                 raise SystemExit(f"{engine.TYPE} seed {seed}: a refused order {order!r} changed the game")

@@ -718,7 +718,9 @@ def random_orders(state: Golf, seat: int, rng) -> object:
         return _DRAW_DISCARD[free[pick]]
     pick -= k
     if pick < k:
-        return _draw_stock_if(state.lo + int(rng.random() * (state.hi - state.lo + 1)), free[pick])
+        limit = state.lo + int(rng.random() * (state.hi - state.lo + 1))
+        row = _IF_ROWS.get(limit)
+        return row[free[pick]] if row is not None else _draw_stock_if(limit, free[pick])
     pick -= k
     if pick == 0:
         return _DRAW_STOCK
@@ -738,3 +740,6 @@ _KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))
 _PEEK = (None,) + tuple(Peek(p) for p in range(1, 7))
 _DRAW_STOCK, _DISCARD, _KNOCK = DrawStock(), Discard(), Knock()
 _draw_stock_if = lru_cache(maxsize=None)(DrawStockIf)  # limits run from -5 to 40: a few hundred
+# The random player's conditional draws by limit, then position: `_IF_ROWS[limit][pos]` (the
+# card values of every option set lie in this range; another limit goes to `_draw_stock_if`).
+_IF_ROWS = {limit: (None,) + tuple(_draw_stock_if(limit, p) for p in range(1, 7)) for limit in range(-5, 41)}
