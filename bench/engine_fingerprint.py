@@ -168,7 +168,7 @@ def play(module, engine, names: list[str], options: dict, seed: int, hasher: Has
                                    suggested, getattr(e, "line", None)])
             after = json.dumps(canon(game.to_dict()), sort_keys=True) if before is not None else None
             if after != before:
-                raise SystemExit(f"{engine.TYPE} seed {seed}: a refused order {order!r} changed the game")
+                raise SystemExit(f"{engine.TYPE} seed {seed}: a refused order {order!r} changed the game") from None
             hasher.add("events after refusal", game.drain_events())
             continue
         moves += 1
