@@ -103,14 +103,13 @@ class Generator:
     returns (shuffles, dice and choices included), in order, so that a replay can be compared
     draw by draw; it is None by default and then costs one test per draw."""
 
-    __slots__ = ("_seed", "_xof", "_words", "_used", "_small", "record")
+    __slots__ = ("_seed", "_xof", "_words", "_used", "record")
 
     def __init__(self, seed: bytes, record: list[int] | None = None):
         self._seed = _checked(seed)
         self._xof = hashlib.shake_256(self._seed)  # the stream is this hash's output
         self._words: tuple[int, ...] = ()  # the stream's first words, as many as squeezed so far
         self._used = 0  # how many of them are taken
-        self._small = False  # True: every word squeezed is below 2**64 - 256 (`_SMALL_SIZES`)
         self.record = record
 
     # -- state ----------------------------------------------------------------------------
@@ -153,11 +152,7 @@ class Generator:
         unpack = _UNPACK.get(count)
         if unpack is None:
             unpack = _UNPACK[count] = struct.Struct(f">{count}Q").unpack
-        raw = self._xof.digest(count * WORD_BYTES)
-        self._words = words = unpack(raw)
-        # A word at or above 2**64 - 256 starts with seven 0xFF bytes: without such a run in
-        # the output, no word is rejected by any size up to 256 (one search, not a max).
-        self._small = _SEVEN_FF not in raw
+        self._words = words = unpack(self._xof.digest(count * WORD_BYTES))
         return words
 
     def _word(self) -> int:
@@ -229,7 +224,7 @@ class Generator:
         # A largest word under the lowest limit of the sizes n ... 2 is accepted by them all
         # (the odds of a word at or above it are below n / 2**64 a draw).
         picks: Iterable[int]
-        if (n <= _SMALL_SIZES and self._small) or (n < len(_SAFE) and max(words) < _SAFE[n]):
+        if n < len(_SAFE) and max(words) < _SAFE[n]:
             picks = map(mod, words, sizes)
         else:
             picks = self._redraw(words, sizes)
@@ -271,11 +266,6 @@ class Generator:
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
 
-
-# Every size up to this accepts every word below 2**64 - 256 (its limit, 2**64 - (2**64 mod n),
-# is above that), and such a word is one that does not start with seven 0xFF bytes.
-_SMALL_SIZES = 256
-_SEVEN_FF = b"\xff" * 7
 
 # `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
