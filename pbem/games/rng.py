@@ -42,7 +42,7 @@ T = TypeVar("T")
 MIN_SEED_BYTES = 16
 SEED_INT_BYTES = 16  # `--seed N`: N as this many bytes, so 0 <= N < 2**128
 WORD_BYTES = 8
-FIRST_WORDS = 64  # words squeezed at the first draw: a whole deal, with room
+FIRST_WORDS = 52  # words squeezed at the first draw: a golfdeck deal (51 for the shuffle, 1 for the reveals)
 TWO64 = 1 << 64
 
 
@@ -103,13 +103,14 @@ class Generator:
     returns (shuffles, dice and choices included), in order, so that a replay can be compared
     draw by draw; it is None by default and then costs one test per draw."""
 
-    __slots__ = ("_seed", "_xof", "_words", "_used", "record")
+    __slots__ = ("_seed", "_xof", "_words", "_used", "_small", "record")
 
     def __init__(self, seed: bytes, record: list[int] | None = None):
         self._seed = _checked(seed)
         self._xof = hashlib.shake_256(self._seed)  # the stream is this hash's output
         self._words: tuple[int, ...] = ()  # the stream's first words, as many as squeezed so far
         self._used = 0  # how many of them are taken
+        self._small: tuple | None = None  # `_words` when every one of them is below `_SMALL_WORDS`
         self.record = record
 
     # -- state ----------------------------------------------------------------------------
@@ -152,7 +153,11 @@ class Generator:
         unpack = _UNPACK.get(count)
         if unpack is None:
             unpack = _UNPACK[count] = struct.Struct(f">{count}Q").unpack
-        self._words = words = unpack(self._xof.digest(count * WORD_BYTES))
+        raw = self._xof.digest(count * WORD_BYTES)
+        self._words = words = unpack(raw)
+        # A word at or above `_SMALL_WORDS` (2**64 - 256) starts with seven 0xFF bytes: without
+        # such a run anywhere in the output, every word is below it (one byte search).
+        self._small = words if _SEVEN_FF not in raw else None
         return words
 
     def _word(self) -> int:
@@ -224,7 +229,10 @@ class Generator:
         # A largest word under the lowest limit of the sizes n ... 2 is accepted by them all
         # (the odds of a word at or above it are below n / 2**64 a draw).
         picks: Iterable[int]
-        if n < len(_SAFE) and max(words) < _SAFE[n]:
+        # (Every word below `_SMALL_WORDS` and every size's limit at or above it: none rejected,
+        # without the max.)
+        if n < len(_SAFE) and ((self._small is self._words and _SAFE[n] >= _SMALL_WORDS)
+                               or max(words) < _SAFE[n]):
             picks = map(mod, words, sizes)
         else:
             picks = self._redraw(words, sizes)
@@ -266,6 +274,11 @@ class Generator:
             pool[i], pool[j] = pool[j], pool[i]
         return pool[:k]
 
+
+# The words of a squeeze are all below this when its output holds no seven 0xFF bytes in a row;
+# the limits of the sizes up to 256 are at or above it.
+_SMALL_WORDS = TWO64 - 256
+_SEVEN_FF = b"\xff" * 7
 
 # `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}

@@ -68,8 +68,9 @@ def checked_options(engine: str, given: dict | None, check: Callable[[dict], dic
     out once for each set of options given: a benchmark or a league makes thousands of games
     on the same few. A copy every time; errors are never remembered."""
     given = dict(given or {})
-    try:  # by type too: True == 1 == 1.0, but an option may take one and refuse the others
-        key = (engine, tuple(sorted((k, v.__class__, v) for k, v in given.items())))
+    try:  # by type too: True == 1 == 1.0, but an option may take one and refuse the others (the
+        # same options given in another order are another key, worked out once more: harmless)
+        key = (engine, tuple(given.items()), tuple(map(type, given.values())))
         known = _CHECKED.get(key)
     except TypeError:  # a value that cannot be a key (a list): work it out every time
         return check(given)

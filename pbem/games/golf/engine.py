@@ -254,7 +254,28 @@ class Golf(GolfRules, TurnByTurn):
                         self.once and self.locked(seat, pos)):
                     self.started[seat] = True
                     self.peeks_left[seat] = 0
-                    return self._replace(seat, pos, self.discard.pop(), "take")
+                    # `_replace(seat, pos, <the top discard>, "take")`, its plain end inline.
+                    discard, i, grid = self.discard, pos - 1, self.grids[seat]
+                    card = discard.pop()
+                    old = grid[i]
+                    grid[i] = card
+                    self.known[seat][i] = self.replaced[seat][i] = True
+                    discard.append(old)
+                    faceup = self.faceup
+                    if faceup:
+                        self.up[seat][i] = True
+                    say = ["take", card, pos, old, faceup, None]
+                    jack = old in self.jacks
+                    if self.stock and self.final is None and not jack and not (
+                            faceup and False not in self.up[seat]):
+                        self._turn += 1
+                        self.last_seat, self.last_kind = seat, "take"
+                        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+                        self.log.append((_PLAYED, seat, say))
+                        following = seat + 1 if seat + 1 < self.n else 0
+                        self.current = self._next_seat(seat) if self.resigned[following] else following
+                        return
+                    return self._pass_turn(seat, "take", say, jack)
             elif t is DrawStock:
                 if drawn is None:
                     self.started[seat] = True
@@ -718,7 +739,9 @@ def random_orders(state: Golf, seat: int, rng) -> object:
         return _DRAW_DISCARD[free[pick]]
     pick -= k
     if pick < k:
-        return _draw_stock_if(state.lo + int(rng.random() * (state.hi - state.lo + 1)), free[pick])
+        limit = state.lo + int(rng.random() * (state.hi - state.lo + 1))
+        row = _IF_ROWS.get(limit)
+        return row[free[pick]] if row is not None else _draw_stock_if(limit, free[pick])
     pick -= k
     if pick == 0:
         return _DRAW_STOCK
@@ -738,3 +761,6 @@ _KEEP = (None,) + tuple(Keep(p) for p in range(1, 7))
 _PEEK = (None,) + tuple(Peek(p) for p in range(1, 7))
 _DRAW_STOCK, _DISCARD, _KNOCK = DrawStock(), Discard(), Knock()
 _draw_stock_if = lru_cache(maxsize=None)(DrawStockIf)  # limits run from -5 to 40: a few hundred
+# The random player's conditional draws by limit, then position: `_IF_ROWS[limit][pos]` (the
+# card values of every option set lie in this range; another limit goes to `_draw_stock_if`).
+_IF_ROWS = {limit: (None,) + tuple(_draw_stock_if(limit, p) for p in range(1, 7)) for limit in range(-5, 41)}

@@ -67,7 +67,7 @@ from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
 from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
-from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, deal, golf_deck
+from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, golf_deck
 from pbem.games.errors import BadOption, GameRefused
 from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
@@ -94,6 +94,8 @@ _NONES = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chose
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS = len(REVEAL_PAIRS)
+_PAIRS_POWER = tuple(PAIRS ** n for n in range(17))  # the deal's one draw is below PAIRS ** players
+_DOWN = (False,) * GRID
 # _REVEAL[a][b] is Reveal(a, b) (index 0 is a placeholder, never read).
 _REVEAL = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
 
@@ -278,18 +280,34 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         t = command.__class__
         # The common orders go straight to play when they are plainly legal (a benchmark hole is
         # some 37 of them); anything else is checked in full first, and refused there if wrong.
-        if t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
+        # The commonest, DRAW DISCARD, is played here as `_take_discard` plays it.
+        if t is DrawDiscard:
+            pos = command.pos
+            if (seat == self.current and self.drawn is None and not self.revealing and self._result is None
+                    and pos.__class__ is int and 0 < pos <= GRID and not self.resigned[seat]):
+                i, grid, discard = pos - 1, self.grid[seat], self.discard
+                card, old = discard[-1], grid[i]
+                grid[i], discard[-1] = card, old
+                up = self.up[seat]
+                up[i] = True
+                say = ["took", card, pos, old]
+                if (self.ender is not None or False in up) and self.stock:
+                    following = seat + 1 if seat + 1 < self.n else 0
+                    if following != self.ender and not self.resigned[following]:
+                        self._turn += 1
+                        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
+                        self.log.append((_PLAYED, seat, say))
+                        self.current = following
+                        return
+                return self._end_turn(seat, up, say)
+        elif t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
             a, b = command.first, command.second
             if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
                     and b.__class__ is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
                 return self._reveal(seat, a, b)
         elif seat == self.current and not self.revealing and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
-            if t is DrawDiscard:
-                pos = command.pos
-                if drawn is None and pos.__class__ is int and 0 < pos <= GRID:
-                    return self._take_discard(seat, pos)
-            elif t is DrawStock:
+            if t is DrawStock:
                 if drawn is None:
                     self._draw(seat, True)
                     return
@@ -407,23 +425,30 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         n = self.n
         self.dealer = dealer = (self.game_no - 1 + self.hole_no - 1) % n
         self.drawn = self.ender = None
-        starter = self._following(dealer)
-        assert starter is not None  # two seats in play at least (else the game is over), and no ender yet
+        starter = dealer + 1 if dealer + 1 < n else 0  # the next seat in play (no ender yet)
+        if self.resigned[starter]:
+            following = self._following(dealer)
+            assert following is not None  # two seats in play at least (else the game is over)
+            starter = following
         self.starter = self.current = starter
         deck = list(DECK)
         rng = self.rng
         rng.shuffle(deck)
         self.shuffles.append(deck[:])
-        hands = deal(deck, n, GRID)  # one at a time from the dealer's left
+        # One card at a time from the top (the end) round the table from the dealer's left, as
+        # `deck.deal` deals: the k-th card to seat (dealer + 1 + k) mod n.
+        count = n * GRID
+        dealt = deck[:-count - 1:-1]
+        del deck[-count:]
         grid = self.grid
         for i in range(n):
-            grid[(dealer + 1 + i) % n] = hands[i]
-        self.up = [[False] * GRID for _ in range(n)]
+            grid[(dealer + 1 + i) % n] = dealt[i::n]
+        self.up = list(map(list, repeat(_DOWN, n)))  # a list of its own each seat
         self.discard = [deck.pop()]
         self.stock = deck
         self.revealing = True
         self.reveals = [None] * n
-        draw = rng.below(PAIRS ** n)  # one draw for all: seat s's pair is base-15 digit s
+        draw = rng.below(_PAIRS_POWER[n])  # one draw for all: seat s's pair is base-15 digit s
         pairs = []
         for _ in range(n):
             draw, digit = divmod(draw, PAIRS)
