@@ -17,6 +17,9 @@ unseen cards is already the right sample. The state plays the current hole only.
 """
 from __future__ import annotations
 
+import os
+from collections import Counter
+
 from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.cards.orders import DiscardFlip, DrawDiscard, DrawStock, Keep, Reveal
@@ -28,7 +31,7 @@ __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 VERSION = "cards-3"  # the card robots' version, as when one module played both card games
 
 
-def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
+def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None = None) -> engine.GolfDeck:
     names = list(view["names"])
     n = len(names)
     opts = {"nmr": options.get("nmr", "default"), "holes": view["hole"], "game": view["game_number"]}
@@ -44,17 +47,48 @@ def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
     s.resigned = list(view["resigned"])
     s._turn = view["turn"]
     shown, top = view["grids"], view["discard"]
-    pool = search.unseen(engine.DECK, view, s.drawn)
+    known = known or _Known(view)
+    pool = search.unseen(engine.DECK, view, s.drawn, known.below)
     rng.shuffle(pool)
     s.grid = [[pool.pop() if c == HIDDEN else c for c in g] for g in shown]
     s.up = [[not revealing and c != HIDDEN for c in g] for g in shown]
     s.stock = [pool.pop() for _ in range(view["stock"])]
-    s.discard = pool + ([top] if top is not None else [])
+    s.discard = (pool if known.pile is None else list(known.below)) + ([top] if top is not None else [])
     pairs = engine.REVEAL_PAIRS
     s.default_reveals = [pairs[rng.below(len(pairs))] for _ in range(n)]
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
+    s.known = known  # what the rollouts' players go by (`_greedy`), the same in every sample
     return s
+
+
+class _Known:
+    """What a seat knows of the hole from its view: the discard pile below its top (every
+    discard is public, `pile`; None should the events not account for the top), and the mean
+    points and kinds of the cards it has not seen (the stock and every face-down card)."""
+
+    def __init__(self, view: dict):
+        pile: list[str] | None = []
+        for e in view.get("events", ()):  # this hole's pile, from its first discard on
+            kind = e.get("kind")
+            if kind == "hole_start":
+                pile = [e["discard"]] if e.get("discard") else []
+            elif kind == "played" and pile is not None:
+                if e.get("what") == "took":
+                    if not pile:
+                        pile = None
+                        continue
+                    pile.pop()
+                if e.get("discarded"):
+                    pile.append(e["discarded"])
+        if pile is not None and (not pile or pile[-1] != view["discard"]):
+            pile = None
+        self.pile = pile
+        self.below = tuple(pile[:-1]) if pile else ()
+        left = search.unseen(engine.DECK, view, view.get("drawn"), self.below)
+        self.mean = sum(_POINTS[c] for c in left) / len(left) if left else _UNSEEN
+        kinds = Counter(left)
+        self.kinds = [(c, k / len(left)) for c, k in sorted(kinds.items())]
 
 
 def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
@@ -104,17 +138,136 @@ def default_move(view: dict, seat: int, options: dict, rng):
 
 def strong_move(view: dict, seat: int, options: dict, rng):
     moves = candidates(view, seat)
-    usual = default_move(view, seat, options, rng)
-    return search.best_move(moves, usual, seat, lambda: rebuild(view, seat, options, rng), clone, _policy,
-                            sample_scores)
+    known = _Known(view)
+    if view["phase"] == "reveal":
+        usual = default_move(view, seat, options, rng)
+    else:
+        usual = _greedy(rebuild_known(view, seat, options, rng, known), seat, seat)
+    return search.best_move(moves, usual, seat, lambda: rebuild_known(view, seat, options, rng, known), clone,
+                            _policy, sample_scores, _worth, SAMPLES, FINAL_SAMPLES, MARGIN)
+
+
+def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> engine.GolfDeck:
+    return _deck_state(view, seat, options, rng, known)
+
+
+def _env(name, default):
+    return type(default)(os.environ.get("GD_" + name, default))
+
+
+SAMPLES = _env("SAMPLES", 24)
+FINAL_SAMPLES = _env("FINAL", 96)
+MARGIN = _env("MARGIN", 0.02)
+WIN = _env("WIN", 1.0)  # what a won hole is worth in `_worth`, against a point of margin
+SPREAD = _env("SPREAD", 0.05)
+POLICY = _env("POLICY", "greedy")
+
+
+def _worth(scores: list, me: int) -> float:
+    """What the search lowers: minus the hole won (a shared one by halves... ), plus a little of
+    the margin."""
+    mine = scores[me]
+    best = min(s for i, s in enumerate(scores) if i != me)
+    won = 1.0 if mine < best else 0.5 if mine == best else 0.0
+    return SPREAD * search.value(scores, me) - WIN * won
 
 
 def _policy(state, seat: int, me: int):
-    """The rollouts' player: the missed-deadline play, by `_deck_default` (the same rule worked
-    column by column) once the reveals are over."""
+    """The rollouts' player: once the reveals are over, `_greedy`."""
     if not state.revealing:
+        if POLICY == "greedy":
+            return _greedy(state, seat, me)
         return _deck_default(state, seat)
     return state.default_orders(seat)
+
+
+END_LEAD, KEEP_EDGE, TAKE_EDGE = _env("END_LEAD", 3.0), _env("KEEP_EDGE", 1.5), _env("TAKE_EDGE", 0.0)
+
+
+def _greedy(state, seat: int, me: int):
+    """A good player's move from what the seat sees (the tuned greedy player's rules): a
+    face-down card counts at the mean of the unseen cards; the discard is taken where it
+    beats a stock draw's expected worth; a drawn card is kept where it saves more than
+    KEEP_EDGE, else thrown with a card turned up (one whose partner lies face down first); no
+    move turns the last card up (ending the hole) unless the layout leads the others'
+    estimates by END_LEAD."""
+    known = state.known
+    m = known.mean
+    points = _POINTS
+    grids, ups, resigned = state.grid, state.up, state.resigned
+    others = float("inf")
+    for s in range(state.n):
+        if s == seat or resigned[s]:
+            continue
+        g, u = grids[s], ups[s]
+        w = 0.0
+        for i in (0, 1, 2):
+            if u[i] and u[i + 3]:
+                a, b = g[i], g[i + 3]
+                w += 0 if a == b else points[a] + points[b]
+            else:
+                w += (points[g[i]] if u[i] else m) + (points[g[i + 3]] if u[i + 3] else m)
+        if w < others:
+            others = w
+    cards, up = grids[seat], ups[seat]
+    pts = [points[c] if u else m for c, u in zip(cards, up)]
+    cols = [0.0 if up[i] and up[i + 3] and cards[i] == cards[i + 3] else pts[i] + pts[i + 3] for i in (0, 1, 2)]
+    now = cols[0] + cols[1] + cols[2]
+    last = state.ender is not None
+    down = [i for i in range(6) if not up[i]]
+    end_at = down[0] if len(down) == 1 and not last else -1
+    # a card's worth at place i: `base[i]` + its points, or `base0[i]` where it pairs its partner
+    best_plain, plain_at = float("inf"), 0
+    pairs: dict = {}
+    for i in range(6):
+        j = _PARTNER[i]
+        rest = now - cols[i if i < 3 else i - 3]
+        if i == end_at:
+            continue  # the hole ends: only where the seat leads (`lead` below)
+        w = rest + pts[j]
+        if w < best_plain:
+            best_plain, plain_at = w, i
+        if up[j]:
+            pj = cards[j]
+            if pj not in pairs or rest < pairs[pj][0]:
+                pairs[pj] = (rest, i)
+    ending = None
+    if end_at >= 0:
+        j = _PARTNER[end_at]
+        rest = now - cols[end_at if end_at < 3 else end_at - 3]
+        ending = (rest, pts[j], cards[j] if up[j] else None, others)
+
+    def placed(card):
+        w, at = best_plain + points[card], plain_at
+        pair = pairs.get(card)
+        if pair is not None and pair[0] < w:
+            w, at = pair
+        if ending is not None:
+            rest, pj, partner, lead = ending
+            e = rest if partner == card else rest + pj + points[card]
+            if e + END_LEAD <= lead and e < w:
+                w, at = e, end_at
+        return w, at
+
+    drawn = state.drawn
+    if drawn is None:
+        value, pos = placed(state.discard[-1])
+        if value >= now:
+            return _DS
+        draw = 0.0
+        for c, weight in known.kinds:
+            w = placed(c)[0]
+            draw += (w if w < now else now) * weight
+        if value + TAKE_EDGE < draw:
+            return _DD[pos]
+        return _DS
+    value, pos = placed(drawn)
+    if not (len(down) > 1 or last or now + END_LEAD <= others) or value + KEEP_EDGE < now:
+        return _KP[pos]
+    for i in down:
+        if up[_PARTNER[i]] is False:
+            return _FL[i]
+    return _FL[down[0]]
 
 
 _POINTS = engine.POINTS
