@@ -1,10 +1,11 @@
 """Golf Deck's robot (CONTRACT section 12), from its seat's view alone.
 
-To use the engine it rebuilds a state consistent with the view (`rebuild`): every card the seat
-has not seen (the stock, the discard pile below its top, every face-down card, its own too) is
-dealt at random from the cards the view does not show, drawn from the robot's stream. A kept
-card lies face up and a face-down card is unknown to its owner too, so a uniform deal of the
-unseen cards is already the right sample. The state plays the current hole only.
+To use the engine it rebuilds a state consistent with the view (`rebuild`): every discard is
+public, so the discard pile is rebuilt card for card from the view's events (`_Known`); every
+card the seat has not seen (the stock, every face-down card, its own too) is dealt at random
+from the rest, drawn from the robot's stream. A kept card lies face up and a face-down card is
+unknown to its owner too, so a uniform deal of the unseen cards is already the right sample.
+The state plays the current hole only.
 
 - `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state (it
   reads only what the seat may see, so it is the same whatever the sample; the tests check
@@ -12,12 +13,14 @@ unseen cards is already the right sample. The state plays the current hole only.
   made at the deal, which no seat sees, so the robot makes the same kind of draw from its own
   stream (one of the 15 pairs, uniformly).
 - `strong` is the shared determinized search (`cards.search.best_move`): every candidate move
-  on the same sampled states, the rest of the hole played out on the pure engine (every seat
-  by the missed-deadline rule, worked column by column), the lowest mean margin wins.
+  on the same sampled states, the rest of the hole played out on the pure engine by a good
+  player's rules (`_greedy`, those of the tuned greedy player, its unseen cards counted; the
+  others in half the samples by the missed-deadline rule instead), and
+  the move that wins the hole most often (a shared win by half, then a little of the margin:
+  `_worth`) is played.
 """
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 from pbem.games.cards import search
@@ -28,7 +31,7 @@ from pbem.games.golfdeck import engine
 
 __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 
-VERSION = "cards-3"  # the card robots' version, as when one module played both card games
+VERSION = "cards-5"  # the card robots' version, as when one module played both card games
 
 
 def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None = None) -> engine.GolfDeck:
@@ -59,6 +62,7 @@ def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None 
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
     s.known = known  # what the rollouts' players go by (`_greedy`), the same in every sample
+    s.easy_others = rng.below(2) == 1  # the others play the rollouts as robot:easy (`_policy`)
     return s
 
 
@@ -151,21 +155,17 @@ def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> engine.Go
     return _deck_state(view, seat, options, rng, known)
 
 
-def _env(name, default):
-    return type(default)(os.environ.get("GD_" + name, default))
-
-
-SAMPLES = _env("SAMPLES", 24)
-FINAL_SAMPLES = _env("FINAL", 96)
-MARGIN = _env("MARGIN", 0.02)
-WIN = _env("WIN", 1.0)  # what a won hole is worth in `_worth`, against a point of margin
-SPREAD = _env("SPREAD", 0.05)
-POLICY = _env("POLICY", "greedy")
+# Every candidate on SAMPLES sampled states, the best few and the greedy's own move on
+# FINAL_SAMPLES more (`search.best_move`); the greedy's move is played unless another beats it
+# by MARGIN (in holes won a sample).
+SAMPLES, FINAL_SAMPLES, MARGIN = 24, 96, 0.02
+WIN, SPREAD = 1.0, 0.05  # `_worth`: a hole won, against a point of margin
 
 
 def _worth(scores: list, me: int) -> float:
-    """What the search lowers: minus the hole won (a shared one by halves... ), plus a little of
-    the margin."""
+    """What the search lowers: minus the hole won (1; shared, 1/2), plus a little of the margin
+    (`search.value`): the arena counts holes won, and the margin alone ended holes to save points
+    rather than to win."""
     mine = scores[me]
     best = min(s for i, s in enumerate(scores) if i != me)
     won = 1.0 if mine < best else 0.5 if mine == best else 0.0
@@ -173,15 +173,17 @@ def _worth(scores: list, me: int) -> float:
 
 
 def _policy(state, seat: int, me: int):
-    """The rollouts' player: once the reveals are over, `_greedy`."""
+    """The rollouts' player once the reveals are over: `_greedy` for the robot's own seat; for
+    the others `_greedy` in half the samples and the missed-deadline rule (`_deck_default`) in
+    the other half, as the robot cannot tell a good player from a robot:easy seat."""
     if not state.revealing:
-        if POLICY == "greedy":
+        if seat == me or not state.easy_others:
             return _greedy(state, seat, me)
         return _deck_default(state, seat)
     return state.default_orders(seat)
 
 
-END_LEAD, KEEP_EDGE, TAKE_EDGE = _env("END_LEAD", 3.0), _env("KEEP_EDGE", 1.5), _env("TAKE_EDGE", 0.0)
+END_LEAD, KEEP_EDGE, TAKE_EDGE = 3.0, 1.5, 0.0  # the greedy player's tuned constants
 
 
 def _greedy(state, seat: int, me: int):
