@@ -61,8 +61,9 @@ def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None 
     s.default_reveals = [pairs[rng.below(len(pairs))] for _ in range(n)]
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
-    s.known = known  # what the rollouts' players go by (`_greedy`), the same in every sample
-    s.easy_others = rng.below(2) == 1  # the others play the rollouts as robot:easy (`_policy`)
+    # The rollouts' own facts (`_policy`): what their players go by (`_greedy`), the same in
+    # every sample, and whether the others play this sample's rollouts as robot:easy.
+    vars(s).update(known=known, easy_others=rng.below(2) == 1)
     return s
 
 
