@@ -92,9 +92,10 @@ def best_move(moves: list, usual, seat: int, sample: Callable, clone: Callable, 
               score: Callable, worth: Callable = value, samples: int = SAMPLES,
               final_samples: int = FINAL_SAMPLES, margin: float = MARGIN):
     """The candidate with the lowest mean rollout value over the same sampled states, in two
-    rounds (`samples`, then `final_samples` for the `FINALISTS` best and the missed-deadline
-    move `usual`, which wins unless beaten by `margin`). A game may give its own `worth` of the
-    hole's scores (by default `value`) and counts; golf keeps the defaults."""
+    rounds (`samples`, then `final_samples` for the `FINALISTS` best and the game's usual move
+    `usual` (golf's: the missed-deadline move), which wins unless beaten by `margin`). A game
+    may give its own `worth` of the hole's scores (by default `value`) and counts; golf keeps
+    the defaults, golfdeck gives its own."""
     if usual not in moves:
         moves.append(usual)
     if len(moves) == 1:
