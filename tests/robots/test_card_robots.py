@@ -190,6 +190,27 @@ def test_rebuilt_state_shows_the_seat_its_view():
                 assert HIDDEN not in all_cards
 
 
+def test_golfdeck_rebuild_counts_the_pile_from_the_events():
+    """Every discard is public: the rebuilt pile is the real one, card for card, and the stock
+    and face-down cards are dealt from the rest (none of them a card known to lie in the pile)."""
+    counted = 0
+    for seed in range(900, 940):
+        game = golfdeck.GolfDeck.new(NAMES[:2 + seed % 3], {"holes": 2}, seed, None)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 90)):
+            if game.result() is not None:
+                break
+            game.apply(min(game.to_move()), golfdeck.random_orders(game, min(game.to_move()), rng))
+        if game.result() is not None or game.revealing:
+            continue
+        seat = min(game.to_move())
+        for k in range(2):
+            rebuilt = spec_for("golfdeck").robot.rebuild(game.view(seat), seat, {}, stream(k))
+            assert rebuilt.discard == game.discard
+            counted += len(game.discard) > 1
+    assert counted >= 20
+
+
 def known_cards(game, seat: int) -> dict:
     """The seat's own cards that it knows (face up, or seen in golf), by position."""
     view = game.view(seat)

@@ -52,9 +52,11 @@ def value(scores: list, me: int) -> float:
     return scores[me] - sum(others) / len(others)
 
 
-def rollout(state, me: int, play: Callable, score: Callable, horizon: int = MOVE_CAP) -> float:
+def rollout(state, me: int, play: Callable, score: Callable, horizon: int = MOVE_CAP,
+            worth: Callable = value) -> float:
     """Play on from `state` (changed in place) to the hole's end or `horizon` more turns, every
-    seat by `play`, and value the layouts as they then lie for the seat `me` (`value`)."""
+    seat by `play`, and value the layouts as they then lie for the seat `me` (`worth`, by
+    default `value`)."""
     stop = state._turn + horizon
     moves = 0
     while state._result is None and state._turn < stop and moves < MOVE_CAP:
@@ -64,12 +66,12 @@ def rollout(state, me: int, play: Callable, score: Callable, horizon: int = MOVE
         if len(state.events) > 64:
             state.events.clear()
     if state.holes:
-        return value(state.holes[-1]["scores"], me)
-    return value(score(state), me)
+        return worth(state.holes[-1]["scores"], me)
+    return worth(score(state), me)
 
 
 def tried(moves: list, samples: int, seat: int, sample: Callable, clone: Callable, play: Callable,
-          score: Callable) -> list[float]:
+          score: Callable, worth: Callable = value) -> list[float]:
     """Each move's total rollout value over the same `samples` sampled states (an illegal
     move, should a sample refuse it, counts as infinitely bad)."""
     totals = [0.0] * len(moves)
@@ -82,28 +84,31 @@ def tried(moves: list, samples: int, seat: int, sample: Callable, clone: Callabl
             except Exception:
                 totals[i] = float("inf")
                 continue
-            totals[i] += rollout(trial, seat, play, score)
+            totals[i] += rollout(trial, seat, play, score, worth=worth)
     return totals
 
 
 def best_move(moves: list, usual, seat: int, sample: Callable, clone: Callable, play: Callable,
-              score: Callable):
+              score: Callable, worth: Callable = value, samples: int = SAMPLES,
+              final_samples: int = FINAL_SAMPLES, margin: float = MARGIN):
     """The candidate with the lowest mean rollout value over the same sampled states, in two
-    rounds (`SAMPLES`, then `FINAL_SAMPLES` for the `FINALISTS` best and the missed-deadline
-    move `usual`, which wins unless beaten by `MARGIN`)."""
+    rounds (`samples`, then `final_samples` for the `FINALISTS` best and the game's usual move
+    `usual` (golf's: the missed-deadline move), which wins unless beaten by `margin`). A game
+    may give its own `worth` of the hole's scores (by default `value`) and counts; golf keeps
+    the defaults, golfdeck gives its own."""
     if usual not in moves:
         moves.append(usual)
     if len(moves) == 1:
         return moves[0]
-    first = tried(moves, SAMPLES, seat, sample, clone, play, score)
+    first = tried(moves, samples, seat, sample, clone, play, score, worth)
     ranked = sorted(range(len(moves)), key=lambda i: (first[i], i))
     finalists = [moves[i] for i in ranked[:FINALISTS]]
     if usual not in finalists:
         finalists.append(usual)
-    second = tried(finalists, FINAL_SAMPLES, seat, sample, clone, play, score)
-    points = {m: (second[i] + first[moves.index(m)]) / (FINAL_SAMPLES + SAMPLES)
+    second = tried(finalists, final_samples, seat, sample, clone, play, score, worth)
+    points = {m: (second[i] + first[moves.index(m)]) / (final_samples + samples)
               for i, m in enumerate(finalists)}
-    points[usual] -= MARGIN
+    points[usual] -= margin
     return min(finalists, key=lambda m: (points[m], finalists.index(m)))
 
 

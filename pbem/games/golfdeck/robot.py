@@ -1,10 +1,11 @@
 """Golf Deck's robot (CONTRACT section 12), from its seat's view alone.
 
-To use the engine it rebuilds a state consistent with the view (`rebuild`): every card the seat
-has not seen (the stock, the discard pile below its top, every face-down card, its own too) is
-dealt at random from the cards the view does not show, drawn from the robot's stream. A kept
-card lies face up and a face-down card is unknown to its owner too, so a uniform deal of the
-unseen cards is already the right sample. The state plays the current hole only.
+To use the engine it rebuilds a state consistent with the view (`rebuild`): every discard is
+public, so the discard pile is rebuilt card for card from the view's events (`_Known`); every
+card the seat has not seen (the stock, every face-down card, its own too) is dealt at random
+from the rest, drawn from the robot's stream. A kept card lies face up and a face-down card is
+unknown to its owner too, so a uniform deal of the unseen cards is already the right sample.
+The state plays the current hole only.
 
 - `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state (it
   reads only what the seat may see, so it is the same whatever the sample; the tests check
@@ -12,10 +13,15 @@ unseen cards is already the right sample. The state plays the current hole only.
   made at the deal, which no seat sees, so the robot makes the same kind of draw from its own
   stream (one of the 15 pairs, uniformly).
 - `strong` is the shared determinized search (`cards.search.best_move`): every candidate move
-  on the same sampled states, the rest of the hole played out on the pure engine (every seat
-  by the missed-deadline rule, worked column by column), the lowest mean margin wins.
+  on the same sampled states, the rest of the hole played out on the pure engine by a good
+  player's rules (`_greedy`, those of the tuned greedy player, its unseen cards counted; the
+  others in half the samples by the missed-deadline rule instead), and
+  the move that wins the hole most often (a shared win by half, then a little of the margin:
+  `_worth`) is played.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
@@ -25,10 +31,10 @@ from pbem.games.golfdeck import engine
 
 __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 
-VERSION = "cards-3"  # the card robots' version, as when one module played both card games
+VERSION = "cards-5"  # the card robots' version, as when one module played both card games
 
 
-def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
+def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None = None) -> engine.GolfDeck:
     names = list(view["names"])
     n = len(names)
     opts = {"nmr": options.get("nmr", "default"), "holes": view["hole"], "game": view["game_number"]}
@@ -44,17 +50,50 @@ def _deck_state(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
     s.resigned = list(view["resigned"])
     s._turn = view["turn"]
     shown, top = view["grids"], view["discard"]
-    pool = search.unseen(engine.DECK, view, s.drawn)
+    known = known or _Known(view)
+    pool = search.unseen(engine.DECK, view, s.drawn, known.below)
     rng.shuffle(pool)
     s.grid = [[pool.pop() if c == HIDDEN else c for c in g] for g in shown]
     s.up = [[not revealing and c != HIDDEN for c in g] for g in shown]
     s.stock = [pool.pop() for _ in range(view["stock"])]
-    s.discard = pool + ([top] if top is not None else [])
+    s.discard = (pool if known.pile is None else list(known.below)) + ([top] if top is not None else [])
     pairs = engine.REVEAL_PAIRS
     s.default_reveals = [pairs[rng.below(len(pairs))] for _ in range(n)]
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
+    # The rollouts' own facts (`_policy`): what their players go by (`_greedy`), the same in
+    # every sample, and whether the others play this sample's rollouts as robot:easy.
+    vars(s).update(known=known, easy_others=rng.below(2) == 1)
     return s
+
+
+class _Known:
+    """What a seat knows of the hole from its view: the discard pile below its top (every
+    discard is public, `pile`; None should the events not account for the top), and the mean
+    points and kinds of the cards it has not seen (the stock and every face-down card)."""
+
+    def __init__(self, view: dict):
+        pile: list[str] | None = []
+        for e in view.get("events", ()):  # this hole's pile, from its first discard on
+            kind = e.get("kind")
+            if kind == "hole_start":
+                pile = [e["discard"]] if e.get("discard") else []
+            elif kind == "played" and pile is not None:
+                if e.get("what") == "took":
+                    if not pile:
+                        pile = None
+                        continue
+                    pile.pop()
+                if e.get("discarded"):
+                    pile.append(e["discarded"])
+        if pile is not None and (not pile or pile[-1] != view["discard"]):
+            pile = None
+        self.pile = pile
+        self.below = tuple(pile[:-1]) if pile else ()
+        left = search.unseen(engine.DECK, view, view.get("drawn"), self.below)
+        self.mean = sum(_POINTS[c] for c in left) / len(left) if left else _UNSEEN
+        kinds = Counter(left)
+        self.kinds = [(c, k / len(left)) for c, k in sorted(kinds.items())]
 
 
 def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
@@ -104,17 +143,134 @@ def default_move(view: dict, seat: int, options: dict, rng):
 
 def strong_move(view: dict, seat: int, options: dict, rng):
     moves = candidates(view, seat)
-    usual = default_move(view, seat, options, rng)
-    return search.best_move(moves, usual, seat, lambda: rebuild(view, seat, options, rng), clone, _policy,
-                            sample_scores)
+    known = _Known(view)
+    if view["phase"] == "reveal":
+        usual = default_move(view, seat, options, rng)
+    else:
+        usual = _greedy(rebuild_known(view, seat, options, rng, known), seat, seat)
+    return search.best_move(moves, usual, seat, lambda: rebuild_known(view, seat, options, rng, known), clone,
+                            _policy, sample_scores, _worth, SAMPLES, FINAL_SAMPLES, MARGIN)
+
+
+def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> engine.GolfDeck:
+    return _deck_state(view, seat, options, rng, known)
+
+
+# Every candidate on SAMPLES sampled states, the best few and the greedy's own move on
+# FINAL_SAMPLES more (`search.best_move`); the greedy's move is played unless another beats it
+# by MARGIN (in holes won a sample).
+SAMPLES, FINAL_SAMPLES, MARGIN = 24, 96, 0.02
+WIN, SPREAD = 1.0, 0.05  # `_worth`: a hole won, against a point of margin
+
+
+def _worth(scores: list, me: int) -> float:
+    """What the search lowers: minus the hole won (1; shared, 1/2), plus a little of the margin
+    (`search.value`): the arena counts holes won, and the margin alone ended holes to save points
+    rather than to win."""
+    mine = scores[me]
+    best = min(s for i, s in enumerate(scores) if i != me)
+    won = 1.0 if mine < best else 0.5 if mine == best else 0.0
+    return SPREAD * search.value(scores, me) - WIN * won
 
 
 def _policy(state, seat: int, me: int):
-    """The rollouts' player: the missed-deadline play, by `_deck_default` (the same rule worked
-    column by column) once the reveals are over."""
+    """The rollouts' player once the reveals are over: `_greedy` for the robot's own seat; for
+    the others `_greedy` in half the samples and the missed-deadline rule (`_deck_default`) in
+    the other half, as the robot cannot tell a good player from a robot:easy seat."""
     if not state.revealing:
+        if seat == me or not state.easy_others:
+            return _greedy(state, seat, me)
         return _deck_default(state, seat)
     return state.default_orders(seat)
+
+
+END_LEAD, KEEP_EDGE, TAKE_EDGE = 3.0, 1.5, 0.0  # the greedy player's tuned constants
+
+
+def _greedy(state, seat: int, me: int):
+    """A good player's move from what the seat sees (the tuned greedy player's rules): a
+    face-down card counts at the mean of the unseen cards; the discard is taken where it
+    beats a stock draw's expected worth; a drawn card is kept where it saves more than
+    KEEP_EDGE, else thrown with a card turned up (one whose partner lies face down first); no
+    move turns the last card up (ending the hole) unless the layout leads the others'
+    estimates by END_LEAD."""
+    known = state.known
+    m = known.mean
+    points = _POINTS
+    grids, ups, resigned = state.grid, state.up, state.resigned
+    others = float("inf")
+    for s in range(state.n):
+        if s == seat or resigned[s]:
+            continue
+        g, u = grids[s], ups[s]
+        w = 0.0
+        for i in (0, 1, 2):
+            if u[i] and u[i + 3]:
+                a, b = g[i], g[i + 3]
+                w += 0 if a == b else points[a] + points[b]
+            else:
+                w += (points[g[i]] if u[i] else m) + (points[g[i + 3]] if u[i + 3] else m)
+        if w < others:
+            others = w
+    cards, up = grids[seat], ups[seat]
+    pts = [points[c] if u else m for c, u in zip(cards, up)]
+    cols = [0.0 if up[i] and up[i + 3] and cards[i] == cards[i + 3] else pts[i] + pts[i + 3] for i in (0, 1, 2)]
+    now = cols[0] + cols[1] + cols[2]
+    last = state.ender is not None
+    down = [i for i in range(6) if not up[i]]
+    end_at = down[0] if len(down) == 1 and not last else -1
+    # a card's worth at place i: `base[i]` + its points, or `base0[i]` where it pairs its partner
+    best_plain, plain_at = float("inf"), 0
+    pairs: dict = {}
+    for i in range(6):
+        j = _PARTNER[i]
+        rest = now - cols[i if i < 3 else i - 3]
+        if i == end_at:
+            continue  # the hole ends: only where the seat leads (`lead` below)
+        w = rest + pts[j]
+        if w < best_plain:
+            best_plain, plain_at = w, i
+        if up[j]:
+            pj = cards[j]
+            if pj not in pairs or rest < pairs[pj][0]:
+                pairs[pj] = (rest, i)
+    ending = None
+    if end_at >= 0:
+        j = _PARTNER[end_at]
+        rest = now - cols[end_at if end_at < 3 else end_at - 3]
+        ending = (rest, pts[j], cards[j] if up[j] else None, others)
+
+    def placed(card):
+        w, at = best_plain + points[card], plain_at
+        pair = pairs.get(card)
+        if pair is not None and pair[0] < w:
+            w, at = pair
+        if ending is not None:
+            rest, pj, partner, lead = ending
+            e = rest if partner == card else rest + pj + points[card]
+            if e + END_LEAD <= lead and e < w:
+                w, at = e, end_at
+        return w, at
+
+    drawn = state.drawn
+    if drawn is None:
+        value, pos = placed(state.discard[-1])
+        if value >= now:
+            return _DS
+        draw = 0.0
+        for c, weight in known.kinds:
+            w = placed(c)[0]
+            draw += (w if w < now else now) * weight
+        if value + TAKE_EDGE < draw:
+            return _DD[pos]
+        return _DS
+    value, pos = placed(drawn)
+    if not (len(down) > 1 or last or now + END_LEAD <= others) or value + KEEP_EDGE < now:
+        return _KP[pos]
+    for i in down:
+        if up[_PARTNER[i]] is False:
+            return _FL[i]
+    return _FL[down[0]]
 
 
 _POINTS = engine.POINTS
