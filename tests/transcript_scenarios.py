@@ -594,7 +594,7 @@ def robots(t: Transcript) -> None:
     the strong robot at the deadline (nmr=robot), then the GM handing that seat to a robot."""
     seats = {0: ANN, 2: BOB}
     t.new_game("onpar", "rb1", [("Ann", ANN), ("Caddie", "robot:strong"), ("Bob", BOB)],
-               "--seed", "4", "--option", "holes=1", "--option", "nmr=robot", "--deadline", "2d")
+               "--seed", "5", "--option", "holes=1", "--option", "nmr=robot", "--deadline", "2d")
     t.wait(hours=1)
     t.send(ANN, "HELP", "rb1")
     t.send(BOB, "PRESS Shall we let the robot win?", "rb1")

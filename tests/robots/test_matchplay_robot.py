@@ -233,3 +233,74 @@ def test_strong_beats_an_opponent_of_fixed_habits():
         winners = g.result().winners
         points += 1.0 if winners == (mine,) else 0.5 if len(winners) == 2 else 0.0
     assert points >= 6
+
+
+def _par_player(state: MatchPlay, seat: int, half: float = 0.5, spend: float = 0.3) -> Play:
+    """A player scoring itself against par (written here apart from the robot): each legal order
+    is worth the holes it beats par on, `half` a hole equalled, less `spend` a stroke its cards
+    are below par; a RED special moves par, a BLUE one its score; ties to the highest line."""
+    holes = state.turn_holes()
+    pars = [state.pars[h - 1] for h in holes]
+
+    def worth(line: str) -> float:
+        play = MatchPlay.command_from_text(line.replace("; ", "\n"))
+        mine, theirs = list(play.cards), list(pars)
+        for s in play.specials:
+            i = holes.index(s.hole)
+            if s.card.startswith("BLUE"):
+                mine[i] += s.delta
+            else:
+                theirs[i] += s.delta
+        won = sum(1.0 if m < t else half if m == t else 0.0 for m, t in zip(mine, theirs))
+        return won - spend * (sum(pars) - sum(play.cards))
+
+    best = max(state.legal_orders(seat), key=lambda line: (worth(line), line))
+    return MatchPlay.command_from_text(best.replace("; ", "\n"))
+
+
+@pytest.mark.parametrize("half,spend", [(0.5, 0.3), (0.0, 0.1)])
+def test_the_opponent_model_foresees_a_par_player(half, spend):
+    """After one turn of a par player's orders the robot expects them (at PAR_THRESHOLD or more)
+    and its prediction holds its next orders; random orders seldom pass for a par player's."""
+    rnd = random.Random(6)
+    for _ in range(4):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, course(rnd))
+        for turn in range(4):
+            if turn:
+                view = g.view(0)
+                belief, predicted = robot._par_beliefs(view, robot.rebuild(view), 1)
+                assert belief >= robot.PAR_THRESHOLD
+                assert _par_player(g, 1, half, spend) in [play for _, play in predicted]
+            g.apply(0, random_orders(g, 0, rnd))
+            g.apply(1, _par_player(g, 1, half, spend))
+            g.resolve()
+    taken = turns = 0
+    for _ in range(40):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, course(rnd))
+        while not g.finished:
+            view = g.view(0)
+            taken += robot._par_beliefs(view, robot.rebuild(view), 1)[0] >= robot.PAR_THRESHOLD
+            turns += 1
+            for seat in (0, 1):
+                line = rnd.choice(g.legal_orders(seat))
+                g.apply(seat, MatchPlay.command_from_text(line.replace("; ", "\n")))
+            g.resolve()
+    assert taken <= 0.02 * turns
+
+
+@pytest.mark.slow
+def test_strong_beats_a_par_player():
+    points = 0.0
+    for n in range(6):
+        g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
+        mine = n % 2
+        move = 0
+        while not g.finished:
+            g.apply(mine, MatchPlay.command_from_text(
+                robot.decide(g.view(mine), mine, "strong", {}, stream(n, mine, move))))
+            g.apply(1 - mine, _par_player(g, 1 - mine))
+            g.resolve()
+            move += 1
+        winners = g.result().winners
+        points += 1.0 if winners == (mine,) else 0.5 if len(winners) == 2 else 0.0
+    assert points >= 5

@@ -42,12 +42,12 @@ CASES = [
     # golf layout=6: today (cards-4) 48.3% v greedy (bench, 300 holes), target 60% (not met).
     # n = 120, bar 0.42: P(pass | 0.483) = 0.91, P(pass | 0.383) = 0.20.
     ("golf", {"holes": 1, "layout": 6}, "golf_greedy.py", 60, 0.42),
-    # On Par: today 66.8% of holes v greedy (bench, 400 holes), target 70% (not met).
-    # n = 120, bar 0.61: P(pass | 0.668) = 0.90, P(pass | 0.568) = 0.16.
-    ("onpar", {"holes": 1}, "onpar_greedy.py", 60, 0.61),
-    # MatchPlay: today 63.8% of match points v greedy (bench, 200 matches), target 85% (not
-    # met). n = 100 matches, bar 0.58: P(pass | 0.638) = 0.90, P(pass | 0.538) = 0.23.
-    ("matchplay", {}, "matchplay_greedy.py", 50, 0.58),
+    # On Par: today (onpar-search-2) 70.2% of holes v greedy (bench, 400 holes), target 70%
+    # (met). n = 200, bar 0.65: P(pass | 0.70) = 0.95, P(pass | 0.60) = 0.08.
+    ("onpar", {"holes": 1}, "onpar_greedy.py", 100, 0.65),
+    # MatchPlay: today (matchplay-rm-4) 100% of match points v greedy (bench, 200 matches),
+    # target 85% (met). n = 100 matches, bar 0.80: P(pass | 0.85) = 0.93, P(pass | 0.75) = 0.15.
+    ("matchplay", {}, "matchplay_greedy.py", 50, 0.80),
 ]
 
 

@@ -22,6 +22,16 @@ holes played) and solves the turn as a two-player zero-sum game with regret matc
 - An opponent that has played exactly the default orders in every turn so far is expected to do
   so again, mostly: the robot then plays its best concrete orders against that expectation
   (mixed with the equilibrium), drawing among equally good ones.
+- An opponent that has played, in every turn so far, what a player scoring itself against par
+  would (each legal order weighed as holes beaten against par, holes equalled, strokes spent
+  below par, with weights from a small grid, ties broken by the orders' text either way or
+  alike: `_par_beliefs`) is expected, with the chance Bayes' rule gives it against uniformly
+  random orders (a small prior, so a random opponent's chance match is not enough), to play
+  such orders again. The robot then plays concrete orders against that prediction (mixed with
+  the equilibrium), but weighs the best few also by the worst the opponent could do to them if
+  it knew them, and draws among those within SLACK of the best: a player that only seemed to
+  play against par gains less by turning on the robot once it is taken for one (it costs the
+  hypothesis at once: a turn off the prediction drops it). The default orders are met so too.
 - Otherwise the robot weighs, by Bayes' rule over the opponent's public plays so far, three
   hypotheses: it plays uniformly random legal orders (cards drawn at random from its hand); it
   plays deliberately (half the turn's equilibrium, half any of the different legal orders alike);
@@ -53,7 +63,7 @@ from pbem.games.matchplay.engine import HOLES, MatchPlay, Play, Special, turn_ho
 
 __all__ = ["VERSION", "decide", "rebuild"]
 
-VERSION = "matchplay-rm-3"
+VERSION = "matchplay-rm-4"
 
 HELPFUL = ("BLUE-1", "RED+1")
 HARMFUL = ("BLUE+1", "RED-1")
@@ -90,6 +100,18 @@ RANDOM_LEAF = {
     6: ((0.2639, 0.6138, 0.0419, -0.0465, 0.0018, 0.7208, -0.3447, -0.6562, 0.4478),
         (-0.4823, -0.0072, 0.0152, 0.0101, 0.0006, -0.0249, 0.0052, -0.0940, -0.1040)),
 }
+# An opponent that plays against par (see _par_beliefs): the weights of a hole halved and of a
+# stroke spent below par, and the ties' rules, of its hypotheses; their chance before any play;
+# the most the robot stakes on them, and the least belief it acts on.
+PAR_HALF = (0.0, 0.5)
+PAR_SPEND = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+PAR_TIES = ("high", "low", "any")
+PAR_PRIOR = 0.05
+PAR_CAP = 0.9
+PAR_THRESHOLD = 0.5
+ROBUST = 0.9             # the weight of the worst case in the orders played against such a player
+SLACK = 0.01             # orders this close to the best are drawn alike (harder to foresee)
+ROBUST_CANDIDATES = 40   # how many of the best orders against the prediction are so weighed
 DEFAULT_BELIEF = 0.85  # how much an opponent that always played the default orders is expected to
 _FLOAT = 1 << 53
 
@@ -315,6 +337,10 @@ def _strong(state: MatchPlay, view: dict, seat: int, rng) -> Play:
     if _always_default(view, opp):
         _, y = _solve(a)
         return _exploit(state, seat, mine, a, y, lead, worth, DEFAULT_BELIEF, rng)
+    belief, predicted = _par_beliefs(view, state, opp)
+    if belief >= PAR_THRESHOLD:
+        _, y = _solve(a)
+        return _exploit(state, seat, mine, a, y, lead, worth, belief, rng, predicted)
     p_random, p_fitted, theta = _beliefs(view, opp)
     share = min(RANDOM_CAP, p_random + p_fitted)
     if share > 0.005:
@@ -644,27 +670,30 @@ def _always_default(view: dict, opp: int) -> bool:
     return True
 
 
-def _exploit(state, seat, mine, a, y, lead, worth, belief, rng) -> Play:
-    """The best concrete orders against the opponent's default orders (believed at `belief`)
-    or else its equilibrium mix; a draw among the equally good."""
+def _exploit(state, seat, mine, a, y, lead, worth, belief, rng, predicted=None) -> Play:
+    """The best concrete orders against the opponent's predicted orders (`predicted`: (chance,
+    orders) pairs; by default its default orders), believed at `belief`, or else its equilibrium
+    mix; a draw among the equally good."""
     opp = 1 - seat
     against_mix = [sum(map(mul, row, y)) for row in a]
     index = {(cards, sp): i for i, (_, cards, sp, _, _, _) in enumerate(mine)}
     theirs = _actions(state, opp)
-    default = state.default_orders(opp)
     holes = turn_holes(state.turn)
-    d_eff = list(default.cards)
-    d_sp = None
-    for s in default.specials:
-        i = holes.index(s.hole)
-        d_eff[i] += -1 if s.card in HELPFUL else 1
-        d_sp = ("help" if s.card in HELPFUL else "harm", default.cards[i])
-    d_worth, d_hand = next((w, h) for _, c, sp, w, h, _ in theirs
-                           if c == tuple(sorted(default.cards)) and sp == d_sp)
+    targets = []  # (chance, effective scores hole by hole, worth of its specials left, hand left)
+    for chance, play in predicted or [(1.0, state.default_orders(opp))]:
+        d_eff = list(play.cards)
+        d_sp = None
+        for s in play.specials:
+            i = holes.index(s.hole)
+            d_eff[i] += -1 if s.card in HELPFUL else 1
+            d_sp = ("help" if s.card in HELPFUL else "harm", play.cards[i])
+        d_worth, d_hand = next((w, h) for _, c, sp, w, h, _ in theirs
+                               if c == tuple(sorted(play.cards)) and sp == d_sp)
+        targets.append((chance, d_eff, d_worth, d_hand))
     required, _ = state._special_options(seat)
     legal = state._legal_specials(seat)
     specials = ([None] if not required else []) + legal
-    best, chosen = -1.0, []
+    scored = []
     for order in sorted(set(permutations(state.hand_cards(seat), 3))):
         for s in specials:
             eff = list(order)
@@ -675,12 +704,118 @@ def _exploit(state, seat, mine, a, y, lead, worth, belief, rng) -> Play:
                 eff[i] += -1 if helpful else 1
                 sp = ("help" if helpful else "harm", order[i])
             k = index[(tuple(sorted(order)), sp)]
-            change = sum((m < t) - (m > t) for m, t in zip(eff, d_eff))
-            value = (belief * worth(lead + change, mine[k][3] - d_worth + _hands(mine[k][4], d_hand))
-                     + (1 - belief) * against_mix[k])
-            if value > best + 1e-9:
-                best, chosen = value, [(order, s)]
-            elif value > best - 1e-9:
-                chosen.append((order, s))
+            value = (1 - belief) * against_mix[k]
+            for chance, d_eff, d_worth, d_hand in targets:
+                change = sum((m < t) - (m > t) for m, t in zip(eff, d_eff))
+                value += belief * chance * worth(lead + change, mine[k][3] - d_worth + _hands(mine[k][4], d_hand))
+            scored.append((value, order, s, eff, k))
+    if ROBUST:
+        # The best few against the prediction, weighed also by the worst any orders of the
+        # opponent (told ours) could do to them: a player that only seemed to play against par
+        # gains less by turning on the robot once it is taken for one.
+        scored.sort(key=lambda v: -v[0])
+        rescored = []
+        for value, order, s, eff, k in scored[:ROBUST_CANDIDATES]:
+            worst = 1.0
+            for teff, _, _, wt, ht, _ in theirs:
+                extra = mine[k][3] - wt + _hands(mine[k][4], ht)
+                for placed in set(permutations(teff)):
+                    change = sum((m < t) - (m > t) for m, t in zip(eff, placed))
+                    v = worth(lead + change, extra)
+                    if v < worst:
+                        worst = v
+            rescored.append(((1 - ROBUST) * value + ROBUST * worst, order, s, eff, k))
+        scored = rescored
+    best = max(v[0] for v in scored)
+    chosen = [(order, s) for value, order, s, _, _ in scored if value > best - SLACK - 1e-9]
     order, s = rng.choice(chosen)
     return Play(tuple(order), (s,) if s else ())
+
+
+# -- an opponent that plays against par ------------------------------------------------------
+def _par_orders(state: MatchPlay, seat: int) -> list[tuple[Play, str, int, int, int]]:
+    """Every legal concrete order of `seat` with what a player measuring itself against par
+    reads of it: (orders, their line, holes it beats par on, holes it equals par on, strokes
+    its cards are below par), par moved by a special on the opponent (RED), its score by one on
+    itself (BLUE)."""
+    holes = turn_holes(state.turn)
+    pars = [state.pars[h - 1] for h in holes]
+    required, _ = state._special_options(seat)
+    specials: list = ([None] if not required else []) + state._legal_specials(seat)
+    out = []
+    for cards in sorted(set(permutations(state.hand_cards(seat), 3))):
+        spend = sum(pars) - sum(cards)
+        for s in specials:
+            mine, theirs = list(cards), list(pars)
+            if s is not None:
+                i = holes.index(s.hole)
+                if s.colour == "BLUE":
+                    mine[i] += s.delta
+                else:
+                    theirs[i] += s.delta
+            won = sum(m < t for m, t in zip(mine, theirs))
+            halved = sum(m == t for m, t in zip(mine, theirs))
+            play = Play(cards, (s,) if s is not None else ())
+            out.append((play, play.line(), won, halved, spend))
+    return out
+
+
+def _par_choices(orders: list, half: float, spend: float, tie: str) -> list[int]:
+    """Which of `orders` a par player of weights (a hole won 1, halved `half`, a stroke below par
+    -`spend`) plays: the best, ties broken by the line's text (`high`, `low`) or all kept."""
+    scores = [w + half * h - spend * s for _, _, w, h, s in orders]
+    top = max(scores)
+    best = [i for i, v in enumerate(scores) if v > top - 1e-9]
+    if tie == "any" or len(best) == 1:
+        return best
+    pick = max if tie == "high" else min
+    return [pick(best, key=lambda i: orders[i][1])]
+
+
+PAR_HYPOTHESES = [(h, c, t) for h in PAR_HALF for c in PAR_SPEND for t in PAR_TIES]
+
+
+def _par_beliefs(view: dict, state: MatchPlay, opp: int) -> tuple[float, list]:
+    """(the chance the opponent plays against par, what it then plays this turn as (chance,
+    orders) pairs). The hypotheses `PAR_HYPOTHESES` each name the orders a player scoring itself
+    against par would play, weighed by Bayes' rule over the opponent's turns so far (a
+    hypothesis that missed a turn is dropped) against uniformly random distinct orders."""
+    rows = view["holes"]
+    turns = len(rows) // 3
+    if not turns:
+        return 0.0, []
+    alive = [math.log(1.0 / len(PAR_HYPOTHESES))] * len(PAR_HYPOTHESES)
+    other = math.log(1 - PAR_PRIOR)
+    for t in range(1, turns + 1):
+        played = rows[3 * (t - 1):3 * t]
+        before = rebuild(view, rows[:3 * (t - 1)], t)
+        line = Play(tuple(r["cards"][opp] for r in played),
+                    tuple(Special(c, r["hole"]) for r in played for c in r["specials"][opp])).line()
+        orders = _par_orders(before, opp)
+        lines = [o[1] for o in orders]
+        if line not in lines:
+            return 0.0, []
+        other -= math.log(len(orders))
+        cache: dict = {}
+        for k, hyp in enumerate(PAR_HYPOTHESES):
+            if alive[k] == -math.inf:
+                continue
+            got = cache.get(hyp)
+            if got is None:
+                got = cache[hyp] = [lines[i] for i in _par_choices(orders, *hyp)]
+            alive[k] = alive[k] + math.log(1.0 / len(got)) if line in got else -math.inf
+    if all(v == -math.inf for v in alive):
+        return 0.0, []
+    top = max(alive)
+    weights = [math.exp(v - top) if v > -math.inf else 0.0 for v in alive]
+    family = top + math.log(sum(weights)) + math.log(PAR_PRIOR)
+    belief = 1.0 / (1.0 + math.exp(other - family))
+    orders = _par_orders(state, opp)
+    mix: dict = {}
+    total = sum(weights)
+    for w, hyp in zip(weights, PAR_HYPOTHESES):
+        if w:
+            got = _par_choices(orders, *hyp)
+            for i in got:
+                mix[i] = mix.get(i, 0.0) + w / total / len(got)
+    return min(PAR_CAP, belief), [(p, orders[i][0]) for i, p in sorted(mix.items())]

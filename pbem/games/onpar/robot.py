@@ -11,7 +11,9 @@ its view, dealing those unseen cards out at random from its own stream (`rebuild
   hand, the balls and the course, so the cards dealt at random never change it).
 - `strong` deals several such states and plays every legal order (`onpar_play.legal_orders`)
   on each, then the rest of the hole with everyone (itself included) playing what a missed
-  deadline plays; all orders are tried on the same deals (common random numbers), the orders
+  deadline plays, but a trap held at once on the ball furthest on (as a player who holds one
+  mostly does: the missed deadline's orders never trap, so a search on them alone neither fears
+  the others' traps nor values its own); all orders are tried on the same deals (common random numbers), the orders
   doing worst after the first deals are dropped, and the order with the best mean wins. A
   playout is scored by the seat's hole score against the best other seat's (the loser rule: its
   strokes plus the course cards still ahead of a ball not holed), with a bonus for winning or
@@ -27,18 +29,20 @@ from pbem.games.errors import NoMoveNow
 from pbem.games.onpar import course as oc
 from pbem.games.onpar import play
 from pbem.games.onpar.engine import OnPar
+from pbem.games.onpar.orders import Trap
 from pbem.games.rng import Generator
 
 __all__ = ["VERSION", "decide", "rebuild"]
 
-VERSION = "onpar-search-1"
+VERSION = "onpar-search-2"
 
 # The search's budget: deals for every order, then the orders kept and the deals added for them.
-FIRST_DEALS = 6
+FIRST_DEALS = 12
 KEPT = 4
-MORE_DEALS = 10
+MORE_DEALS = 20
 MOVES_MOST = 600  # a playout longer than this is scored where it stands
 WIN_BONUS = 2.0
+PLAYOUT_TRAPS = "all"  # who plays a trap held at once in a playout: "all", "others" or "none"
 
 
 def decide(view: dict, seat: int, level: str, options: dict, rng) -> str:
@@ -152,7 +156,7 @@ def _playout(deal: OnPar, seat: int, order) -> float:
     moves = 0
     while s._result is None and moves < MOVES_MOST:
         mover = s.current
-        s.apply(mover, play.default_orders(s, mover))
+        s.apply(mover, _playout_orders(s, mover, seat))
         s.events.clear()
         moves += 1
     if s.holes and len(s.holes) > len(deal.holes):
@@ -164,3 +168,16 @@ def _playout(deal: OnPar, seat: int, order) -> float:
         return -scores[seat]
     best_other = min(others)
     return (best_other - scores[seat]) + (WIN_BONUS if scores[seat] <= best_other else 0.0)
+
+
+def _playout_orders(state: OnPar, mover: int, seat: int):
+    """A playout's orders: what a missed deadline plays, but a trap held is played at once on
+    the ball furthest on (by the other seats, or by every seat, as PLAYOUT_TRAPS says)."""
+    if PLAYOUT_TRAPS == "all" or (PLAYOUT_TRAPS == "others" and mover != seat):
+        hand = state.hands[mover]
+        cards = [c for c in oc.TRAPS if c in hand]
+        if cards:
+            victims = play.trap_victims(state, mover)
+            if victims:
+                return Trap(cards[0], play.called(state.names, victims[0]))
+    return play.default_orders(state, mover)
