@@ -80,7 +80,6 @@ class Reading:
     mine: list[int]  # my layout as references
     others: dict  # seat -> Seat
     estimate: list[list[float]]  # by seat, by position: the events' estimate (for the knock)
-    rounds: int  # the turns the seat has played this hole
 
     def worths(self, refs, knows, values) -> list[float]:
         mean = self.mean
@@ -192,7 +191,6 @@ def read(view: dict, seat: int) -> Reading:
     seen_mine = {int(p): c for p, c in (view.get("seen") or {}).items()}
     estimate = [[mean] * size for _ in range(n)]
     turns: list[list[tuple]] = [[] for _ in range(n)]
-    drawn_by: dict[int, int] = {}  # seat -> the reference of the card it drew (mine: fixed)
     knocked = False
     pending: dict[int, tuple] = {}  # seat -> its turn's start (refs, knows, top, lead)
 
@@ -299,13 +297,11 @@ def read(view: dict, seat: int) -> Reading:
     pool = [points[c] for c, k in left.items() for _ in range(max(0, k))]
     pool.sort()
     # Only the others' current hidden cards and mine are dealt (replaced ones are fixed now).
-    current = set(mine) | {r for o in range(n) if o != seat for r in grids[o] if r >= 0}
     for o in range(n):
-        if o == seat:
-            continue
-        for i in range(size):
-            ref(o, i)
-    current |= {r for o in range(n) if o != seat for r in grids[o]}
+        if o != seat:
+            for i in range(size):
+                ref(o, i)
+    current = set(mine) | {r for o in range(n) if o != seat for r in grids[o]}
     hidden[:] = [r for r in hidden if r in current]
     # Constrained cards first, so that the pool still holds low cards for them.
     hidden.sort(key=lambda r: (r not in bound, bound.get(r, 0.0)))
@@ -315,8 +311,7 @@ def read(view: dict, seat: int) -> Reading:
     gains = _gains(deck_points, set(deck_points) | {mean})
     return Reading(seat, size, mean, gains, fixed, hidden, bound, pool,
                    [points[c] for c in pile[:-1]], view["stock"],
-                   points[view["discard"]] if view.get("discard") is not None else None, mine, others, estimate,
-                   sum(1 for t in turns[seat] if t[0] == "start"))
+                   points[view["discard"]] if view.get("discard") is not None else None, mine, others, estimate)
 
 
 def _start(grids, knows, o, size, ref, pile, points, lead):
