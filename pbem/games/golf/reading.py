@@ -35,6 +35,8 @@ KEPT = 3.0
 SLIP = 0.05
 # The prior share of the greedy player among the others (the rest: the missed-deadline one).
 GREEDY_PRIOR = 0.5
+# Candidate deals of another seat's hidden cards a sample picks one from.
+TRIES = 6
 
 
 def readable(options: dict, seats: int) -> bool:
@@ -54,6 +56,7 @@ class Seat:
     # draw, 0 a knock, p a take to p, lead its estimate of the lowest other layout (None: it
     # could not knock); ("drawn", refs, knows, card ref, p or 0 for a throw, None).
     turns: list[tuple] = field(default_factory=list)
+    owned: set = field(default_factory=set)  # the references of its cards, now and before
 
 
 @dataclass
@@ -86,38 +89,57 @@ class Reading:
         return [values[r] if k else mean for r, k in zip(refs, knows)]
 
     def sample(self, rng) -> Sample:
-        """One deal of the hidden cards, weighed by the others' decisions."""
+        """One deal of the hidden cards, weighed by the others' decisions: the seat's own
+        hidden cards first, then each other seat's from `TRIES` candidate deals of what is
+        left, one picked by how likely its turns were on it (the sample's weight takes the
+        candidates' mean likelihood, so that the weights stay fair)."""
         pool = list(self.pool)
         rng.shuffle(pool)
         values = list(self.fixed)
-        bound = self.bound
+        mine = set(self.mine)
         for r in self.hidden:
-            limit = bound.get(r)
-            if not pool:
-                values[r] = round(self.mean)
-                continue
-            if limit is None:
-                values[r] = pool.pop()
-                continue
-            for i in range(len(pool) - 1, -1, -1):
-                if pool[i] < limit:
-                    values[r] = pool[i]
-                    pool[i] = pool[-1]
-                    pool.pop()
-                    break
+            if r in mine:
+                values[r] = pool.pop() if pool else round(self.mean)
+        weight = 1.0
+        greedy = [False] * len(self.estimate)
+        bound = self.bound
+        for o, seat in self.others.items():
+            refs = [r for r in self.hidden if r in seat.owned]
+            tries: list[tuple[float, bool, list[int]]] = []
+            for _ in range(TRIES if seat.turns else 1):
+                picked: list[int] = []
+                for r in refs:
+                    limit = bound.get(r)
+                    i = _pick(pool, picked, limit, rng)
+                    picked.append(i)
+                    if i >= 0:
+                        values[r] = pool[i]
+                    else:
+                        values[r] = round(self.mean)
+                g, e = self._likelihoods(seat, values)
+                tries.append((GREEDY_PRIOR * g + (1 - GREEDY_PRIOR) * e, GREEDY_PRIOR * g >= (1 - GREEDY_PRIOR) * e,
+                              picked))
+            total = sum(t[0] for t in tries)
+            if total > 0:
+                x = rng.below(1 << 30) / (1 << 30) * total
+                k = 0
+                while k < len(tries) - 1 and x >= tries[k][0]:
+                    x -= tries[k][0]
+                    k += 1
             else:
-                values[r] = pool.pop()
+                k = 0
+            like, greedy[o], picked = tries[k]
+            weight *= total / len(tries)
+            for r, i in zip(refs, picked):
+                values[r] = pool[i] if i >= 0 else round(self.mean)
+            for i in sorted((i for i in picked if i >= 0), reverse=True):
+                pool[i] = pool[-1]
+                pool.pop()
         stock = pool[-self.stock:] if self.stock else []
         if len(stock) < self.stock:  # a rebuilt stock: the pile's cards again
             extra = list(self.pile)
             rng.shuffle(extra)
             stock = extra[:self.stock - len(stock)] + stock
-        weight = 1.0
-        greedy = [False] * (len(self.estimate))
-        for o, seat in self.others.items():
-            g, e = self._likelihoods(seat, values)
-            weight *= GREEDY_PRIOR * g + (1 - GREEDY_PRIOR) * e
-            greedy[o] = GREEDY_PRIOR * g >= (1 - GREEDY_PRIOR) * e
         return Sample(values, stock, weight, greedy)
 
     def _likelihoods(self, seat: Seat, values: list[int]) -> tuple[float, float]:
@@ -146,6 +168,14 @@ class Reading:
             if easy_does != b:
                 e *= SLIP
         return g, e
+
+
+def _pick(pool: list[int], picked: list[int], limit, rng) -> int:
+    """A random index of `pool` not in `picked`, its card below `limit` where one is (-1: none)."""
+    free = [i for i in range(len(pool)) if i not in picked and (limit is None or pool[i] < limit)]
+    if not free and limit is not None:
+        free = [i for i in range(len(pool)) if i not in picked]
+    return free[rng.below(len(free))] if free else -1
 
 
 def _gains(points: list[int], worths) -> dict:
@@ -305,7 +335,7 @@ def read(view: dict, seat: int) -> Reading:
     hidden[:] = [r for r in hidden if r in current]
     # Constrained cards first, so that the pool still holds low cards for them.
     hidden.sort(key=lambda r: (r not in bound, bound.get(r, 0.0)))
-    others = {o: Seat(grids[o], knows[o], turns[o]) for o in range(n)
+    others = {o: Seat(grids[o], knows[o], turns[o], set(grids[o])) for o in range(n)
               if o != seat and not view["resigned"][o]}
     deck_points = [points[c] for c in tables.deck]
     gains = _gains(deck_points, set(deck_points) | {mean})
