@@ -39,9 +39,8 @@ CASES = [
     # golf: today (cards-5) 50.6% v greedy (bench, 800 holes; cards-4 had 49.9%), target 60%
     # (not met). n = 400, bar 0.46: P(pass | 0.506) = 0.97, P(pass | 0.406) = 0.02.
     ("golf", {"holes": 1}, "golf_greedy.py", 200, 0.46),
-    # golf layout=6: today (cards-5) 46.2% v greedy (bench, 200 holes; cards-4 had 47.8% on
-    # the same deals), target 60% (not met). n = 120, bar 0.40: P(pass | 0.462) = 0.92,
-    # P(pass | 0.362) = 0.21.
+    # golf layout=6: today (cards-5) 46.3% v greedy (bench, 300 holes; cards-4 had 48.3%),
+    # target 60% (not met). n = 120, bar 0.40: P(pass | 0.463) = 0.92, P(pass | 0.363) = 0.21.
     ("golf", {"holes": 1, "layout": 6}, "golf_greedy.py", 60, 0.40),
     # On Par: today 66.8% of holes v greedy (bench, 400 holes), target 70% (not met).
     # n = 120, bar 0.61: P(pass | 0.668) = 0.90, P(pass | 0.568) = 0.16.
