@@ -40,7 +40,7 @@ CASES = [
     # (not met). n = 400, bar 0.46: P(pass | 0.506) = 0.97, P(pass | 0.406) = 0.02.
     ("golf", {"holes": 1}, "golf_greedy.py", 200, 0.46),
     # golf layout=6: today (cards-5) 46.3% v greedy (bench, 300 holes; cards-4 had 48.3%),
-    # target 60% (not met). n = 120, bar 0.40: P(pass | 0.463) = 0.92, P(pass | 0.363) = 0.21.
+    # target 60% (not met). n = 120, bar 0.40: P(pass | 0.463) = 0.93, P(pass | 0.363) = 0.23.
     ("golf", {"holes": 1, "layout": 6}, "golf_greedy.py", 60, 0.40),
     # On Par: today 66.8% of holes v greedy (bench, 400 holes), target 70% (not met).
     # n = 120, bar 0.61: P(pass | 0.668) = 0.90, P(pass | 0.568) = 0.16.
