@@ -341,3 +341,80 @@ def test_golf_knock_reads_the_others_layouts_from_the_public_events(monkeypatch)
         return dict(view, events=list(view["events"]) + extra)
     assert golf_robot.events_lead(took_all("10S"), seat)
     assert not golf_robot.events_lead(took_all("KS"), seat)
+
+
+def _two_seat_view(turns: int, seed: int = 41):
+    """A two-seat golf hole played `turns` turns by the missed-deadline player."""
+    game = golf.Golf.new(NAMES[:2], {"holes": 1}, seed, None)
+    while game._turn < turns:
+        seat = min(game.to_move())
+        game.apply(seat, game.default_orders(seat))
+    return game
+
+
+def test_golf_reading_deals_what_the_events_show():
+    """cards-5: a card another seat took from the pile lies where the events put it in every
+    sample; a drawn card it kept lies below what it replaced as that seat knew it; the cards
+    it never replaced come from the cards the reader has not seen."""
+    from pbem.games.golf import reading
+    game = _two_seat_view(15)
+    seat = min(game.to_move())
+    other = 1 - seat
+    view = game.view(seat)
+    r = reading.read(view, seat)
+    plays = [e for e in view["events"] if e.get("kind") == "played" and e.get("seat") == other]
+    took = {}
+    for e in plays:  # the last card put at each place
+        if e.get("what") in ("took", "kept"):
+            took[e["pos"]] = e.get("card")
+    assert plays and r.others[other].turns
+    points = game.points
+    for k in range(12):
+        sample = r.sample(stream(k))
+        assert sample.weight >= 0
+        cards = [sample.values[x] for x in r.others[other].refs]
+        for pos, card in took.items():
+            if card is not None:
+                assert cards[pos - 1] == points[card]
+        for x, limit in r.bound.items():
+            assert sample.values[x] < limit
+        assert len(sample.stock) == view["stock"]
+
+
+def test_golf_knocks_when_it_surely_wins_and_not_when_it_surely_loses():
+    """cards-5: the knock weighs the chance of winning after the other's last turn; four known
+    Kings (0 points) win whatever the other holds, four known Queens (40) cannot."""
+    for card, wins in (("K", True), ("Q", False)):
+        game = _two_seat_view(9)
+        seat = min(game.to_move())
+        game.grids[seat] = [card + s for s in "SHDC"]
+        game.known[seat] = [True] * 4
+        view = game.view(seat)
+        chance = golf_robot.knock_chance(view, seat, stream(3))
+        if wins:
+            assert chance > 0.99
+            assert golf_robot.strong_move(view, seat, {}, stream(3)) == golf_robot._KNOCK
+        else:
+            assert chance == 0.0
+            assert golf_robot.strong_move(view, seat, {}, stream(3)) != golf_robot._KNOCK
+
+
+def test_golf_last_turn_is_played_for_the_win():
+    """cards-5: after the other's knock the seat's last turn takes a low discard where it
+    turns a loss into a win, and keeps a drawn card only where it helps."""
+    game = _two_seat_view(9)
+    knocker = min(game.to_move())
+    seat = 1 - knocker
+    game.apply(knocker, golf.Golf.command_from_text("KNOCK"))
+    assert game.current == seat and game.final == []
+    view = game.view(seat)
+    move = golf_robot.strong_move(view, seat, {}, stream(5))
+    assert str(move) in game.legal_orders(seat)
+    assert golf_robot.strong_move(view, seat, {}, stream(5)) == move
+    # A King on the pile, and a seat that knows its cards, a Queen the highest: the King
+    # replaces the Queen.
+    game.discard[-1] = "KH"
+    game.grids[seat] = ["QH", "2H", "3H", "AH"]
+    game.known[seat] = [True] * 4
+    view = game.view(seat)
+    assert str(golf_robot.strong_move(view, seat, {}, stream(5))) == "DRAW DISCARD 1"

@@ -1,0 +1,98 @@
+"""A ceiling for golf's strong robot (issue 35): the same robot, but every sampled table it
+weighs is the true one (every hidden card and the stock as they lie). A bench-only cheat: it
+reads the engine state, which pbem's robot never does. Its card play is the strong robot's own
+(`golf_card_move`); it knocks only when the true table is won after the others' last turns, and
+plays its own last turn for the true win. What it wins over the fair robot is what the hidden
+cards cost a fair player's knock.
+
+Run by hand, one process: `python bench/golf_ceiling.py OPPONENT [--deals N] [--layout 4|6]
+[--easy-seats K] [--fair]`, OPPONENT `greedy` (contrib/bots/golf_greedy.py, in process) or
+`easy`; `--easy-seats 3` seats three easy players (OPPONENT then ignored); `--fair` plays the
+fair robot instead, on the same deals. One hole a game, seeds 1000 on, every deal in every
+seating (the arena's duplicate deals, in this process, not through the arena's door). Prints
+the cheat's (or fair robot's) share: a win 1, a shared win 1/2 with two seats, whole with more.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+from pbem.games.cards.orders import card_command
+from pbem.games.golf import reading, robot
+from pbem.games.golf.engine import Golf
+from pbem.games.rng import Generator, seed_from_int
+
+GREEDY = Path(__file__).resolve().parents[1] / "contrib" / "bots" / "golf_greedy.py"
+
+
+def greedy_player():
+    source = GREEDY.read_text().split("for word in sys.argv")[0]  # the module, not its loop
+    space: dict = {}
+    exec(compile(source, str(GREEDY), "exec"), space)
+    return space["move"]
+
+
+def true_samples(game: Golf):
+    """The robot's sampler replaced by the table as it lies (every other seat as greedy)."""
+    def samples(r: reading.Reading, rng) -> list:
+        points = game.points
+        values = list(r.fixed)
+        for p, x in enumerate(r.mine):
+            values[x] = points[game.grids[r.me][p]]
+        for o, seat in r.others.items():
+            for p, x in enumerate(seat.refs):
+                values[x] = points[game.grids[o][p]]
+        return [reading.Sample(values, [points[c] for c in game.stock], 1.0, [True] * game.n)]
+    return samples
+
+
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("opponent", choices=["greedy", "easy"])
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--layout", type=int, default=4)
+    p.add_argument("--easy-seats", type=int, default=0)
+    p.add_argument("--fair", action="store_true")
+    a = p.parse_args(argv)
+    move = greedy_player()
+    fair = robot._samples
+    specs = ["me"] + (["easy"] * a.easy_seats if a.easy_seats else [a.opponent])
+    n = len(specs)
+    shares, k = [], 0
+    for d in range(a.deals):
+        got = []
+        for rot in range(n):
+            game = Golf.new([f"p{i}" for i in range(n)], {"holes": 1, "layout": a.layout}, 1000 + d)
+            robot._samples = fair if a.fair else true_samples(game)
+            for _ in range(5_000):
+                if game.result() is not None:
+                    break
+                seat = game.current
+                spec = specs[(seat - rot) % n]
+                k += 1
+                if spec == "easy":
+                    order = game.default_orders(seat)
+                elif spec == "greedy":
+                    view = json.loads(json.dumps(game.view(seat), default=str))
+                    order = card_command(move({"view": view, "seat": seat, "legal": game.legal_orders(seat)}))
+                else:
+                    order = card_command(robot.decide(game.view(seat), seat, "strong", {}, Generator(seed_from_int(k))))
+                game.apply(seat, order)
+            scores = game.holes[-1]["scores"]
+            winners = [i for i in range(n) if scores[i] == min(scores)]
+            got.append(0.0 if rot not in winners else 1.0 if len(winners) == 1 or n > 2 else 0.5)
+        shares.append(sum(got) / n)
+    robot._samples = fair
+    mean = statistics.fmean(shares)
+    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares)) if len(shares) > 1 else float("nan")
+    who = "fair robot" if a.fair else "card-seeing robot"
+    print(f"golf layout={a.layout} {who} v {' '.join(specs[1:])}: {n * a.deals} games ({a.deals} deals x {n} "
+          f"seatings): {100 * mean:.1f}% (95% CI {100 * (mean - half):.1f} to {100 * (mean + half):.1f})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
