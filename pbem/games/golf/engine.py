@@ -254,28 +254,7 @@ class Golf(GolfRules, TurnByTurn):
                         self.once and self.locked(seat, pos)):
                     self.started[seat] = True
                     self.peeks_left[seat] = 0
-                    # `_replace(seat, pos, <the top discard>, "take")`, its plain end inline.
-                    discard, i, grid = self.discard, pos - 1, self.grids[seat]
-                    card = discard.pop()
-                    old = grid[i]
-                    grid[i] = card
-                    self.known[seat][i] = self.replaced[seat][i] = True
-                    discard.append(old)
-                    faceup = self.faceup
-                    if faceup:
-                        self.up[seat][i] = True
-                    say = ["take", card, pos, old, faceup, None]
-                    jack = old in self.jacks
-                    if self.stock and self.final is None and not jack and not (
-                            faceup and False not in self.up[seat]):
-                        self._turn += 1
-                        self.last_seat, self.last_kind = seat, "take"
-                        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-                        self.log.append((_PLAYED, seat, say))
-                        following = seat + 1 if seat + 1 < self.n else 0
-                        self.current = self._next_seat(seat) if self.resigned[following] else following
-                        return
-                    return self._pass_turn(seat, "take", say, jack)
+                    return self._replace(seat, pos, self.discard.pop(), "take")
             elif t is DrawStock:
                 if drawn is None:
                     self.started[seat] = True

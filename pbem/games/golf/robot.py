@@ -433,29 +433,22 @@ def last_turn_move(view: dict, seat: int, rng, r: reading.Reading | None = None)
     drawn = view.get("drawn")
     points = game_tables(view["options"], 1).points
 
-    def chances(card: int, stock_cut: int) -> list[float]:
+    def chances(card: int) -> list[float]:
         """By option (0: throw the card, p: keep it at p), the weighted share won."""
         out = [0.0] * (size + 1)
         for s in samples:
-            stock = s.stock[:len(s.stock) - stock_cut] if stock_cut else s.stock
-            for opt in range(size + 1):
-                values = list(s.values)
-                top = card
-                if opt:
-                    x = r.mine[opt - 1]
-                    values[x], top = card, values[x]
-                _last_turns(r, s, values, stock, top, order)
-                out[opt] += s.weight * _share(r, values, sum(values[x] for x in r.mine))
+            for opt, share in enumerate(_by_option(r, s, card, s.stock, order)):
+                out[opt] += share
         return out
 
     if drawn is not None:
-        got = chances(points[drawn], 0)
+        got = chances(points[drawn])
         best = max(range(size + 1), key=lambda o: (got[o], -o if o else -size - 1))
         return Keep(best) if best else Discard()
     # Take the discard to its best place, or draw: a draw is worth, over the cards it may
     # bring, the best choice for each (the samples' stock tops, each sample's own).
     top = r.top
-    take = chances(top, 0) if top is not None else [0.0] * (size + 1)
+    take = chances(top) if top is not None else [0.0] * (size + 1)
     p = max(range(1, size + 1), key=lambda o: (take[o], -o))
     draw = 0.0
     by_card: dict[int, list] = {}
@@ -466,17 +459,27 @@ def last_turn_move(view: dict, seat: int, rng, r: reading.Reading | None = None)
     for card, group in by_card.items():
         got = [0.0] * (size + 1)
         for s in group:
-            for opt in range(size + 1):
-                values = list(s.values)
-                t = card
-                if opt:
-                    x = r.mine[opt - 1]
-                    values[x], t = card, values[x]
-                _last_turns(r, s, values, s.stock[:-1], t, order)
-                got[opt] += s.weight * _share(r, values, sum(values[x] for x in r.mine))
+            for opt, share in enumerate(_by_option(r, s, card, s.stock[:-1], order)):
+                got[opt] += share
         draw += max(got)
     draw /= total
     if top is not None and take[p] / total > draw:
         return DrawDiscard(p)
     return DrawStock()
+
+
+def _by_option(r: reading.Reading, s: reading.Sample, card: int, stock: list, order: list) -> list[float]:
+    """One sampled table's weighted share won by option (0: throw `card`, p: keep it at the
+    seat's place p and throw what lay there), the seats of `order` then playing their last
+    turns from `stock`."""
+    out = []
+    for opt in range(r.size + 1):
+        values = list(s.values)
+        top = card
+        if opt:
+            x = r.mine[opt - 1]
+            values[x], top = card, values[x]
+        _last_turns(r, s, values, stock, top, order)
+        out.append(s.weight * _share(r, values, sum(values[x] for x in r.mine)))
+    return out
 

@@ -280,26 +280,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         t = command.__class__
         # The common orders go straight to play when they are plainly legal (a benchmark hole is
         # some 37 of them); anything else is checked in full first, and refused there if wrong.
-        # The commonest, DRAW DISCARD, is played here as `_take_discard` plays it.
         if t is DrawDiscard:
             pos = command.pos
             if (seat == self.current and self.drawn is None and not self.revealing and self._result is None
                     and pos.__class__ is int and 0 < pos <= GRID and not self.resigned[seat]):
-                i, grid, discard = pos - 1, self.grid[seat], self.discard
-                card, old = discard[-1], grid[i]
-                grid[i], discard[-1] = card, old
-                up = self.up[seat]
-                up[i] = True
-                say = ["took", card, pos, old]
-                if (self.ender is not None or False in up) and self.stock:
-                    following = seat + 1 if seat + 1 < self.n else 0
-                    if following != self.ender and not self.resigned[following]:
-                        self._turn += 1
-                        self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
-                        self.log.append((_PLAYED, seat, say))
-                        self.current = following
-                        return
-                return self._end_turn(seat, up, say)
+                return self._take_discard(seat, pos)
         elif t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
             a, b = command.first, command.second
             if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
