@@ -217,22 +217,28 @@ def test_the_opponent_model_learns_fixed_habits(lowest):
     assert p_random > p_fitted
 
 
-@pytest.mark.slow
-def test_strong_beats_an_opponent_of_fixed_habits():
+def _strong_points(matches: int, opponent) -> float:
+    """The strong robot's match points over `matches` matches, seats alternated, against
+    `opponent(game, seat, n)`, the orders of match n's other seat."""
     points = 0.0
-    for n in range(8):
+    for n in range(matches):
         g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
         mine = n % 2
         move = 0
         while not g.finished:
             g.apply(mine, MatchPlay.command_from_text(
                 robot.decide(g.view(mine), mine, "strong", {}, stream(n, mine, move))))
-            g.apply(1 - mine, _habit_orders(g, 1 - mine, n % 4 < 2))
+            g.apply(1 - mine, opponent(g, 1 - mine, n))
             g.resolve()
             move += 1
         winners = g.result().winners
         points += 1.0 if winners == (mine,) else 0.5 if len(winners) == 2 else 0.0
-    assert points >= 6
+    return points
+
+
+@pytest.mark.slow
+def test_strong_beats_an_opponent_of_fixed_habits():
+    assert _strong_points(8, lambda g, seat, n: _habit_orders(g, seat, n % 4 < 2)) >= 6
 
 
 def _par_player(state: MatchPlay, seat: int, half: float = 0.5, spend: float = 0.3) -> Play:
@@ -290,17 +296,4 @@ def test_the_opponent_model_foresees_a_par_player(half, spend):
 
 @pytest.mark.slow
 def test_strong_beats_a_par_player():
-    points = 0.0
-    for n in range(6):
-        g = MatchPlay.new(["Ann", "Bob"], {}, 0, PARKLAND)
-        mine = n % 2
-        move = 0
-        while not g.finished:
-            g.apply(mine, MatchPlay.command_from_text(
-                robot.decide(g.view(mine), mine, "strong", {}, stream(n, mine, move))))
-            g.apply(1 - mine, _par_player(g, 1 - mine))
-            g.resolve()
-            move += 1
-        winners = g.result().winners
-        points += 1.0 if winners == (mine,) else 0.5 if len(winners) == 2 else 0.0
-    assert points >= 5
+    assert _strong_points(6, lambda g, seat, n: _par_player(g, seat)) >= 5
