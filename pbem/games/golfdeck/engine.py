@@ -100,17 +100,29 @@ _DOWN = (False,) * GRID
 _REVEAL = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
 
 
+# The positions that cancelled columns free, in order, by which columns cancel (bit k: the
+# column of positions k + 1 and k + 4).
+_CANCELLED = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4))) for mask in range(8))
+
+
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
     """(the score of a grid turned all face up, the positions of its cancelled columns)."""
-    score = 0
-    cancelled: list[int] = []
-    for a, b in COLUMNS:
-        if cards[a] == cards[b]:
-            cancelled += (a + 1, b + 1)
-        else:
-            score += POINTS[cards[a]] + POINTS[cards[b]]
-    cancelled.sort()
-    return score, cancelled
+    a, b, c, d, e, f = cards
+    points = POINTS
+    score = mask = 0
+    if a == d:
+        mask = 1
+    else:
+        score = points[a] + points[d]
+    if b == e:
+        mask |= 2
+    else:
+        score += points[b] + points[e]
+    if c == f:
+        mask |= 4
+    else:
+        score += points[c] + points[f]
+    return score, list(_CANCELLED[mask])
 
 
 def estimate(cards: Sequence[str], up: Sequence[bool]) -> float:
