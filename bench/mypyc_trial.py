@@ -138,7 +138,8 @@ def main() -> None:
           "            return\n"
           "        if n < len(_SAFE) and ((self._small"))
     finals(games / "cards/deck.py", ["ONLY"], future)
-    edit(games / "cards/deck.py", ("NOBODY: frozenset[int] = frozenset()", "NOBODY: Final[frozenset[int]] = frozenset()"))
+    edit(games / "cards/deck.py",
+         ("NOBODY: frozenset[int] = frozenset()", "NOBODY: Final[frozenset[int]] = frozenset()"))
 
     mypyc = Path(sys.executable).parent / "mypyc"
     subprocess.run([str(mypyc), *MODULES], cwd=out, check=True, stdout=subprocess.DEVNULL)
