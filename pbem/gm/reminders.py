@@ -50,12 +50,16 @@ def answer(postman: Postman, table: Table, seat: Seat, befores: Befores, msg: In
     owes = seat.seat in table.state.to_move() and row.deadline is not None and not row.paused
     coming = [format_deadline(row.deadline - b, seat.timezone) for b in befores
               if owes and row.deadline is not None and row.deadline - b > postman.now]
-    playing = {s.game_id for s in store.seats_of(seat.address)}
-    games = sum(1 for game_id in sorted(playing)
-                if (found := store.game(game_id)) is not None and found.status == GameStatus.ACTIVE)
     postman.to_seat(MailKind.ACK, table, seat, answer=msg, template="reminders", times=reminder_words(befores),
-                    coming=coming, games=games)
+                    coming=coming, games=games_playing(store, seat.address))
     return f"reminders {reminder_words(befores)}"
 
 
-__all__ = ["answer", "remind"]
+def games_playing(store, address: str) -> int:
+    """How many games in play the address has a seat in: the games its reminder times hold for."""
+    playing = {s.game_id for s in store.seats_of(address)}
+    return sum(1 for game_id in sorted(playing)
+               if (found := store.game(game_id)) is not None and found.status == GameStatus.ACTIVE)
+
+
+__all__ = ["answer", "games_playing", "remind"]

@@ -1,4 +1,5 @@
-"""Replies to the league's own mail: `SET ABSENCE` (and `SET CALENDAR`) in answer to a welcome.
+"""Replies to the league's own mail: `SET ABSENCE` (and `SET CALENDAR`, `SET DIGEST`, `SET
+REMINDERS`) in answer to a welcome.
 
 A league player has a token of their own in the league, in the Reply-To of every mail the league
 writes to them, as a game's secret rides in a game's mail. So a reply to the welcome, before
@@ -17,9 +18,13 @@ from pbem.games.errors import InvalidOrder, OrderError
 from pbem.gm.inbox import Outcome
 from pbem.mail.kinds import MailKind
 from pbem.orders.commands import (
-    ABSENCE_COMMANDS, SPECTATOR_COMMANDS, SetCalendar, SetDigest, UnknownCommand, read_body, read_heading,
+    ABSENCE_COMMANDS, SPECTATOR_COMMANDS, SetCalendar, SetDigest, SetReminders, UnknownCommand, read_body,
+    read_heading,
 )
 from pbem.calendars import layer as calendar_layer
+from pbem.clock.reminders import set_times
+from pbem.clock.schedule import reminder_words
+from pbem.gm.reminders import games_playing
 from pbem.digests import settings as digest_settings
 from pbem.league import notices
 from pbem.league import rows as league_rows
@@ -28,7 +33,8 @@ from pbem.league.plan import read_plan
 __all__ = ["AbsenceKeeper", "answer"]
 
 WHAT_IT_TAKES = ("a reply to the league's mail takes SET ABSENCE <first day> TO <last day> (or OFF), SET "
-                 "AUTOABSENCE ON or OFF, SET CALENDAR ON or OFF and SET DIGEST DAILY [<HH:MM>] or OFF; orders "
+                 "AUTOABSENCE ON or OFF, SET CALENDAR ON or OFF, SET DIGEST DAILY [<HH:MM>] or OFF and SET "
+                 "REMINDERS <times> (such as 24h 4h 1h) or OFF; orders "
                  "for a game go in a reply to that game's own mail")
 
 
@@ -65,7 +71,8 @@ def answer(door, msg, lines: list, token: str, away: AbsenceKeeper | None = None
     plan = read_plan(dict(league["plan"], id=league_id))
     name = _name(store, league_id, plan, address)
     errors = heading.errors + [_league_only(e) for e in errors]
-    taken = (*ABSENCE_COMMANDS, SetCalendar, SetDigest) if away is not None else (SetCalendar, SetDigest)
+    own = (SetCalendar, SetDigest, SetReminders)
+    taken = (*ABSENCE_COMMANDS, *own) if away is not None else own
     kept = [o for o in orders if isinstance(o.command, taken)]
     errors += [InvalidOrder(f"{str(o.command).split()[0]} is not for the league's mail", line=o.lines[0][1],
                             lineno=o.lines[0][0], rule=WHAT_IT_TAKES)
@@ -100,6 +107,14 @@ def answer(door, msg, lines: list, token: str, away: AbsenceKeeper | None = None
         notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="digest_set", answer=msg,
                             me={"name": name}, digest=digest_settings.told(postman, address))
         done.append(f"digest {digest[-1].at or 'off'}")
+    reminders = [o.command for o in kept if isinstance(o.command, SetReminders)]
+    if reminders:  # the last one stands, as in a game's mail; no game of the league's is named
+        befores = reminders[-1].befores
+        set_times(store, address, befores, postman.now)
+        notices.league_mail(postman, league_id, plan, MailKind.ACK, address, name, template="reminders", answer=msg,
+                            me={"name": name}, times=reminder_words(befores), coming=[],
+                            games=games_playing(store, address))
+        done.append(f"reminders {reminder_words(befores)}")
     return Outcome("handled", f"league {league_id}: " + "; ".join(done), auth=address)
 
 

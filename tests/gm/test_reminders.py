@@ -173,3 +173,57 @@ def test_set_reminders_in_a_reply_from_thunderbird_outlook_and_an_iphone(table):
         got = table.new_mails(BILL)
         assert kinds(got) == ["ack"], (name, [body(m) for m in got])
         assert got[0]["Subject"] == "[m1] Reminders set: 24h, 4h and 1h before each deadline", name
+
+
+ALICE, BRUNO = "alice@example.test", "bruno@example.test"
+
+
+def test_set_reminders_in_reply_to_a_league_welcome_holds_for_the_league_games(table):
+    """Before round 1 there is no game to reply to: the league's welcome takes SET REMINDERS
+    (from every client as the game's mail does), and the times hold for the games it makes."""
+    path = table.root / "league.yaml"
+    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
+                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
+                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
+    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    for name, (content_type, mailer, text) in CLIENTS.items():
+        table.new_mails(ALICE)
+        table.send(ALICE, raw=_reply(table, ALICE, content_type, text, mailer))
+        table.pbem("process", now="2026-12-06T11:00:00Z")
+        got = table.new_mails(ALICE)
+        assert kinds(got) == ["ack"], (name, [body(m) for m in got])
+        assert got[0]["Subject"] == "[cup] Reminders set: 24h, 4h and 1h before each deadline", name
+        text = body(got[0])
+        assert "Hello Alice," in text and "in all your games here" in " ".join(text.split()), text
+        assert "is not for the league" not in text and not too_wide(text)
+    table.pbem("process", now="2026-12-07T18:00:00Z")  # round 1 opens: deadline 2026-12-09 18:00 UTC
+    assert "welcome" in kinds(table.new_mails(ALICE))
+    assert reminders_at(table, "2026-12-08T17:59:00Z", ALICE) == 0
+    assert reminders_at(table, "2026-12-08T18:00:00Z", ALICE) == 1  # 24h before
+    assert reminders_at(table, "2026-12-09T06:00:00Z", ALICE) == 0  # the GM's 12h is not hers
+    assert reminders_at(table, "2026-12-09T14:00:00Z", ALICE) == 1  # 4h
+    assert reminders_at(table, "2026-12-09T17:00:00Z", ALICE) == 1  # 1h
+    # Bruno set none: the GM's own default stands for him.
+    assert reminders_at(table, "2026-12-08T18:00:00Z", BRUNO) == 0
+
+
+def test_set_reminders_off_in_reply_to_a_league_welcome_and_a_wrong_time_changes_nothing(table):
+    path = table.root / "league.yaml"
+    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
+                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
+                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
+    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    welcome, = table.new_mails(ALICE)
+    table.send(ALICE, "SET REMINDERS 10d", subject=f"Re: {welcome['Subject']}", to=table.reply_to(ALICE))
+    table.pbem("process", now="2026-12-06T11:00:00Z")
+    error, = table.new_mails(ALICE)
+    assert error["X-PBEM-Kind"] == "error" and "SET REMINDERS 24h 4h 1h" in body(error), body(error)
+    assert reminder_times.times_of(Store(table.root / "pbem.sqlite3"), ALICE, DEFAULT) == DEFAULT  # unchanged
+    table.send(ALICE, "SET REMINDERS OFF", subject=f"Re: {welcome['Subject']}", to=table.reply_to(ALICE))
+    table.pbem("process", now="2026-12-06T12:00:00Z")
+    ack, = table.new_mails(ALICE)
+    assert ack["Subject"] == "[cup] Reminders off", body(ack)
+    table.pbem("process", now="2026-12-07T18:00:00Z")
+    table.new_mails(ALICE)
+    assert reminders_at(table, "2026-12-09T06:00:00Z", ALICE) == 0  # not even the GM's 12h
+    assert kinds(table.mails(BRUNO)).count("reminder") == 1  # Bruno's, at the GM's 12h
