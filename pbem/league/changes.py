@@ -17,6 +17,7 @@ from pbem.gm.turns import Turns
 from pbem.robots import robot_types
 from pbem.league import notices
 from pbem.league import rows as league_rows
+from pbem.league.rows import SeasonEvent
 from pbem.league.plan import is_robot, read_plan
 from pbem.league.records import is_match
 from pbem.league.season import current_addresses, free_handle, holders, withdrawn
@@ -83,7 +84,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
         moved.append(admin._replace(table, _key(_seat(table, old)), new_spec))
         games.save(store, table)
     name = given_name(name, address)
-    league_rows.add_league_event(store, league_id, admin.now, "replace", old=old, new=address, name=name)
+    league_rows.add_league_event(store, league_id, admin.now, SeasonEvent.REPLACE, old=old, new=address, name=name)
     rows[row] = (name, address)
     gone = withdrawn(store, league_id)
     notices.welcome(admin.postman, league_id, _plan(store, league_id), row, address, name,
@@ -108,7 +109,8 @@ def withdraw(admin, league_id: str, address: str) -> str:
     rows = holders(store, league_id)
     row, (name, _) = next((r, held) for r, held in rows.items() if held[1] == address)
     # A second before the games are left: every game of theirs still in play is one they left.
-    league_rows.add_league_event(store, league_id, admin.now - timedelta(seconds=1), "withdraw", address=address)
+    league_rows.add_league_event(store, league_id, admin.now - timedelta(seconds=1), SeasonEvent.WITHDRAW,
+                                 address=address)
     left = []
     for table in _player_games(store, league_id, address):
         seat = _seat(table, address)
@@ -141,7 +143,8 @@ def _to_robot(admin, league_id: str, old: str, name: str, level: str, line: str)
         robot_seats.move(Turns(admin.postman, table))
         games.save(store, table)
         moved.append(table.id)
-    league_rows.add_league_event(store, league_id, admin.now, "replace", old=old, new=handle, name=name, robot=level)
+    league_rows.add_league_event(store, league_id, admin.now, SeasonEvent.REPLACE, old=old, new=handle, name=name,
+                                 robot=level)
     notices.to_robot(admin.postman, league_id, plan, row, old, old_name, robot=name, moved=moved,
                      opened=league_rows.known_league(store, league_id)["opened"])
     return (f"{old}'s row of league {league_id} handed to a robot ({level}, {handle})"

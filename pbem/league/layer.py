@@ -8,6 +8,7 @@ from datetime import datetime
 from pbem.gm.layers import Layer, Watchable
 from pbem.league import changes
 from pbem.league import rows as league_rows
+from pbem.league.rows import SeasonEvent
 from pbem.league.replies import AbsenceKeeper, answer
 from pbem.league.season import Season, round_of
 from pbem.league.tokens import is_league_token
@@ -48,7 +49,8 @@ class LeagueLayer(Layer):
             changes["status"] = "active"
         if changes:
             league_rows.update_league(store, league_id, **changes)
-            league_rows.add_league_event(store, league_id, postman.now, "rollback", game=table.id, turn=to_turn)
+            league_rows.add_league_event(store, league_id, postman.now, SeasonEvent.ROLLBACK, game=table.id,
+                                         turn=to_turn)
 
     def tick(self, gm, now: datetime) -> list[str]:
         if not league_rows.leagues(gm.store, "active"):

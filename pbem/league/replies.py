@@ -28,6 +28,7 @@ from pbem.gm.reminders import games_playing
 from pbem.digests import settings as digest_settings
 from pbem.league import notices
 from pbem.league import rows as league_rows
+from pbem.league.rows import SeasonEvent
 from pbem.league.plan import read_plan
 
 __all__ = ["AbsenceKeeper", "answer"]
@@ -130,6 +131,6 @@ def _name(store, league_id: str, plan, address: str) -> str:
     player = plan.player(address)
     name = player.name if player else address.split("@")[0]
     for event in league_rows.league_events(store, league_id):
-        if event["kind"] == "replace" and event.get("new") == address:
+        if event["kind"] == SeasonEvent.REPLACE and event.get("new") == address:
             name = event.get("name") or name
     return name

@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, TypedDict
 
 from pbem.errors import BadValue
@@ -105,7 +106,14 @@ def _league(row) -> League:
 
 
 # -- what happens in a season ----------------------------------------------------------------
-def add_league_event(store: Store, league_id: str, now: datetime, kind: str, **data) -> None:
+class SeasonEvent(StrEnum):
+    """The kinds of `league_events` rows: what changed the season after its plan was made."""
+    REPLACE = "replace"    # a player's place taken by a newcomer or a robot (old, new, name, robot)
+    WITHDRAW = "withdraw"  # a player left the league (address)
+    ROLLBACK = "rollback"  # a league game taken back to a turn (game, turn)
+
+
+def add_league_event(store: Store, league_id: str, now: datetime, kind: SeasonEvent, **data) -> None:
     _conn(store).execute("INSERT INTO league_events (league_id, at, kind, data) VALUES (?, ?, ?, ?)",
                          [league_id, iso(now), kind, json.dumps(data)])
 
@@ -133,6 +141,6 @@ def league_token_holder(store: Store, token: str) -> tuple[str, str] | None:
     return (row[0], row[1]) if row else None
 
 
-__all__ = ["TABLES", "League", "add_league", "add_league_event", "ids_but_for_case", "known_league", "league",
-           "league_events", "league_games", "league_of_game", "league_token", "league_token_holder", "leagues",
-           "update_league"]
+__all__ = ["TABLES", "League", "SeasonEvent", "add_league", "add_league_event", "ids_but_for_case", "known_league",
+           "league", "league_events", "league_games", "league_of_game", "league_token", "league_token_holder",
+           "leagues", "update_league"]

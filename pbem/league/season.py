@@ -26,6 +26,7 @@ from pbem.ratings.reliability import WINDOW, Orders, below, count, percent, reli
 from pbem.store import LogEvent, from_iso, moment
 from pbem.league import notices
 from pbem.league import rows as league_rows
+from pbem.league.rows import SeasonEvent
 from pbem.league.pairings import schedule
 from pbem.league.plan import LeaguePlan, read_plan
 from pbem.league.records import GameRecord, Replacement, Withdrawal
@@ -217,9 +218,9 @@ class Season:
     def changes(self, league_id: str) -> tuple[list[Replacement], list[Withdrawal]]:
         replaced, withdrawn = [], []
         for ev in league_rows.league_events(self.store, league_id):
-            if ev["kind"] == "replace":
+            if ev["kind"] == SeasonEvent.REPLACE:
                 replaced.append(Replacement(ev["old"], ev["new"], ev["name"], moment(ev["at"])))
-            elif ev["kind"] == "withdraw":
+            elif ev["kind"] == SeasonEvent.WITHDRAW:
                 withdrawn.append(Withdrawal(ev["address"], moment(ev["at"])))
         return replaced, withdrawn
 
@@ -294,7 +295,7 @@ class Season:
     # -- who plays a league row now ------------------------------------------------------------
     def _address(self, league_id: str, address: str) -> str:
         for ev in league_rows.league_events(self.store, league_id):
-            if ev["kind"] == "replace" and ev["old"] == address:
+            if ev["kind"] == SeasonEvent.REPLACE and ev["old"] == address:
                 address = ev["new"]
         return address
 
@@ -313,7 +314,7 @@ class Season:
         player = plan.player(address)
         name = player.name if player else address.split("@")[0]
         for ev in league_rows.league_events(self.store, league_id):
-            if ev["kind"] == "replace" and ev["old"] in (address, self._address(league_id, address)):
+            if ev["kind"] == SeasonEvent.REPLACE and ev["old"] in (address, self._address(league_id, address)):
                 name = ev["name"]
         return name
 
@@ -363,9 +364,9 @@ def current_addresses(store, league_id: str) -> set[str]:
     plan = read_plan(dict(league["plan"], id=league_id))
     current = set(plan.addresses)
     for ev in league_rows.league_events(store, league_id):
-        if ev["kind"] == "replace" and ev["old"] in current:
+        if ev["kind"] == SeasonEvent.REPLACE and ev["old"] in current:
             current = (current - {ev["old"]}) | {ev["new"]}
-        elif ev["kind"] == "withdraw":
+        elif ev["kind"] == SeasonEvent.WITHDRAW:
             current.discard(ev["address"])
     return current
 
@@ -376,7 +377,7 @@ def holders(store, league_id: str) -> dict[str, tuple[str, str]]:
     plan = read_plan(dict(league["plan"], id=league_id))
     out = {p.address: (p.name, p.address) for p in plan.players}
     for ev in league_rows.league_events(store, league_id):
-        if ev["kind"] == "replace":
+        if ev["kind"] == SeasonEvent.REPLACE:
             out = {row: ((ev["name"], ev["new"]) if held[1] == ev["old"] else held) for row, held in out.items()}
     return out
 
@@ -387,7 +388,7 @@ def robot_levels(store, league_id: str) -> dict[str, str]:
     league = league_rows.known_league(store, league_id)
     out = dict(read_plan(dict(league["plan"], id=league_id)).robots)
     for ev in league_rows.league_events(store, league_id):
-        if ev["kind"] == "replace" and ev.get("robot"):
+        if ev["kind"] == SeasonEvent.REPLACE and ev.get("robot"):
             out[ev["new"]] = ev["robot"]
     return out
 
@@ -397,7 +398,7 @@ def free_handle(store, league_id: str) -> str:
     lowest such k. A robot that takes a row, or plays a bye's match, is told apart by it."""
     league = league_rows.known_league(store, league_id)
     used = set(read_plan(dict(league["plan"], id=league_id)).addresses)
-    used |= {ev["new"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == "replace"}
+    used |= {ev["new"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == SeasonEvent.REPLACE}
     used |= {s.address for row in league_rows.league_games(store, league_id) for s in store.seats(row.id)}
     k = 1
     while f"robot-{k}" in used:
@@ -406,4 +407,4 @@ def free_handle(store, league_id: str) -> str:
 
 
 def withdrawn(store, league_id: str) -> set[str]:
-    return {ev["address"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == "withdraw"}
+    return {ev["address"] for ev in league_rows.league_events(store, league_id) if ev["kind"] == SeasonEvent.WITHDRAW}
