@@ -3,6 +3,8 @@ alone, and `easy` as the missed-deadline play whatever it samples."""
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,8 +13,11 @@ from pbem.games.cards import HIDDEN
 from pbem.games.rng import Generator, seed_from_int
 from pbem.games import spec_for
 from pbem.games.golf import robot as golf_robot
+from pbem.games.golfdeck import robot as golfdeck_robot
+from pbem.robots.programs import Program
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
+BOTS = Path(__file__).resolve().parents[2] / "contrib" / "bots"
 VARIANTS = [
     (golfdeck, golfdeck.GolfDeck, {}),
     (golf, golf.Golf, {}),
@@ -418,3 +423,34 @@ def test_golf_last_turn_is_played_for_the_win():
     game.known[seat] = [True] * 4
     view = game.view(seat)
     assert str(golf_robot.strong_move(view, seat, {}, stream(5))) == "DRAW DISCARD 1"
+
+
+def test_golfdeck_tells_a_greedy_seat_from_an_easy_one():
+    """cards-6: each other seat's chance of playing as robot:easy, read from its moves in the
+    public events (`_styles`): the tuned greedy player (contrib/bots) reads as greedy, the
+    missed-deadline play as easy, and the seat itself as neither."""
+    greedy = Program([sys.executable, str(BOTS / "golfdeck_greedy.py")], 10.0)
+    styles = golfdeck_robot._styles
+    read = []
+    try:
+        for seed in range(8):
+            game = golfdeck.GolfDeck.new(NAMES[:3], {"holes": 1}, seed, None)
+            last = None
+            while game.result() is None:
+                seat = min(game.to_move())
+                view = game.view(seat)
+                if seat == 0:
+                    text = greedy.ask({"view": view, "seat": 0, "legal": game.legal_orders(0)})
+                    command = golfdeck.GolfDeck.command_from_text(text)
+                else:
+                    command = game.default_orders(seat)
+                if seat == 2 and view["phase"] == "play":
+                    last = styles(view, 2)
+                game.apply(seat, command)
+                game.drain_events()
+            assert last is not None and last[2] == 0.0
+            read.append(last)
+    finally:
+        greedy.stop()
+    assert all(easy[0] < 0.1 for easy in read), read
+    assert sum(easy[1] > 0.8 for easy in read) >= 6, read

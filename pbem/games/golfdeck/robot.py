@@ -14,13 +14,15 @@ The state plays the current hole only.
   stream (one of the 15 pairs, uniformly).
 - `strong` is the shared determinized search (`cards.search.best_move`): every candidate move
   on the same sampled states, the rest of the hole played out on the pure engine by a good
-  player's rules (`_greedy`, those of the tuned greedy player, its unseen cards counted; the
-  others in half the samples by the missed-deadline rule instead), and
-  the move that wins the hole most often (a shared win by half, then a little of the margin:
-  `_worth`) is played.
+  player's rules (`_greedy`, those of the tuned greedy player, its unseen cards counted), or
+  for another seat by the missed-deadline rule in the share of the samples that is that
+  seat's chance of playing so (`_styles`: Bayes' rule over its moves in the public events),
+  and the move that wins the hole most often (a shared win by half, then a little of the
+  margin: `_worth`) is played.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from pbem.games.cards import search
@@ -31,7 +33,9 @@ from pbem.games.golfdeck import engine
 
 __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 
-VERSION = "cards-5"  # the card robots' version, as when one module played both card games
+# The card robots' version, as when one module played both card games; cards-6 (golfdeck
+# only): the others' play read from the events (`_styles`), more samples at a two-seat table.
+VERSION = "cards-6"
 
 
 def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None = None) -> engine.GolfDeck:
@@ -62,9 +66,116 @@ def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None 
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
     # The rollouts' own facts (`_policy`): what their players go by (`_greedy`), the same in
-    # every sample, and whether the others play this sample's rollouts as robot:easy.
-    vars(s).update(known=known, easy_others=rng.below(2) == 1)
+    # every sample, and which seats play this sample's rollouts as robot:easy (each by its
+    # chance of playing so, `_styles`).
+    vars(s).update(known=known, easy=[rng.below(_ONE) < w * _ONE for w in known.easy])
     return s
+
+
+_ONE = 1 << 30
+# `_styles`: the chance that a rule misses a move of a seat that plays by it (a person plays
+# by neither; a missed move moves the odds 19 to 1), and that the greedy player's reveal is
+# not its 1 and 6 (the missed deadline's pair is any of 15: a reveal of 1 and 6 makes the
+# odds 15 to 1 for the greedy, another 1 to 7 against).
+_EPS, _EPS_REVEAL = 0.05, 0.01
+
+
+class _Table:
+    """A position as a seat saw it when it moved, rebuilt from the public events: what the
+    rollouts' players (`_greedy`, `_deck_default`) read."""
+
+    def __init__(self, n: int):
+        self.n = n  # the attributes `_greedy` and `_deck_default` read of a state
+        self.grid = [[HIDDEN] * 6 for _ in range(n)]
+        self.up = [[False] * 6 for _ in range(n)]
+        self.resigned = [False] * n
+        self.discard: list[str] = []
+        self.drawn: str | None = None
+        self.ender: int | None = None
+        self.known: _Seen | None = None
+
+    def seen(self, drawn: str | None) -> None:
+        """The mover's unseen cards as it saw them (`known`), holding `drawn` (or None)."""
+        self.drawn = drawn
+        left = Counter(engine.DECK)
+        left.subtract(c for g, u in zip(self.grid, self.up) for c, v in zip(g, u) if v)
+        left.subtract(self.discard)
+        if drawn is not None:
+            left[drawn] -= 1
+        self.known = _Seen(list(left.elements()))
+
+
+class _Seen:
+    """The mean points and kinds of cards not seen (`_greedy` reads them as `known`)."""
+
+    def __init__(self, left: list):
+        self.mean = sum(_POINTS[c] for c in left) / len(left) if left else _UNSEEN
+        kinds = Counter(left)
+        self.kinds = [(c, k / len(left)) for c, k in sorted(kinds.items())]
+
+
+def _styles(view: dict, me: int) -> list[float]:
+    """Each seat's chance of playing as robot:easy (the missed-deadline rule, `_deck_default`)
+    rather than by the greedy player's rules (`_greedy`), by Bayes' rule from even odds over
+    every move it made in view: each of its decisions (its reveal, the discard or the stock,
+    then the drawn card kept or thrown) is replayed from the public events and set against
+    what either rule would have played there (a rule missing a move by the chance `_EPS`; a
+    move both rules play, or neither, says nothing). The seat `me` gets 0."""
+    n = len(view["names"])
+    odds = [0.0] * n  # log(P(easy) / P(greedy))
+    miss = math.log(_EPS)
+    hit = math.log(1 - _EPS)
+    t: _Table | None = None
+
+    def weigh(o: int, done) -> None:
+        g = _greedy(t, o, o) == done
+        e = _deck_default(t, o) == done
+        if g != e:
+            odds[o] += (hit - miss) if e else (miss - hit)
+
+    for e in view.get("events", ()):
+        kind = e.get("kind")
+        if kind == "hole_start":
+            t = _Table(n)
+            t.discard = [e["discard"]] if e.get("discard") else []
+            continue
+        if t is None or kind != "played":
+            continue
+        o, what = e.get("seat"), e.get("what")
+        if o is None or not 0 <= o < n:
+            continue
+        if what == "turned":
+            for p, c in zip(e.get("positions", ()), e.get("cards", ())):
+                t.grid[o][p - 1], t.up[o][p - 1] = c, True
+            if o != me:  # the greedy player turns up 1 and 6; the missed deadline's pair is any
+                greedy = 1 - _EPS_REVEAL if list(e.get("positions", ())) == [1, 6] else _EPS_REVEAL
+                odds[o] += math.log(1 / 15) - math.log(greedy)
+            continue
+        if what == "resigned":
+            t.resigned[o] = True
+            if e.get("discarded"):
+                t.discard.append(e["discarded"])
+            continue
+        if what not in ("took", "kept", "flipped") or not t.discard:
+            continue
+        pos = e.get("pos")
+        if not isinstance(pos, int) or not 1 <= pos <= 6:
+            continue
+        if o != me:
+            t.seen(None)
+            weigh(o, _DD[pos - 1] if what == "took" else _DS)
+            if what != "took":
+                t.seen(e.get("card") if what == "kept" else e.get("discarded"))
+                weigh(o, _KP[pos - 1] if what == "kept" else _FL[pos - 1])
+            t.drawn = None
+        if what == "took":
+            t.discard.pop()
+        t.grid[o][pos - 1], t.up[o][pos - 1] = e.get("card"), True
+        if e.get("discarded"):
+            t.discard.append(e["discarded"])
+        if t.ender is None and False not in t.up[o]:
+            t.ender = o
+    return [0.0 if s == me else 1 / (1 + math.exp(-max(-50.0, min(50.0, odds[s])))) for s in range(n)]
 
 
 class _Known:
@@ -72,7 +183,7 @@ class _Known:
     discard is public, `pile`; None should the events not account for the top), and the mean
     points and kinds of the cards it has not seen (the stock and every face-down card)."""
 
-    def __init__(self, view: dict):
+    def __init__(self, view: dict, seat: int | None = None):
         pile: list[str] | None = []
         for e in view.get("events", ()):  # this hole's pile, from its first discard on
             kind = e.get("kind")
@@ -94,6 +205,8 @@ class _Known:
         self.mean = sum(_POINTS[c] for c in left) / len(left) if left else _UNSEEN
         kinds = Counter(left)
         self.kinds = [(c, k / len(left)) for c, k in sorted(kinds.items())]
+        # each seat's chance of playing as robot:easy (`_styles`; even, where no seat is given)
+        self.easy = _styles(view, seat) if seat is not None else [0.5] * len(view["names"])
 
 
 def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
@@ -143,23 +256,25 @@ def default_move(view: dict, seat: int, options: dict, rng):
 
 def strong_move(view: dict, seat: int, options: dict, rng):
     moves = candidates(view, seat)
-    known = _Known(view)
+    known = _Known(view, seat)
     if view["phase"] == "reveal":
         usual = default_move(view, seat, options, rng)
     else:
         usual = _greedy(rebuild_known(view, seat, options, rng, known), seat, seat)
     return search.best_move(moves, usual, seat, lambda: rebuild_known(view, seat, options, rng, known), clone,
-                            _policy, sample_scores, _worth, SAMPLES, FINAL_SAMPLES, MARGIN)
+                            _policy, sample_scores, _worth, SAMPLES // len(view["names"]),
+                            FINAL_SAMPLES // len(view["names"]), MARGIN)
 
 
 def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> engine.GolfDeck:
     return _deck_state(view, seat, options, rng, known)
 
 
-# Every candidate on SAMPLES sampled states, the best few and the greedy's own move on
-# FINAL_SAMPLES more (`search.best_move`); the greedy's move is played unless another beats it
+# Every candidate on SAMPLES / seats sampled states, the best few and the greedy's own move on
+# FINAL_SAMPLES / seats more (`search.best_move`: 48 and 192 at two seats, 24 and 96 at four,
+# where every rollout is twice as long); the greedy's move is played unless another beats it
 # by MARGIN (in holes won a sample).
-SAMPLES, FINAL_SAMPLES, MARGIN = 24, 96, 0.02
+SAMPLES, FINAL_SAMPLES, MARGIN = 96, 384, 0.02
 WIN, SPREAD = 1.0, 0.05  # `_worth`: a hole won, against a point of margin
 
 
@@ -175,10 +290,10 @@ def _worth(scores: list, me: int) -> float:
 
 def _policy(state, seat: int, me: int):
     """The rollouts' player once the reveals are over: `_greedy` for the robot's own seat; for
-    the others `_greedy` in half the samples and the missed-deadline rule (`_deck_default`) in
-    the other half, as the robot cannot tell a good player from a robot:easy seat."""
+    another, the missed-deadline rule (`_deck_default`) where the sample drew it to play as
+    robot:easy (`_deck_state`, by its chance `_styles`), else `_greedy`."""
     if not state.revealing:
-        if seat == me or not state.easy_others:
+        if seat == me or not state.easy[seat]:
             return _greedy(state, seat, me)
         return _deck_default(state, seat)
     return state.default_orders(seat)
