@@ -84,6 +84,15 @@ class LocalTable:
                               "--player", f"Bill <{BILL}>", "--course", course, "--id", game_id, *extra)
         return out.strip()
 
+    def new_cup(self, players: dict[str, str], now: str = "2026-12-06T10:00:00Z") -> None:
+        """The league `cup` (Winter Cup): MatchPlay on parkland, round-robin of `players` (name:
+        address), rounds of 7 days from 2026-12-07 18:00 UTC, 48h deadlines; created at `now`."""
+        path = self.root / "league.yaml"
+        path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
+                        + "".join(f"  - {name} <{address}>\n" for name, address in players.items())
+                        + "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
+        self.pbem("league", "create", str(path), now=now)
+
     def send(self, sender: str, body: str = "", subject: str = "orders", to: str = GM,
              headers: dict | None = None, raw: bytes | None = None, message_id: str | None = None) -> str:
         if raw is None:

@@ -9,11 +9,7 @@ ALICE, BRUNO = "alice@example.test", "bruno@example.test"
 
 
 def test_a_league_result_and_its_standings_wait_for_the_digest_in_their_order(table):
-    path = table.root / "league.yaml"
-    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
-                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
-                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
-    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    table.new_cup({"Alice": ALICE, "Bruno": BRUNO})
     table.pbem("process", now="2026-12-07T18:00:00Z")
     game = next(m["X-PBEM-Game"] for m in table.mails(ALICE) if m["X-PBEM-Game"])
     opponent = BRUNO
@@ -34,11 +30,7 @@ def test_a_league_result_and_its_standings_wait_for_the_digest_in_their_order(ta
 
 
 def test_a_reply_to_the_league_welcome_sets_the_digest(table):
-    path = table.root / "league.yaml"
-    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
-                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
-                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
-    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    table.new_cup({"Alice": ALICE, "Bruno": BRUNO})
     welcome, = table.new_mails(ALICE)
     table.send(ALICE, "Set digest: daily 07:00.\n\nCheers,\nAlice", subject=f"Re: {welcome['Subject']}",
                to=table.reply_to(ALICE))

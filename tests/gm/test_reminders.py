@@ -181,11 +181,7 @@ ALICE, BRUNO = "alice@example.test", "bruno@example.test"
 def test_set_reminders_in_reply_to_a_league_welcome_holds_for_the_league_games(table):
     """Before round 1 there is no game to reply to: the league's welcome takes SET REMINDERS
     (from every client as the game's mail does), and the times hold for the games it makes."""
-    path = table.root / "league.yaml"
-    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
-                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
-                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
-    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    table.new_cup({"Alice": ALICE, "Bruno": BRUNO})
     for name, (content_type, mailer, text) in CLIENTS.items():
         table.new_mails(ALICE)
         table.send(ALICE, raw=_reply(table, ALICE, content_type, text, mailer))
@@ -208,11 +204,7 @@ def test_set_reminders_in_reply_to_a_league_welcome_holds_for_the_league_games(t
 
 
 def test_set_reminders_off_in_reply_to_a_league_welcome_and_a_wrong_time_changes_nothing(table):
-    path = table.root / "league.yaml"
-    path.write_text("id: cup\nname: Winter Cup\ngame: matchplay\ncourse: parkland\nplayers:\n"
-                    f"  - Alice <{ALICE}>\n  - Bruno <{BRUNO}>\n"
-                    "start: 2026-12-07T18:00:00Z\nround_length: 7d\ndeadline: 48h\nformat: round-robin\n")
-    table.pbem("league", "create", str(path), now="2026-12-06T10:00:00Z")
+    table.new_cup({"Alice": ALICE, "Bruno": BRUNO})
     welcome, = table.new_mails(ALICE)
     table.send(ALICE, "SET REMINDERS 10d", subject=f"Re: {welcome['Subject']}", to=table.reply_to(ALICE))
     table.pbem("process", now="2026-12-06T11:00:00Z")
