@@ -3,7 +3,9 @@ tried on them, and the hole played out (OpenSpiel's determinized search).
 
 A game's robot (`golfdeck/robot.py`, `golf/robot.py`) gives the pieces only it knows: `sample()`,
 a fresh engine state consistent with the seat's view, its hidden cards dealt from the robot's
-stream; `clone(state)`; `play(state, seat, me)`, the order the rollouts play for `seat`; and
+stream, with the facts its rollouts' players go by (`(state, facts)`: the facts are carried
+beside the state, never written on it); `clone(state)`, a copy to play out (the engine's
+`playout_copy`); `play(state, seat, me, facts)`, the order the rollouts play for `seat`; and
 `score(state)`, every seat's score of its layout as it lies. `rollout` plays a hole out from a
 state and values it for the seat (`value`: the seat's score less the others' mean, so that the
 hole is ended when the seat is ahead, not merely low); `best_move` tries every candidate on the
@@ -53,15 +55,15 @@ def value(scores: list, me: int) -> float:
 
 
 def rollout(state, me: int, play: Callable, score: Callable, horizon: int = MOVE_CAP,
-            worth: Callable = value) -> float:
+            worth: Callable = value, facts=None) -> float:
     """Play on from `state` (changed in place) to the hole's end or `horizon` more turns, every
-    seat by `play`, and value the layouts as they then lie for the seat `me` (`worth`, by
-    default `value`)."""
+    seat by `play` (given the sample's `facts`), and value the layouts as they then lie for the
+    seat `me` (`worth`, by default `value`)."""
     stop = state._turn + horizon
     moves = 0
     while state._result is None and state._turn < stop and moves < MOVE_CAP:
         seat = min(state.to_move())
-        state.apply(seat, play(state, seat, me))
+        state.apply(seat, play(state, seat, me, facts))
         moves += 1
         if len(state.events) > 64:
             state.events.clear()
@@ -76,7 +78,7 @@ def tried(moves: list, samples: int, seat: int, sample: Callable, clone: Callabl
     move, should a sample refuse it, counts as infinitely bad)."""
     totals = [0.0] * len(moves)
     for _ in range(samples):
-        base = sample()
+        base, facts = sample()
         for i, move in enumerate(moves):
             trial = clone(base)
             try:
@@ -84,7 +86,7 @@ def tried(moves: list, samples: int, seat: int, sample: Callable, clone: Callabl
             except Exception:
                 totals[i] = float("inf")
                 continue
-            totals[i] += rollout(trial, seat, play, score, worth=worth)
+            totals[i] += rollout(trial, seat, play, score, worth=worth, facts=facts)
     return totals
 
 

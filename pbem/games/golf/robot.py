@@ -35,7 +35,6 @@ from pbem.games.cards.orders import Discard, DrawDiscard, DrawStock, Keep, Knock
 from pbem.games.errors import NoMoveNow
 from pbem.games.golf import engine, reading
 from pbem.games.golf.scoring import best_spot, game_tables, layout_score
-from pbem.games.rng import Generator
 
 __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", "rebuild", "sample_scores"]
 
@@ -190,21 +189,6 @@ def _spot(s: engine.Golf, o: int, card: str) -> int | None:
                      bool(options["one_eyed_jacks_wild"]))
 
 
-def _golf_clone(s: engine.Golf) -> engine.Golf:
-    c = object.__new__(engine.Golf)
-    d = dict(s.__dict__)
-    for k in ("grids", "up", "known", "start_seen", "replaced"):
-        d[k] = [row[:] for row in d[k]]
-    for k in ("stock", "discard", "peeks_left", "paid", "started", "totals", "resigned"):
-        d[k] = d[k][:]
-    d["final"] = None if s.final is None else s.final[:]
-    d["holes"], d["events"], d["shuffles"] = [], [], []
-    d["log"] = []  # a rollout's own record, read by nobody
-    d["rng"] = Generator.restore(s.rng.state())
-    c.__dict__ = d
-    return c
-
-
 def rebuild(view: dict, seat: int, options: dict, rng) -> engine.Golf:
     return _golf_state(view, seat, options, rng)
 
@@ -230,8 +214,9 @@ def strong_move(view: dict, seat: int, options: dict, rng):
     return golf_card_move(view, seat) or default_move(view, seat, options, rng)
 
 
-def _policy(state, seat: int, me: int):
-    """The rollouts' player: the missed-deadline play (which never knocks)."""
+def _policy(state, seat: int, me: int, facts=None):
+    """The rollouts' player: the missed-deadline play (which never knocks; no facts beside the
+    state)."""
     return state.default_orders(seat)
 
 
@@ -330,7 +315,7 @@ def knock_pays(view: dict, seat: int, options: dict, rng) -> bool:
     for _ in range(KNOCK_SAMPLES):
         state = rebuild(view, seat, options, rng)
         if versus:
-            wait = _golf_clone(state)
+            wait = state.playout_copy()
             search.rollout(wait, seat, _policy, sample_scores)
             scores = wait.holes[-1]["scores"]
             waits += scores[seat] <= min(scores)

@@ -270,6 +270,44 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         s._result = Result.from_dict(d["result"])
         return s
 
+    def playout_copy(self) -> GolfDeck:
+        """A copy of the hole in play for a robot to play out (cheaper than `copy.deepcopy`).
+
+        Copied, so that moves on the copy leave this state as it was: the layouts (`grid`,
+        `up`), the `stock`, the `discard` pile, the `reveals`, `totals` and `resigned`.
+        Shared, as read and never changed in place by a hole's moves, or as the robots' playouts
+        have always shared them: `names`, `options`, `default_reveals`, the `shuffles` record and
+        the generator `rng` itself (a playout that rebuilds the stock draws on this state's
+        stream). Not kept: the copy starts with no `events`, no `log` and no finished `holes`
+        (a playout's own record, read by nobody)."""
+        c = GolfDeck.__new__(GolfDeck)
+        c.names = self.names
+        c.n = self.n
+        c.options = self.options
+        c.holes_total = self.holes_total
+        c.game_no = self.game_no
+        c.rng = self.rng
+        c.shuffles = self.shuffles
+        c.hole_no = self.hole_no
+        c.dealer, c.starter, c.current = self.dealer, self.starter, self.current
+        c.grid = [g[:] for g in self.grid]
+        c.up = [u[:] for u in self.up]
+        c.stock = self.stock[:]
+        c.discard = self.discard[:]
+        c.revealing = self.revealing
+        c.reveals = self.reveals[:]
+        c.drawn = self.drawn
+        c.ender = self.ender
+        c.default_reveals = self.default_reveals
+        c.totals = self.totals[:]
+        c.holes = []
+        c.resigned = self.resigned[:]
+        c.events = []
+        c.log = []
+        c._turn = self._turn
+        c._result = self._result
+        return c
+
     def chance_record(self) -> list:
         """Every deck order the game has shuffled, one a hole, as card names with the top card
         last: what `pbem verify` compares between a stored game and its replay."""

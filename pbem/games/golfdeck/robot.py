@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import NamedTuple
 
 from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
@@ -38,7 +39,18 @@ __all__ = ["VERSION", "candidates", "decide", "rebuild", "sample_scores"]
 VERSION = "cards-6"
 
 
-def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None = None) -> engine.GolfDeck:
+class _Facts(NamedTuple):
+    """A sampled state's rollout facts, carried beside the state through its rollouts (never
+    written on it): what the rollouts' players go by (`known`, the same in every sample) and
+    which seats play this sample's rollouts as robot:easy (`easy`, each by its chance of
+    playing so, `_styles`)."""
+
+    known: _Known
+    easy: list[bool]
+
+
+def _deck_state(view: dict, seat: int, options: dict, rng,
+                known: _Known | None = None) -> tuple[engine.GolfDeck, _Facts]:
     names = list(view["names"])
     n = len(names)
     opts = {"nmr": options.get("nmr", "default"), "holes": view["hole"], "game": view["game_number"]}
@@ -65,11 +77,10 @@ def _deck_state(view: dict, seat: int, options: dict, rng, known: _Known | None 
     s.default_reveals = [pairs[rng.below(len(pairs))] for _ in range(n)]
     s.reveals = _deck_reveals(view, seat, s.default_reveals) if revealing else [(1, 2)] * n
     s.holes, s.events, s.shuffles = [], [], []
-    # The rollouts' own facts (`_policy`): what their players go by (`_greedy`), the same in
-    # every sample, and which seats play this sample's rollouts as robot:easy (each by its
-    # chance of playing so, `_styles`).
-    vars(s).update(known=known, easy=[rng.below(_ONE) < w * _ONE for w in known.easy])
-    return s
+    # The rollouts' own facts (`_policy`), beside the state: what their players go by
+    # (`_greedy`), the same in every sample, and which seats play this sample's rollouts as
+    # robot:easy (each by its chance of playing so, `_styles`).
+    return s, _Facts(known, [rng.below(_ONE) < w * _ONE for w in known.easy])
 
 
 _ONE = 1 << 30
@@ -128,7 +139,8 @@ def _styles(view: dict, me: int) -> list[float]:
     t: _Table | None = None
 
     def weigh(o: int, done) -> None:
-        g = _greedy(t, o, o) == done
+        assert t is not None  # (called only once a hole has started)
+        g = _greedy(t, o, o, t.known) == done
         e = _deck_default(t, o) == done
         if g != e:
             odds[o] += (hit - miss) if e else (miss - hit)
@@ -224,24 +236,8 @@ def _deck_reveals(view: dict, seat: int, defaults: list) -> list:
     return reveals
 
 
-def _deck_clone(s: engine.GolfDeck) -> engine.GolfDeck:
-    c = object.__new__(engine.GolfDeck)
-    d = dict(s.__dict__)
-    d["grid"] = [g[:] for g in s.grid]
-    d["up"] = [u[:] for u in s.up]
-    d["stock"], d["discard"], d["reveals"] = s.stock[:], s.discard[:], s.reveals[:]
-    d["totals"], d["resigned"], d["holes"], d["events"] = s.totals[:], s.resigned[:], [], []
-    d["log"] = []  # a rollout's own record, read by nobody
-    c.__dict__ = d
-    return c
-
-
 def rebuild(view: dict, seat: int, options: dict, rng) -> engine.GolfDeck:
-    return _deck_state(view, seat, options, rng)
-
-
-def clone(state: engine.GolfDeck) -> engine.GolfDeck:
-    return _deck_clone(state)
+    return _deck_state(view, seat, options, rng)[0]
 
 
 def default_move(view: dict, seat: int, options: dict, rng):
@@ -260,13 +256,16 @@ def strong_move(view: dict, seat: int, options: dict, rng):
     if view["phase"] == "reveal":
         usual = default_move(view, seat, options, rng)
     else:
-        usual = _greedy(rebuild_known(view, seat, options, rng, known), seat, seat)
-    return search.best_move(moves, usual, seat, lambda: rebuild_known(view, seat, options, rng, known), clone,
-                            _policy, sample_scores, _worth, SAMPLES // len(view["names"]),
+        state, facts = rebuild_known(view, seat, options, rng, known)
+        usual = _greedy(state, seat, seat, facts.known)
+    return search.best_move(moves, usual, seat, lambda: rebuild_known(view, seat, options, rng, known),
+                            engine.GolfDeck.playout_copy, _policy, sample_scores, _worth, SAMPLES // len(view["names"]),
                             FINAL_SAMPLES // len(view["names"]), MARGIN)
 
 
-def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> engine.GolfDeck:
+def rebuild_known(view: dict, seat: int, options: dict, rng, known) -> tuple[engine.GolfDeck, _Facts]:
+    """A sampled state and its rollout facts (`_Facts`), `known` given (`search.best_move`'s
+    `sample`)."""
     return _deck_state(view, seat, options, rng, known)
 
 
@@ -288,13 +287,13 @@ def _worth(scores: list, me: int) -> float:
     return SPREAD * search.value(scores, me) - WIN * won
 
 
-def _policy(state, seat: int, me: int):
+def _policy(state, seat: int, me: int, facts: _Facts):
     """The rollouts' player once the reveals are over: `_greedy` for the robot's own seat; for
     another, the missed-deadline rule (`_deck_default`) where the sample drew it to play as
-    robot:easy (`_deck_state`, by its chance `_styles`), else `_greedy`."""
+    robot:easy (`facts.easy`: `_deck_state`, by its chance `_styles`), else `_greedy`."""
     if not state.revealing:
-        if seat == me or not state.easy[seat]:
-            return _greedy(state, seat, me)
+        if seat == me or not facts.easy[seat]:
+            return _greedy(state, seat, me, facts.known)
         return _deck_default(state, seat)
     return state.default_orders(seat)
 
@@ -302,14 +301,14 @@ def _policy(state, seat: int, me: int):
 END_LEAD, KEEP_EDGE, TAKE_EDGE = 3.0, 1.5, 0.0  # the greedy player's tuned constants
 
 
-def _greedy(state, seat: int, me: int):
+def _greedy(state, seat: int, me: int, known):
     """A good player's move from what the seat sees (the tuned greedy player's rules): a
     face-down card counts at the mean of the unseen cards; the discard is taken where it
     beats a stock draw's expected worth; a drawn card is kept where it saves more than
     KEEP_EDGE, else thrown with a card turned up (one whose partner lies face down first); no
     move turns the last card up (ending the hole) unless the layout leads the others'
-    estimates by END_LEAD."""
-    known = state.known
+    estimates by END_LEAD. `known`: the mean points and kinds of the cards the seat has not
+    seen (`_Known` or `_Seen`)."""
     m = known.mean
     points = _POINTS
     grids, ups, resigned = state.grid, state.up, state.resigned

@@ -113,22 +113,6 @@ def _generator(rng) -> Generator:
     return Generator(b"".join(rng.below(1 << 64).to_bytes(8, "big") for _ in range(4)))
 
 
-def _clone(state: OnPar) -> OnPar:
-    """A copy to play out (cheaper than deepcopy: the layout and the names are shared, the
-    events are not kept)."""
-    c = OnPar.__new__(OnPar)
-    c.__dict__.update(state.__dict__)
-    c.balls, c.strokes = list(state.balls), list(state.strokes)
-    c.hands = [list(h) for h in state.hands]
-    c.draw, c.discards, c.played = list(state.draw), list(state.discards), list(state.played)
-    c.skips, c.fresh, c.totals = list(state.skips), list(state.fresh), list(state.totals)
-    c.holes, c.resigned = list(state.holes), list(state.resigned)
-    c.shuffles, c.events = [], []
-    c.log = []  # a playout's own record, read by nobody
-    c.rng = Generator.restore(state.rng.state())
-    return c
-
-
 # -- the search ----------------------------------------------------------------------------------
 def _search(view: dict, seat: int, first: OnPar, rng):
     orders = play.legal_orders(first, seat)
@@ -151,7 +135,7 @@ def _search(view: dict, seat: int, first: OnPar, rng):
 
 def _playout(deal: OnPar, seat: int, order) -> float:
     """The value for `seat` of playing `order` on `deal`, then the hole out by default orders."""
-    s = _clone(deal)
+    s = deal.playout_copy()
     s.apply(seat, order)
     moves = 0
     while s._result is None and moves < MOVES_MOST:
