@@ -213,10 +213,8 @@ class _Known:
             pile = None
         self.pile = pile
         self.below = tuple(pile[:-1]) if pile else ()
-        left = search.unseen(engine.DECK, view, view.get("drawn"), self.below)
-        self.mean = sum(_POINTS[c] for c in left) / len(left) if left else _UNSEEN
-        kinds = Counter(left)
-        self.kinds = [(c, k / len(left)) for c, k in sorted(kinds.items())]
+        unseen = _Seen(search.unseen(engine.DECK, view, view.get("drawn"), self.below))
+        self.mean, self.kinds = unseen.mean, unseen.kinds
         # each seat's chance of playing as robot:easy (`_styles`; even, where no seat is given)
         self.easy = _styles(view, seat) if seat is not None else [0.5] * len(view["names"])
 
