@@ -20,6 +20,7 @@ from conftest import BILL, EXAMPLE_COURSE, GEORGE, GM, verified
 from pbem.games.registry import spec_for
 from pbem.gm import games
 from pbem.store import Store
+from pbem.store.statuses import InboundStatus
 
 PLAYERS = (GEORGE, BILL)
 
@@ -155,8 +156,13 @@ def test_a_backup_taken_while_the_daemon_plays_is_a_store_pbem_carries_on_from(t
     # taken during the second round: pbem carries on from it as from the store itself.
     copy = mixed[0] if mixed else next(c for t, c in copies if t == 2)
     config = copy_config(table, "restored.yaml", copy)
+    # A message kept in the copy but not yet handled there (the daemon stores each one before
+    # it handles it) is handled by the copy's first pass; the copy's own mail folder is empty.
+    conn = sqlite3.connect(table.root / copy)
+    kept = conn.execute("SELECT count(*) FROM inbound WHERE status = ?", [str(InboundStatus.NEW)]).fetchone()[0]
+    conn.close()
     code, out, _ = table.pbem("--config", config, "process")
-    assert code == 0 and out.startswith("handled 0 message(s)")
+    assert code == 0 and out.startswith(f"handled {kept} message(s)"), out
     for game_id in ids:
         for _ in range(10):
             owed = orders_now(table.root / copy, game_id, rng)
