@@ -6,6 +6,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, cast
 
+from mypy_extensions import mypyc_attr
+
 from pbem.games.errors import BadOption, IllegalOrder, OrderError
 
 RULE_OVER = "no orders once the game is over"
@@ -127,6 +129,7 @@ COMMON_OPTIONS: dict[str, Option] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`.
 
@@ -306,6 +309,7 @@ class _Seated(Protocol):
     resigned: list[bool]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TurnByTurn(GameState):
     """A game whose turns go round the table (the card games, On Par): each action takes effect
     inside `apply`, nothing waits to be resolved, and the GM learns what happened from

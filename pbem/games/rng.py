@@ -29,8 +29,8 @@ import hashlib
 import secrets
 import struct
 from operator import mod
-from typing import TypeVar
-from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from typing import Final, TypeVar
+from collections.abc import Callable, Iterable, Sequence
 
 from pbem.errors import BadValue
 
@@ -41,9 +41,9 @@ T = TypeVar("T")
 
 MIN_SEED_BYTES = 16
 SEED_INT_BYTES = 16  # `--seed N`: N as this many bytes, so 0 <= N < 2**128
-WORD_BYTES = 8
-FIRST_WORDS = 52  # words squeezed at the first draw: a golfdeck deal (51 for the shuffle, 1 for the reveals)
-TWO64 = 1 << 64
+WORD_BYTES: Final = 8
+FIRST_WORDS: Final = 52  # words squeezed at the first draw: a golfdeck deal (51 for the shuffle, 1 for the reveals)
+TWO64: Final = 1 << 64
 
 
 class BadSeed(BadValue):
@@ -219,7 +219,7 @@ class Generator:
             raise IndexError("choice from an empty sequence")
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: list) -> None:
         """Fisher-Yates in place: for i from the last index down to 1, swap i with below(i + 1)."""
         n = len(items)
         if n < 2:
@@ -231,8 +231,18 @@ class Generator:
         picks: Iterable[int]
         # (Every word below `_SMALL_WORDS` and every size's limit at or above it: none rejected,
         # without the max.)
-        if n < len(_SAFE) and ((self._small is self._words and _SAFE[n] >= _SMALL_WORDS)
-                               or max(words) < _SAFE[n]):
+        none_rejected = n < len(_SAFE) and ((self._small is self._words and _SAFE[n] >= _SMALL_WORDS)
+                                            or max(words) < _SAFE[n])
+        if none_rejected and self.record is None:
+            # The common case as a plain loop: compiled (the optional build), it runs on machine
+            # integers; pure, it costs what the `map` below does. The same swaps.
+            i = n - 1
+            for k in range(n - 1):
+                j = words[k] % (n - k)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            return
+        if none_rejected:
             picks = map(mod, words, sizes)
         else:
             picks = self._redraw(words, sizes)
@@ -277,8 +287,8 @@ class Generator:
 
 # The words of a squeeze are all below this when its output holds no seven 0xFF bytes in a row;
 # the limits of the sizes up to 256 are at or above it.
-_SMALL_WORDS = TWO64 - 256
-_SEVEN_FF = b"\xff" * 7
+_SMALL_WORDS: Final = TWO64 - 256
+_SEVEN_FF: Final = b"\xff" * 7
 
 # `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
@@ -290,7 +300,7 @@ def _limits(sizes: range) -> list:
 
 # The first word `below(n)` rejects, the largest multiple of n not above 2**64, for the sizes
 # of every deck and die (index n); larger n are worked out when asked.
-_LIMITS = _limits(range(1, 1025))
+_LIMITS: Final = _limits(range(1, 1025))
 
 
 def _lowest(limits: list) -> list:
@@ -302,7 +312,7 @@ def _lowest(limits: list) -> list:
     return out
 
 
-_SAFE = _lowest(_LIMITS)
+_SAFE: Final = _lowest(_LIMITS)
 
 
 # The limits of larger n as they are asked (golfdeck draws below 15**players at every deal).
