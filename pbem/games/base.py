@@ -147,6 +147,21 @@ class GameState:
     names: list[str]
     options: dict[str, Any]
 
+    # What `copy` and `pickle` take of a state and give back: every attribute. As Python runs it
+    # these are what the default does (the instance's `__dict__`). Compiled (the optional build,
+    # scripts/native.py), this class and `TurnByTurn` keep the attributes they declare apart
+    # from an interpreted game's own `__dict__`, and the compiled default would copy only them.
+    def __getstate__(self) -> dict[str, Any]:
+        state: dict[str, Any] = dict(getattr(self, "__dict__", None) or {})
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and name not in state and hasattr(self, name):
+                state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
     @classmethod
     def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
         """The options with any that name players by address rewritten by seat (the engine

@@ -59,6 +59,8 @@ from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards import words as card_words
@@ -82,6 +84,9 @@ AT_THE_DEAL = {(size, peek): (near, tuple(p in near for p in POSITIONS[size]))
                for near in [NEAREST[size] if peek in ("near2", "paid") else ()]}
 
 
+# Compiled (scripts/native.py), a class open to interpreted subclasses has a `__new__` that makes a
+# bare instance, as in Python (`playout_copy`); mypyc's other native classes call `__init__` there.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Golf(TurnByTurn, GolfRules):
     TYPE = "golf"
     TITLE = "Golf"

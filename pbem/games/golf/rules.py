@@ -6,7 +6,7 @@ break, each with a message that says why and, where one helps, a hint that is a 
 """
 from __future__ import annotations
 
-from mypy_extensions import trait
+from mypy_extensions import mypyc_attr, trait
 
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, written
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
@@ -56,6 +56,7 @@ def whole_option(options: dict, key: str, least: int, most: int | None = None) -
 
 
 @trait
+@mypyc_attr(allow_interpreted_subclasses=True)  # as the game's class is
 class GolfRules:
     """`check_order` and its helpers; the state, `replaceable`, `peekable` and
     `default_orders` are the game's.

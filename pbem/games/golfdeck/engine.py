@@ -64,6 +64,8 @@ from operator import is_
 from collections.abc import Sequence
 from typing import Final, cast
 
+from mypy_extensions import mypyc_attr
+
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
 from pbem.games.events import OWN, GameEvent, stored, told
 from pbem.games.cards.orders import card_command, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Reveal
@@ -173,6 +175,9 @@ def _positive(key: str, value) -> int:
     return n
 
 
+# Compiled (scripts/native.py), a class open to interpreted subclasses has a `__new__` that makes a
+# bare instance, as in Python (`playout_copy`); mypyc's other native classes call `__init__` there.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GolfDeck(TurnByTurn, GolfDeckRules):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"

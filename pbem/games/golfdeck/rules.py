@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Final
 
-from mypy_extensions import trait
+from mypy_extensions import mypyc_attr, trait
 
 from pbem.games import base
 from pbem.games.base import Resign
@@ -39,6 +39,7 @@ RULE_RESIGNED = "a player who has resigned takes no more turns"
 
 
 @trait
+@mypyc_attr(allow_interpreted_subclasses=True)  # as the game's class is
 class GolfDeckRules:
     """`check_order` and its helpers; the state and `default_orders` are the game's.
 
