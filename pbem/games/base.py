@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, cast
 
 from mypy_extensions import mypyc_attr
@@ -30,9 +30,20 @@ def move_lines(text: str) -> list[str]:
     return [part.strip() for part in _MOVE_SPLIT.split(text) if part.strip()]
 
 
+def by_fields(value: Any) -> tuple:
+    """`__reduce__` of the frozen value classes (results, options, orders): `copy` and `pickle`
+    make one again through its constructor, from its fields. As Python runs them this is what
+    the default comes to; compiled (the optional build, scripts/native.py), a frozen dataclass
+    refuses the default's restore, which sets its attributes one by one."""
+    return type(value), tuple(getattr(value, f.name) for f in fields(value))
+
+
 @dataclass(frozen=True)
 class Result:
     """How a finished game stands: `line` is the text after `Result: `."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     line: str
     winners: tuple[int, ...]
     scores: tuple[Any, ...] = ()
@@ -50,6 +61,8 @@ class Result:
 @dataclass(frozen=True)
 class Resign:
     """A player gives up; the engine decides what that means for the game."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "RESIGN"
@@ -87,6 +100,9 @@ def one_of(allowed: tuple) -> str:
 
 @dataclass(frozen=True)
 class Option:
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     default: Any
     allowed: tuple = ()
     doc: str = ""
@@ -377,8 +393,9 @@ class TurnByTurn(GameState):
     # An error's hint must be an order the player can send as it stands. The engine writes it
     # where the rule broke, but a mail's second order (KEEP after DRAW STOCK) is checked on a
     # copy that has the first one played: `check` leaves the error a `suggest` that answers for
-    # the game as it really is, and falls back on a legal order of its own.
-    drawn: str | None
+    # the game as it really is, and falls back on a legal order of its own. (None by default: a
+    # game without a drawn card, On Par, need not set it; compiled, the default is the instance's.)
+    drawn: str | None = None
 
     def check(self, seat: int, command) -> None:
         try:

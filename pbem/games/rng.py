@@ -29,7 +29,9 @@ import hashlib
 import secrets
 import struct
 from operator import mod
-from typing import Final, TypeVar
+from typing import Final, TypeVar, cast
+
+from mypy_extensions import mypyc_attr
 from collections.abc import Callable, Iterable, Sequence
 
 from pbem.errors import BadValue
@@ -56,8 +58,9 @@ def new_seed() -> bytes:
     return secrets.token_bytes(MIN_SEED_BYTES)
 
 
-def seed_from_int(n: int) -> bytes:
-    """The seed of a game made with `--seed N`: N as 16 bytes, big-endian."""
+def seed_from_int(n: object) -> bytes:
+    """The seed of a game made with `--seed N`: N as 16 bytes, big-endian. (`n: object`: what is
+    not a whole number is refused here, compiled (scripts/native.py) as in Python.)"""
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"a seed number is a whole number, got {n!r}")
     if not 0 <= n < 1 << (8 * SEED_INT_BYTES):
@@ -70,7 +73,7 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(_checked(seed)).hexdigest()
 
 
-def game_generator(seed: bytes | int) -> Generator:
+def game_generator(seed: bytes | bytearray | int) -> Generator:
     """The generator a new game draws from: on the seed's bytes, or on a whole number N as
     `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
     return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
@@ -98,6 +101,8 @@ def _checked(seed) -> bytes:
     return seed
 
 
+# Open to interpreted subclasses: compiled (scripts/native.py), a test's generator fed chosen words.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Generator:
     """Draws from one seed's stream. `record`, when a list, receives every value `below`
     returns (shuffles, dice and choices included), in order, so that a replay can be compared
@@ -177,9 +182,11 @@ class Generator:
         return words[used:end]
 
     # -- draws ----------------------------------------------------------------------------
-    def below(self, n: int) -> int:
-        """A whole number from 0 to n - 1, each equally likely (rejection, no modulo bias)."""
+    def below(self, n: object) -> int:
+        """A whole number from 0 to n - 1, each equally likely (rejection, no modulo bias). (`n:
+        object`: a size that is not a whole number is refused with the rule, compiled as pure.)"""
         limit = _limit(n)
+        n = cast(int, n)  # (after `_limit`, which refuses anything else)
         word = self._word()
         while word >= limit:
             word = self._word()
@@ -300,7 +307,7 @@ def _limits(sizes: range) -> list:
 
 # The first word `below(n)` rejects, the largest multiple of n not above 2**64, for the sizes
 # of every deck and die (index n); larger n are worked out when asked.
-_LIMITS: Final = _limits(range(1, 1025))
+_LIMITS = _limits(range(1, 1025))  # (not Final: a test shrinks it, compiled too)
 
 
 def _lowest(limits: list) -> list:
@@ -312,7 +319,7 @@ def _lowest(limits: list) -> list:
     return out
 
 
-_SAFE: Final = _lowest(_LIMITS)
+_SAFE = _lowest(_LIMITS)  # (not Final: a test shrinks it, compiled too)
 
 
 # The limits of larger n as they are asked (golfdeck draws below 15**players at every deal).
@@ -320,8 +327,8 @@ _MORE_LIMITS: dict[int, int] = {}
 _MORE_MOST = 256
 
 
-def _limit(n: int) -> int:
-    if n.__class__ is int and 0 < n <= TWO64:
+def _limit(n: object) -> int:
+    if n.__class__ is int and 0 < n <= TWO64:  # (the class test makes `n` an int to mypy and mypyc)
         if n < len(_LIMITS):
             return _LIMITS[n]
         limit = _MORE_LIMITS.get(n)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.base import Resign, written
+from pbem.games.base import Resign, by_fields, written
 from pbem.games.errors import BadOrderText
 
 
 @dataclass(frozen=True)
 class Reveal:
     """golfdeck: the two cards turned up before the first turn of a hole."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     first: int
     second: int
 
@@ -21,6 +24,9 @@ class Reveal:
 @dataclass(frozen=True)
 class DrawDiscard:
     """Take the top discard into `pos`; the card there goes to the discard."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     pos: int
 
     def __str__(self) -> str:
@@ -30,6 +36,8 @@ class DrawDiscard:
 @dataclass(frozen=True)
 class DrawStock:
     """Draw the top stock card; the GM shows it privately and waits for KEEP or DISCARD."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "DRAW STOCK"
@@ -38,6 +46,9 @@ class DrawStock:
 @dataclass(frozen=True)
 class Keep:
     """Put the drawn stock card in `pos`; the card there goes to the discard."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     pos: int
 
     def __str__(self) -> str:
@@ -47,6 +58,9 @@ class Keep:
 @dataclass(frozen=True)
 class DiscardFlip:
     """golfdeck: discard the drawn stock card and turn face-down `pos` up."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     pos: int
 
     def __str__(self) -> str:
@@ -56,6 +70,8 @@ class DiscardFlip:
 @dataclass(frozen=True)
 class Discard:
     """golf: discard the drawn stock card."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "DISCARD"
@@ -65,6 +81,9 @@ class Discard:
 class DrawStockIf:
     """Draw from the stock and decide in the same mail: keep the card in `keep` when it is worth
     at most `limit` points, else flip `flip` (golfdeck) or discard it (golf: `flip` is None)."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     limit: int
     keep: int
     flip: int | None = None
@@ -77,6 +96,8 @@ class DrawStockIf:
 @dataclass(frozen=True)
 class Knock:
     """golf with the knock ending: the others get one more turn each, then the hole ends."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "KNOCK"
@@ -85,6 +106,9 @@ class Knock:
 @dataclass(frozen=True)
 class Peek:
     """golf with peek=paid: look at one of your face-down cards for a point."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     pos: int
 
     def __str__(self) -> str:
