@@ -58,8 +58,8 @@ trap 'rm -rf "$site" "$tier"' EXIT
 # them, among them the engines' fingerprint (the very same games as pure Python) and a test that
 # they really ran compiled. Some 3 minutes on two cores: the build ~30 s, the tests the rest.
 venv="$PWD/.venv"
-tar --exclude=__pycache__ --exclude='*.so' --exclude=native.json -cf - pbem tests bench scripts pyproject.toml \
-  | tar -xf - -C "$tier"
+# (The checkout's files, tracked or new, and none that git ignores: no build, no cache.)
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tier"
 (cd "$tier" && "$venv/bin/python" scripts/native.py build \
   && PBEM_COMPILED_TIER=1 PYTHONPATH="$tier" "$venv/bin/python" -m pytest -n 2 -q -m "not slow" -p no:cacheprovider \
        tests/games tests/robots)

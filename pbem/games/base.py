@@ -41,12 +41,12 @@ def by_fields(value: Any) -> tuple:
 @dataclass(frozen=True)
 class Result:
     """How a finished game stands: `line` is the text after `Result: `."""
-    def __reduce__(self) -> tuple:
-        return by_fields(self)
-
     line: str
     winners: tuple[int, ...]
     scores: tuple[Any, ...] = ()
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def to_dict(self) -> dict:
         return {"line": self.line, "winners": list(self.winners), "scores": list(self.scores)}
@@ -100,12 +100,12 @@ def one_of(allowed: tuple) -> str:
 
 @dataclass(frozen=True)
 class Option:
-    def __reduce__(self) -> tuple:
-        return by_fields(self)
-
     default: Any
     allowed: tuple = ()
     doc: str = ""
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def coerce(self, key: str, value: Any) -> Any:
         if not self.allowed:

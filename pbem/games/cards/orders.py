@@ -11,11 +11,11 @@ from pbem.games.errors import BadOrderText
 @dataclass(frozen=True)
 class Reveal:
     """golfdeck: the two cards turned up before the first turn of a hole."""
-    def __reduce__(self) -> tuple:
-        return by_fields(self)
-
     first: int
     second: int
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return f"REVEAL {self.first} {self.second}"
@@ -24,10 +24,10 @@ class Reveal:
 @dataclass(frozen=True)
 class DrawDiscard:
     """Take the top discard into `pos`; the card there goes to the discard."""
+    pos: int
+
     def __reduce__(self) -> tuple:
         return by_fields(self)
-
-    pos: int
 
     def __str__(self) -> str:
         return f"DRAW DISCARD {self.pos}"
@@ -46,10 +46,10 @@ class DrawStock:
 @dataclass(frozen=True)
 class Keep:
     """Put the drawn stock card in `pos`; the card there goes to the discard."""
+    pos: int
+
     def __reduce__(self) -> tuple:
         return by_fields(self)
-
-    pos: int
 
     def __str__(self) -> str:
         return f"KEEP {self.pos}"
@@ -58,10 +58,10 @@ class Keep:
 @dataclass(frozen=True)
 class DiscardFlip:
     """golfdeck: discard the drawn stock card and turn face-down `pos` up."""
+    pos: int
+
     def __reduce__(self) -> tuple:
         return by_fields(self)
-
-    pos: int
 
     def __str__(self) -> str:
         return f"DISCARD FLIP {self.pos}"
@@ -81,12 +81,12 @@ class Discard:
 class DrawStockIf:
     """Draw from the stock and decide in the same mail: keep the card in `keep` when it is worth
     at most `limit` points, else flip `flip` (golfdeck) or discard it (golf: `flip` is None)."""
-    def __reduce__(self) -> tuple:
-        return by_fields(self)
-
     limit: int
     keep: int
     flip: int | None = None
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         otherwise = f"FLIP {self.flip}" if self.flip is not None else "DISCARD"
@@ -106,10 +106,10 @@ class Knock:
 @dataclass(frozen=True)
 class Peek:
     """golf with peek=paid: look at one of your face-down cards for a point."""
+    pos: int
+
     def __reduce__(self) -> tuple:
         return by_fields(self)
-
-    pos: int
 
     def __str__(self) -> str:
         return f"PEEK {self.pos}"
