@@ -179,9 +179,10 @@ def play(module, engine, names: list[str], options: dict, seed: int, hasher: Has
     return moves
 
 
-def main() -> None:
-    scale = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    start = time.perf_counter()
+def fingerprints(golfdeck_reps: int, golf_reps: int) -> dict[str, tuple[int, int, str]]:
+    """Per game type: the games and moves played and the digest, each deal played `reps` times
+    (the command's scale 1 is 21 and 3: about 500 games of each; the suite's compiled tier
+    plays a few, tests/games/test_engine_fingerprint.py)."""
     seed = 0
     games = []
     for players in (2, 3, 4):
@@ -196,15 +197,21 @@ def main() -> None:
     per_type: dict[str, list] = {}
     for name, *_ in games:
         per_type.setdefault(name, [Hasher(), 0, 0])
-    reps = {"golfdeck": 21 * scale, "golf": 3 * scale}  # about 500 games of each
+    reps = {"golfdeck": golfdeck_reps, "golf": golf_reps}
     for name, module, engine, players, options in games:
         row = per_type[name]
         for _ in range(reps[name]):
             seed += 1
             row[1] += 1
             row[2] += play(module, engine, NAMES[:players], options, seed, row[0])
-    for name, (hasher, count, moves) in per_type.items():
-        print(f"{name}: {count} games, {moves} moves, digest {hasher.digest()}")
+    return {name: (count, moves, hasher.digest()) for name, (hasher, count, moves) in per_type.items()}
+
+
+def main() -> None:
+    scale = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    start = time.perf_counter()
+    for name, (count, moves, digest) in fingerprints(21 * scale, 3 * scale).items():
+        print(f"{name}: {count} games, {moves} moves, digest {digest}")
     print(f"({time.perf_counter() - start:.0f} s)", file=sys.stderr)
 
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, cast
+
+from mypy_extensions import mypyc_attr
 
 from pbem.games.errors import BadOption, IllegalOrder, OrderError
 
@@ -28,12 +30,23 @@ def move_lines(text: str) -> list[str]:
     return [part.strip() for part in _MOVE_SPLIT.split(text) if part.strip()]
 
 
+def by_fields(value: Any) -> tuple:
+    """`__reduce__` of the frozen value classes (results, options, orders): `copy` and `pickle`
+    make one again through its constructor, from its fields. As Python runs them this is what
+    the default comes to; compiled (the optional build, scripts/native.py), a frozen dataclass
+    refuses the default's restore, which sets its attributes one by one."""
+    return type(value), tuple(getattr(value, f.name) for f in fields(value))
+
+
 @dataclass(frozen=True)
 class Result:
     """How a finished game stands: `line` is the text after `Result: `."""
     line: str
     winners: tuple[int, ...]
     scores: tuple[Any, ...] = ()
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def to_dict(self) -> dict:
         return {"line": self.line, "winners": list(self.winners), "scores": list(self.scores)}
@@ -48,6 +61,8 @@ class Result:
 @dataclass(frozen=True)
 class Resign:
     """A player gives up; the engine decides what that means for the game."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "RESIGN"
@@ -89,6 +104,9 @@ class Option:
     allowed: tuple = ()
     doc: str = ""
 
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     def coerce(self, key: str, value: Any) -> Any:
         if not self.allowed:
             return value
@@ -127,6 +145,7 @@ COMMON_OPTIONS: dict[str, Option] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     """The protocol of a game in progress. Seats are numbered 0..n-1 in the order of `names`.
 
@@ -143,6 +162,21 @@ class GameState:
     # options with every default written out, as the game was made with them.
     names: list[str]
     options: dict[str, Any]
+
+    # What `copy` and `pickle` take of a state and give back: every attribute. As Python runs it
+    # these are what the default does (the instance's `__dict__`). Compiled (the optional build,
+    # scripts/native.py), this class and `TurnByTurn` keep the attributes they declare apart
+    # from an interpreted game's own `__dict__`, and the compiled default would copy only them.
+    def __getstate__(self) -> dict[str, Any]:
+        state: dict[str, Any] = dict(getattr(self, "__dict__", None) or {})
+        for name in getattr(type(self), "__mypyc_attrs__", ()):
+            if name != "__dict__" and name not in state and hasattr(self, name):
+                state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     @classmethod
     def seat_options(cls, options: dict, names: list[str], addresses: list[str]) -> dict:
@@ -306,6 +340,7 @@ class _Seated(Protocol):
     resigned: list[bool]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TurnByTurn(GameState):
     """A game whose turns go round the table (the card games, On Par): each action takes effect
     inside `apply`, nothing waits to be resolved, and the GM learns what happened from
@@ -358,8 +393,9 @@ class TurnByTurn(GameState):
     # An error's hint must be an order the player can send as it stands. The engine writes it
     # where the rule broke, but a mail's second order (KEEP after DRAW STOCK) is checked on a
     # copy that has the first one played: `check` leaves the error a `suggest` that answers for
-    # the game as it really is, and falls back on a legal order of its own.
-    drawn: str | None
+    # the game as it really is, and falls back on a legal order of its own. (None by default: a
+    # game without a drawn card, On Par, need not set it; compiled, the default is the instance's.)
+    drawn: str | None = None
 
     def check(self, seat: int, command) -> None:
         try:

@@ -29,8 +29,10 @@ import hashlib
 import secrets
 import struct
 from operator import mod
-from typing import TypeVar
-from collections.abc import Callable, Iterable, MutableSequence, Sequence
+from typing import Final, TypeVar, cast
+
+from mypy_extensions import mypyc_attr
+from collections.abc import Callable, Iterable, Sequence
 
 from pbem.errors import BadValue
 
@@ -41,9 +43,9 @@ T = TypeVar("T")
 
 MIN_SEED_BYTES = 16
 SEED_INT_BYTES = 16  # `--seed N`: N as this many bytes, so 0 <= N < 2**128
-WORD_BYTES = 8
-FIRST_WORDS = 52  # words squeezed at the first draw: a golfdeck deal (51 for the shuffle, 1 for the reveals)
-TWO64 = 1 << 64
+WORD_BYTES: Final = 8
+FIRST_WORDS: Final = 52  # words squeezed at the first draw: a golfdeck deal (51 for the shuffle, 1 for the reveals)
+TWO64: Final = 1 << 64
 
 
 class BadSeed(BadValue):
@@ -56,8 +58,9 @@ def new_seed() -> bytes:
     return secrets.token_bytes(MIN_SEED_BYTES)
 
 
-def seed_from_int(n: int) -> bytes:
-    """The seed of a game made with `--seed N`: N as 16 bytes, big-endian."""
+def seed_from_int(n: object) -> bytes:
+    """The seed of a game made with `--seed N`: N as 16 bytes, big-endian. (`n: object`: what is
+    not a whole number is refused here, compiled (scripts/native.py) as in Python.)"""
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"a seed number is a whole number, got {n!r}")
     if not 0 <= n < 1 << (8 * SEED_INT_BYTES):
@@ -70,7 +73,7 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(_checked(seed)).hexdigest()
 
 
-def game_generator(seed: bytes | int) -> Generator:
+def game_generator(seed: bytes | bytearray | int) -> Generator:
     """The generator a new game draws from: on the seed's bytes, or on a whole number N as
     `seed_from_int(N)` (the bytes of a game made with `--seed N`; tests pass numbers)."""
     return Generator(seed_from_int(seed) if isinstance(seed, int) else bytes(seed))
@@ -98,6 +101,8 @@ def _checked(seed) -> bytes:
     return seed
 
 
+# Open to interpreted subclasses: compiled (scripts/native.py), a test's generator fed chosen words.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Generator:
     """Draws from one seed's stream. `record`, when a list, receives every value `below`
     returns (shuffles, dice and choices included), in order, so that a replay can be compared
@@ -177,9 +182,11 @@ class Generator:
         return words[used:end]
 
     # -- draws ----------------------------------------------------------------------------
-    def below(self, n: int) -> int:
-        """A whole number from 0 to n - 1, each equally likely (rejection, no modulo bias)."""
+    def below(self, n: object) -> int:
+        """A whole number from 0 to n - 1, each equally likely (rejection, no modulo bias). (`n:
+        object`: a size that is not a whole number is refused with the rule, compiled as pure.)"""
         limit = _limit(n)
+        n = cast(int, n)  # (after `_limit`, which refuses anything else)
         word = self._word()
         while word >= limit:
             word = self._word()
@@ -219,7 +226,7 @@ class Generator:
             raise IndexError("choice from an empty sequence")
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: list) -> None:
         """Fisher-Yates in place: for i from the last index down to 1, swap i with below(i + 1)."""
         n = len(items)
         if n < 2:
@@ -231,8 +238,18 @@ class Generator:
         picks: Iterable[int]
         # (Every word below `_SMALL_WORDS` and every size's limit at or above it: none rejected,
         # without the max.)
-        if n < len(_SAFE) and ((self._small is self._words and _SAFE[n] >= _SMALL_WORDS)
-                               or max(words) < _SAFE[n]):
+        none_rejected = n < len(_SAFE) and ((self._small is self._words and _SAFE[n] >= _SMALL_WORDS)
+                                            or max(words) < _SAFE[n])
+        if none_rejected and self.record is None:
+            # The common case as a plain loop: compiled (the optional build), it runs on machine
+            # integers; pure, it costs what the `map` below does. The same swaps.
+            i = n - 1
+            for k in range(n - 1):
+                j = words[k] % (n - k)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            return
+        if none_rejected:
             picks = map(mod, words, sizes)
         else:
             picks = self._redraw(words, sizes)
@@ -277,8 +294,8 @@ class Generator:
 
 # The words of a squeeze are all below this when its output holds no seven 0xFF bytes in a row;
 # the limits of the sizes up to 256 are at or above it.
-_SMALL_WORDS = TWO64 - 256
-_SEVEN_FF = b"\xff" * 7
+_SMALL_WORDS: Final = TWO64 - 256
+_SEVEN_FF: Final = b"\xff" * 7
 
 # `struct` unpackers of `count` big-endian words, by count (a game squeezes a few counts).
 _UNPACK: dict[int, Callable[[bytes], tuple[int, ...]]] = {}
@@ -290,7 +307,7 @@ def _limits(sizes: range) -> list:
 
 # The first word `below(n)` rejects, the largest multiple of n not above 2**64, for the sizes
 # of every deck and die (index n); larger n are worked out when asked.
-_LIMITS = _limits(range(1, 1025))
+_LIMITS = _limits(range(1, 1025))  # (not Final: a test shrinks it, compiled too)
 
 
 def _lowest(limits: list) -> list:
@@ -302,7 +319,7 @@ def _lowest(limits: list) -> list:
     return out
 
 
-_SAFE = _lowest(_LIMITS)
+_SAFE = _lowest(_LIMITS)  # (not Final: a test shrinks it, compiled too)
 
 
 # The limits of larger n as they are asked (golfdeck draws below 15**players at every deal).
@@ -310,8 +327,8 @@ _MORE_LIMITS: dict[int, int] = {}
 _MORE_MOST = 256
 
 
-def _limit(n: int) -> int:
-    if n.__class__ is int and 0 < n <= TWO64:
+def _limit(n: object) -> int:
+    if n.__class__ is int and 0 < n <= TWO64:  # (the class test makes `n` an int to mypy and mypyc)
         if n < len(_LIMITS):
             return _LIMITS[n]
         limit = _MORE_LIMITS.get(n)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 from pbem.games.rng import Generator
 
@@ -83,8 +84,8 @@ def checked_options(engine: str, given: dict | None, check: Callable[[dict], dic
 
 
 # `to_move()` of a turn-by-turn card game: shared read-only sets, one per seat (a move each).
-NOBODY: frozenset[int] = frozenset()
-ONLY = tuple(frozenset([seat]) for seat in range(16))
+NOBODY: Final[frozenset[int]] = frozenset()
+ONLY: Final = tuple(frozenset([seat]) for seat in range(16))
 
 
 # -- a player's grid ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.base import Resign, written
+from pbem.games.base import Resign, by_fields, written
 from pbem.games.errors import BadOrderText
 
 
@@ -13,6 +13,9 @@ class Reveal:
     """golfdeck: the two cards turned up before the first turn of a hole."""
     first: int
     second: int
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return f"REVEAL {self.first} {self.second}"
@@ -23,6 +26,9 @@ class DrawDiscard:
     """Take the top discard into `pos`; the card there goes to the discard."""
     pos: int
 
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     def __str__(self) -> str:
         return f"DRAW DISCARD {self.pos}"
 
@@ -30,6 +36,8 @@ class DrawDiscard:
 @dataclass(frozen=True)
 class DrawStock:
     """Draw the top stock card; the GM shows it privately and waits for KEEP or DISCARD."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "DRAW STOCK"
@@ -40,6 +48,9 @@ class Keep:
     """Put the drawn stock card in `pos`; the card there goes to the discard."""
     pos: int
 
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     def __str__(self) -> str:
         return f"KEEP {self.pos}"
 
@@ -49,6 +60,9 @@ class DiscardFlip:
     """golfdeck: discard the drawn stock card and turn face-down `pos` up."""
     pos: int
 
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     def __str__(self) -> str:
         return f"DISCARD FLIP {self.pos}"
 
@@ -56,6 +70,8 @@ class DiscardFlip:
 @dataclass(frozen=True)
 class Discard:
     """golf: discard the drawn stock card."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "DISCARD"
@@ -69,6 +85,9 @@ class DrawStockIf:
     keep: int
     flip: int | None = None
 
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
+
     def __str__(self) -> str:
         otherwise = f"FLIP {self.flip}" if self.flip is not None else "DISCARD"
         return f"DRAW STOCK IF <= {self.limit} KEEP {self.keep} ELSE {otherwise}"
@@ -77,6 +96,8 @@ class DrawStockIf:
 @dataclass(frozen=True)
 class Knock:
     """golf with the knock ending: the others get one more turn each, then the hole ends."""
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return "KNOCK"
@@ -86,6 +107,9 @@ class Knock:
 class Peek:
     """golf with peek=paid: look at one of your face-down cards for a point."""
     pos: int
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return f"PEEK {self.pos}"

@@ -57,6 +57,9 @@ from functools import lru_cache
 from itertools import repeat
 from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from pbem.games.base import Resign, Result, TurnByTurn
 from pbem.games.events import OWN, GameEvent, stored, told
@@ -81,7 +84,10 @@ AT_THE_DEAL = {(size, peek): (near, tuple(p in near for p in POSITIONS[size]))
                for near in [NEAREST[size] if peek in ("near2", "paid") else ()]}
 
 
-class Golf(GolfRules, TurnByTurn):
+# Compiled (scripts/native.py), a class open to interpreted subclasses has a `__new__` that makes a
+# bare instance, as in Python (`playout_copy`); mypyc's other native classes call `__init__` there.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Golf(TurnByTurn, GolfRules):
     TYPE = "golf"
     TITLE = "Golf"
     MIN_PLAYERS = 2
@@ -95,6 +101,11 @@ class Golf(GolfRules, TurnByTurn):
     @classmethod
     def command_from_text(cls, text: str):
         return card_command(text)
+
+    def check_order(self, seat: int, command) -> None:
+        # The rules' own: `GolfRules` comes after `TurnByTurn` in the bases (a compiled class has
+        # one base that is not a trait, and it comes first), so the base's stub would win.
+        GolfRules.check_order(self, seat, command)
 
     @classmethod
     def contradiction(cls, options: dict, given: set[str]) -> str | None:
@@ -178,8 +189,8 @@ class Golf(GolfRules, TurnByTurn):
                             "use it with knock_penalty=none")
         return opts
 
-    _LISTS = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
-    _GRIDS = ("grids", "up", "known", "start_seen", "replaced")
+    _LISTS: ClassVar = ("totals", "resigned", "stock", "discard", "peeks_left", "paid", "started", "holes", "shuffles")
+    _GRIDS: ClassVar = ("grids", "up", "known", "start_seen", "replaced")
 
     def to_dict(self) -> dict:
         d: dict[str, object] = {k: list(getattr(self, k)) for k in self._LISTS}

@@ -6,7 +6,7 @@ break, each with a message that says why and, where one helps, a hint that is a 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from mypy_extensions import mypyc_attr, trait
 
 from pbem.games.base import NMR_OPTION, Option, Resign, Result, written
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
@@ -55,9 +55,15 @@ def whole_option(options: dict, key: str, least: int, most: int | None = None) -
     return value
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)  # as the game's class is
 class GolfRules:
     """`check_order` and its helpers; the state, `replaceable`, `peekable` and
-    `default_orders` are the game's."""
+    `default_orders` are the game's.
+
+    A trait (for mypyc, which compiles the card engines when the optional build is made; a plain
+    mixin otherwise): it follows `TurnByTurn` in the game's bases, and the game names its
+    `check_order`."""
 
     # What it reads of the game's state.
     _result: Result | None
@@ -77,11 +83,19 @@ class GolfRules:
     up: list[list[bool]]
     known: list[list[bool]]
 
-    if TYPE_CHECKING:  # the game's own (`golf.Golf`)
-        def locked(self, seat: int, pos: int) -> bool: ...
-        def replaceable(self, seat: int) -> list[int]: ...
-        def peekable(self, seat: int) -> list[int]: ...
-        def default_orders(self, seat: int) -> object: ...
+    # The game's own (`golf.Golf`). Methods, not stubs under TYPE_CHECKING: mypyc compiles this
+    # class as a trait, which must declare what it calls; the game's own methods win.
+    def locked(self, seat: int, pos: int) -> bool:
+        raise NotImplementedError
+
+    def replaceable(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def peekable(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def default_orders(self, seat: int) -> object:
+        raise NotImplementedError
 
     def check_order(self, seat: int, command) -> None:
         if self._result is not None:

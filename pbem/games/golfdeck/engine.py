@@ -57,10 +57,14 @@ do not load: `from_dict` refuses them with a ValueError that says so.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from itertools import compress, repeat
 from operator import is_
 from collections.abc import Sequence
+from typing import Final, cast
+
+from mypy_extensions import mypyc_attr
 
 from pbem.games.base import NMR_OPTION, Option, Result, TurnByTurn, written
 from pbem.games.events import OWN, GameEvent, stored, told
@@ -73,31 +77,36 @@ from pbem.games.golfdeck.rules import GRID, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
 from pbem.games.scoring import share_the_win
 
-POINTS = GOLF_DECK_POINTS
-_POINTS_OF = POINTS.__getitem__
-DECK = tuple(golf_deck())
-COLUMNS = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
+POINTS: Final = GOLF_DECK_POINTS
+_POINTS_OF: Final = POINTS.__getitem__
+DECK: Final = tuple(golf_deck())
+COLUMNS: Final = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
-UNSEEN = sum(POINTS[c] for c in DECK) / len(DECK)
+UNSEEN: Final = sum(POINTS[c] for c in DECK) / len(DECK)
 
 # The kinds of the events, bound once: an enum member read off its class costs a lookup a time
 # (some 100 ns on Python 3.11, as much as building a small dict), and moves are the hot path.
-_DRAWN, _GAME_END, _HOLE_END = GameEvent.DRAWN, GameEvent.GAME_END, GameEvent.HOLE_END
-_HOLE_START, _PLAYED, _REVEALED = GameEvent.HOLE_START, GameEvent.PLAYED, GameEvent.REVEALED
+_DRAWN: Final = GameEvent.DRAWN
+_GAME_END: Final = GameEvent.GAME_END
+_HOLE_END: Final = GameEvent.HOLE_END
+_HOLE_START: Final = GameEvent.HOLE_START
+_PLAYED: Final = GameEvent.PLAYED
+_REVEALED: Final = GameEvent.REVEALED
+
 # Commands are frozen values: the hot path hands out shared instances.
-_DRAW_STOCK = DrawStock()
-_DRAW_DISCARD = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
-_KEEP = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
-_FLIP = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
-_DRAWS = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
-_NONES = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chosen (map stops with reveals)
+_DRAW_STOCK: Final = DrawStock()
+_DRAW_DISCARD: Final = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1))
+_KEEP: Final = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
+_FLIP: Final = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
+_DRAWS: Final = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
+_NONES: Final = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chosen (map stops with reveals)
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
-REVEAL_PAIRS = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
-PAIRS = len(REVEAL_PAIRS)
-_PAIRS_POWER = tuple(PAIRS ** n for n in range(17))  # the deal's one draw is below PAIRS ** players
-_DOWN = (False,) * GRID
+REVEAL_PAIRS: Final = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
+PAIRS: Final = len(REVEAL_PAIRS)
+_PAIRS_POWER: Final = tuple(PAIRS ** n for n in range(17))  # the deal's one draw is below PAIRS ** players
+_DOWN: Final = (False,) * GRID
 # _REVEAL[a][b] is Reveal(a, b) (index 0 is a placeholder, never read).
-_REVEAL = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
+_REVEAL: Final = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GRID + 1)) for a in range(1, GRID + 1))
 
 
 # The positions that cancelled columns free, in order, by which columns cancel (bit k: the
@@ -166,7 +175,10 @@ def _positive(key: str, value) -> int:
     return n
 
 
-class GolfDeck(GolfDeckRules, TurnByTurn):
+# Compiled (scripts/native.py), a class open to interpreted subclasses has a `__new__` that makes a
+# bare instance, as in Python (`playout_copy`); mypyc's other native classes call `__init__` there.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class GolfDeck(TurnByTurn, GolfDeckRules):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"
     MIN_PLAYERS = 2
@@ -185,6 +197,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
     @classmethod
     def command_from_text(cls, text: str):
         return card_command(text)
+
+    def check_order(self, seat: int, command) -> None:
+        # The rules' own: `GolfDeckRules` comes after `TurnByTurn` in the bases (a compiled class
+        # has one base that is not a trait, and it comes first), so the base's stub would win.
+        GolfDeckRules.check_order(self, seat, command)
 
     def __init__(self, names: Sequence[str], options: dict, rng: Generator):
         self.names = list(names)
@@ -331,12 +348,13 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
         # The common orders go straight to play when they are plainly legal (a benchmark hole is
         # some 37 of them); anything else is checked in full first, and refused there if wrong.
         if t is DrawDiscard:
-            pos = command.pos
+            pos = cast(DrawDiscard, command).pos
             if (seat == self.current and self.drawn is None and not self.revealing and self._result is None
                     and pos.__class__ is int and 0 < pos <= GRID and not self.resigned[seat]):
                 return self._take_discard(seat, pos)
         elif t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
-            a, b = command.first, command.second
+            rv = cast(Reveal, command)
+            a, b = rv.first, rv.second
             if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
                     and b.__class__ is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
                 return self._reveal(seat, a, b)
@@ -347,11 +365,11 @@ class GolfDeck(GolfDeckRules, TurnByTurn):
                     self._draw(seat, True)
                     return
             elif t is Keep:
-                pos = command.pos
+                pos = cast(Keep, command).pos
                 if drawn is not None and pos.__class__ is int and 0 < pos <= GRID:
                     return self._keep(seat, pos)
             elif t is DiscardFlip:
-                pos = command.pos
+                pos = cast(DiscardFlip, command).pos
                 if drawn is not None and pos.__class__ is int and 0 < pos <= GRID and not self.up[seat][pos - 1]:
                     return self._discard_flip(seat, pos)
         self.check(seat, command)
@@ -708,7 +726,7 @@ def random_orders(state: GolfDeck, seat: int, rng) -> object:
     """A uniformly chosen legal move for `seat` now (None when the seat owes nothing)."""
     if state._result is not None or state.resigned[seat]:
         return None
-    random_ = rng.random
+    random_: Callable[[], float] = rng.random
     if state.revealing:
         if state.reveals[seat] is not None:
             return None

@@ -8,14 +8,16 @@ about everything else.
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING
+from typing import Final
+
+from mypy_extensions import mypyc_attr, trait
 
 from pbem.games import base
 from pbem.games.base import Resign
 from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock, DrawStockIf, Keep, Knock, Peek, Reveal
 from pbem.games.errors import IllegalOrder
 
-GRID = 6  # cards in a grid: two rows of three
+GRID: Final = 6  # cards in a grid: two rows of three
 
 _OURS = frozenset({Reveal, DrawDiscard, DrawStock, Keep, DiscardFlip, DrawStockIf, Resign})
 _GOLF_ONLY = {Discard: "DISCARD", Knock: "KNOCK", Peek: "PEEK"}
@@ -36,8 +38,14 @@ RULE_ELSE_FLIP = "the ELSE of a conditional draw turns up a face-down card"
 RULE_RESIGNED = "a player who has resigned takes no more turns"
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)  # as the game's class is
 class GolfDeckRules:
-    """`check_order` and its helpers; the state and `default_orders` are the game's."""
+    """`check_order` and its helpers; the state and `default_orders` are the game's.
+
+    A trait (for mypyc, which compiles the card engines when the optional build is made; a plain
+    mixin otherwise): it follows `TurnByTurn` in the game's bases, and the game names its
+    `check_order`."""
 
     # What it reads of the game's state.
     names: list[str]
@@ -49,10 +57,17 @@ class GolfDeckRules:
     grid: list[list[str]]
     up: list[list[bool]]
 
-    if TYPE_CHECKING:  # the game's own (`golfdeck.GolfDeck`, a `base.TurnByTurn`)
-        def refuse_out_of_play(self, seat: int, command, *, seat_rule: str, resigned_rule: str) -> None: ...
-        def to_move(self) -> AbstractSet[int]: ...
-        def default_orders(self, seat: int) -> object: ...
+    # The game's own (`golfdeck.GolfDeck`, a `base.TurnByTurn`). Methods, not stubs under
+    # TYPE_CHECKING: mypyc compiles this class as a trait, which must declare what it calls; the
+    # game's class lists `TurnByTurn` first, so these never run.
+    def refuse_out_of_play(self, seat: int, command, *, seat_rule: str, resigned_rule: str) -> None:
+        raise NotImplementedError
+
+    def to_move(self) -> AbstractSet[int]:
+        raise NotImplementedError
+
+    def default_orders(self, seat: int) -> object:
+        raise NotImplementedError
 
     def check_order(self, seat: int, command) -> None:
         self.refuse_out_of_play(seat, command, seat_rule=RULE_TURN, resigned_rule=RULE_RESIGNED)

@@ -1,0 +1,107 @@
+"""The optional compiled card engines (scripts/native.py): the guard against a stale build, what
+copying a state keeps either way, and, in the suite's compiled tier (scripts/test.sh), that the
+engines really ran compiled."""
+from __future__ import annotations
+
+import copy
+import importlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.games.registry import game_type, types
+from pbem.gm.courses import DEFAULT_COURSE, load_course
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_native():
+    spec = importlib.util.spec_from_file_location("pbem_native_script", ROOT / "scripts" / "native.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+native = load_native()
+
+
+def test_no_compiled_engine_is_stale():
+    # A compiled module shadows its .py: after an edit, Python would run the old code.
+    assert native.problems() == [], "run `python scripts/native.py build` again, or `clean`"
+
+
+def fake_tree(root: Path) -> None:
+    for name in native.MODULES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(f"# {name}\n")
+    for name in native.MODULES:
+        (root / name).with_suffix(".cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+    (root / "pbem/games/native__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+
+
+def test_the_guard_names_a_source_edited_after_the_build(tmp_path):
+    fake_tree(tmp_path)
+    sources = {name: native.digest(tmp_path / name) for name in native.MODULES}
+    native.write_record(tmp_path, sources, native.compiled_files(tmp_path))
+    assert native.problems(tmp_path) == []
+    (tmp_path / "pbem/games/rng.py").write_text("# edited\n")
+    found = native.problems(tmp_path)
+    assert len(found) == 1 and "pbem/games/rng.py changed since it was compiled" in found[0]
+
+
+def test_the_guard_refuses_compiled_files_it_did_not_make(tmp_path):
+    fake_tree(tmp_path)
+    assert native.problems(tmp_path) == [f"compiled modules without {native.RECORD} (built by hand?): "
+                                         + ", ".join(native.compiled_files(tmp_path))]
+    sources = {name: native.digest(tmp_path / name) for name in native.MODULES}
+    native.write_record(tmp_path, sources, native.compiled_files(tmp_path))
+    (tmp_path / "pbem/games/dicegolf").mkdir(parents=True)
+    (tmp_path / "pbem/games/dicegolf/engine.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+    assert native.problems(tmp_path) == ["pbem/games/dicegolf/engine.cpython-311-x86_64-linux-gnu.so is not one "
+                                         "the last build made"]
+
+
+def test_clean_leaves_pure_python(tmp_path):
+    fake_tree(tmp_path)
+    sources = {name: native.digest(tmp_path / name) for name in native.MODULES}
+    native.write_record(tmp_path, sources, native.compiled_files(tmp_path))
+    gone = native.clean(tmp_path)
+    assert len(gone) == len(native.MODULES) + 2  # and the shared library and the record
+    assert native.compiled_files(tmp_path) == [] and not (tmp_path / native.RECORD).exists()
+    assert all((tmp_path / name).is_file() for name in native.MODULES)
+    assert native.problems(tmp_path) == []
+
+
+def played(type_name: str):
+    cls = game_type(type_name)
+    names = [f"Player {i}" for i in range(1, max(cls.MIN_PLAYERS, 2) + 1)]
+    return cls.new(names, {}, 7, load_course(DEFAULT_COURSE))
+
+
+@pytest.mark.parametrize("type_name", types())
+def test_a_copy_of_any_game_keeps_every_attribute(type_name):
+    # base.GameState's __getstate__: Python's default as it runs pure (the instance's vars);
+    # compiled, the attributes the base classes keep apart are taken too.
+    state = played(type_name)
+    held = state.__getstate__()
+    if hasattr(state, "__dict__"):
+        assert vars(state).items() <= held.items()
+    if not native.compiled_files():
+        assert held == vars(state)
+    twin = copy.deepcopy(state)
+    assert twin.__getstate__().keys() == held.keys()
+    assert twin.to_dict() == state.to_dict()
+    assert twin.view(0) == state.view(0)
+
+
+@pytest.mark.skipif(os.environ.get("PBEM_COMPILED_TIER") != "1", reason="the compiled tier only (scripts/test.sh)")
+def test_the_compiled_tier_runs_the_compiled_engines():
+    for name in native.MODULES:
+        module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
+        assert module.__file__ is not None and module.__file__.endswith(".so"), module.__file__
+    assert not hasattr(played("golfdeck"), "__dict__")  # a native class
