@@ -14,6 +14,7 @@ import sys
 
 from pbem import __version__
 from pbem.commands import EXIT_CONFIG, EXIT_TEMPFAIL, EXIT_USAGE, UnusableStore, UsageError
+from pbem.games import compiled
 from pbem.games.registry import GAMES, types as game_types
 
 __all__ = ["COMMANDS", "EXIT_CONFIG", "EXIT_TEMPFAIL", "EXIT_USAGE", "UnusableStore", "UsageError",
@@ -247,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         args.words += extra  # `EXTEND cup1 -5h` is a GM's mistake to answer, not an unknown option
     elif extra:
         args.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    stale = compiled.refusal()
+    if stale:  # the optional build (scripts/native.py) shadows sources changed since
+        print(f"pbem {args.command}: {stale}", file=sys.stderr)
+        return EXIT_CONFIG
     try:
         return _command(args.command)(args)
     except UsageError as e:

@@ -15,19 +15,18 @@ sources are the same: the compiled engines play the very same games (the suite's
 A compiled module silently shadows its `.py`: edit the source after a build and Python still
 runs the old code. So `build` writes the SHA-256 of every compiled source into
 `pbem/games/native.json`, and `check` (run by a fast test in the suite,
-tests/games/test_native_build.py) fails when any compiled file is present and a source differs,
-the record is missing, or a compiled file is not one the record lists. After an edit: build
-again, or clean.
+tests/games/test_native_build.py, and by pbem itself before any command) fails when any
+compiled file is present and a source differs, the record is missing, or a compiled file is not
+one the record lists. After an edit: build again, or clean.
 
 A script and not a hook in the package's install: pbem is installed editable (`pip install -e`)
 and run from its folder, where a build switched on by an environment variable would hide the
 step from whoever later edits a source; a named command with a `check` is explicit, and the
-guard can name the command that fixes a stale build. Nothing in pbem looks at whether it ran.
+guard can name the command that fixes a stale build. The guard itself is pbem's
+(pbem/games/compiled.py): every pbem command refuses to run on a stale build, exit 78.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shutil
 import sys
@@ -37,53 +36,12 @@ import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# The card engines and the modules their hot path runs through, as the trial compiled them
-# (bench/mypyc_trial.md). Every class a compiled class derives from must be compiled too.
-MODULES = ["pbem/games/golfdeck/engine.py", "pbem/games/golf/engine.py", "pbem/games/golf/rules.py",
-           "pbem/games/base.py", "pbem/games/golfdeck/rules.py", "pbem/games/cards/orders.py",
-           "pbem/games/rng.py", "pbem/games/cards/deck.py"]
+# This checkout's pbem, whatever else is installed: the guard below is this tree's.
+sys.path.insert(0, str(ROOT))
+from pbem.games.compiled import MODULES, RECORD, compiled_files, digest, problems, write_record  # noqa: E402
+
 GROUP = "pbem.games.native"  # the shared library: pbem/games/native__mypyc.<python's suffix>
-RECORD = "pbem/games/native.json"
 USAGE = "usage: python scripts/native.py build|clean|check"
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def compiled_files(root: Path = ROOT) -> list[str]:
-    """The extension modules under pbem/ (relative paths, sorted): pbem ships none of its own, so
-    every one is this build's."""
-    return sorted(str(p.relative_to(root)) for p in (root / "pbem").rglob("*")
-                  if p.suffix in (".so", ".pyd") and p.is_file())
-
-
-def problems(root: Path = ROOT) -> list[str]:
-    """Why the compiled modules present cannot be trusted (empty: none present, or all fresh)."""
-    present = compiled_files(root)
-    record_path = root / RECORD
-    if not present:
-        return []
-    if not record_path.is_file():
-        return [f"compiled modules without {RECORD} (built by hand?): {', '.join(present)}"]
-    try:
-        record = json.loads(record_path.read_text())
-        sources, built = dict(record["sources"]), list(record["built"])
-    except (ValueError, KeyError, TypeError) as e:
-        return [f"{RECORD} is unreadable ({e})"]
-    found = []
-    for name in present:
-        if name not in built:
-            found.append(f"{name} is not one the last build made")
-    for name in MODULES:
-        if name not in sources:
-            found.append(f"{name} was not compiled by the last build (its module list differs)")
-        elif not (root / name).is_file() or digest(root / name) != sources[name]:
-            found.append(f"{name} changed since it was compiled: Python runs the OLD compiled code")
-    for name in sources:
-        if name not in MODULES:
-            found.append(f"{name} was compiled but is no longer in the list")
-    return found
 
 
 def clean(root: Path = ROOT) -> list[str]:
@@ -127,11 +85,6 @@ def build(root: Path = ROOT) -> list[str]:
     return built
 
 
-def write_record(root: Path, sources: dict[str, str], built: list[str]) -> None:
-    """What `check` compares: each compiled source's SHA-256 as it was compiled, and the files made."""
-    (root / RECORD).write_text(json.dumps({"sources": sources, "built": built}, indent=1, sort_keys=True) + "\n")
-
-
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or argv[0] not in ("build", "clean", "check"):
         print(USAGE, file=sys.stderr)
@@ -147,13 +100,13 @@ def main(argv: list[str]) -> int:
         gone = clean()
         print(f"removed {len(gone)} files: pure Python" if gone else "nothing to remove: pure Python")
         return 0
-    found = problems()
+    found = problems(ROOT)
     if found:
         print("STALE COMPILED ENGINES: " + "; ".join(found)
               + ". Run `python scripts/native.py build` again, or `python scripts/native.py clean`.",
               file=sys.stderr)
         return 1
-    present = compiled_files()
+    present = compiled_files(ROOT)
     print(f"compiled, up to date: {len(present)} extension modules" if present else "pure Python: nothing compiled")
     return 0
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem import cli
+from pbem.games import compiled
 from pbem.games.registry import game_type, types
 from pbem.gm.courses import DEFAULT_COURSE, load_course
 
@@ -28,6 +30,22 @@ def load_native():
 
 
 native = load_native()
+
+
+def test_the_script_guards_with_pbems_own_check():
+    assert native.problems is compiled.problems and native.MODULES is compiled.MODULES
+
+
+def test_pbem_refuses_to_run_on_a_stale_build(monkeypatch, capsys):
+    # Any command: a stale compiled engine would play by other rules than the game's record.
+    monkeypatch.setattr(compiled, "refusal", lambda: "the compiled card engines are stale (x)")
+    assert cli.main(["list"]) == 78
+    assert "pbem list: the compiled card engines are stale (x)" in capsys.readouterr().err
+
+
+def test_pure_python_is_never_refused():
+    assert compiled.problems() == [] or compiled.compiled_files()
+    assert compiled.refusal() is None
 
 
 def test_no_compiled_engine_is_stale():
