@@ -32,8 +32,6 @@ KEPT = reading.KEPT
 # for the search to be made, and what another move must win beyond the plain one's share.
 WORRY = 0.02
 MARGIN = 0.0
-DRAW_AS_PLAIN = 1.0
-DEBUG: list | None = None  # (a list to note every searched decision in, for the bench)
 
 
 class _Public:
@@ -111,14 +109,13 @@ def card_move(view: dict, seat: int, plain, sampler: Callable[[reading.Reading],
         if worry < WORRY * total:
             return None
         best = max(range(size + 1), key=lambda o: (got[o], o == plain_opt, -o))
-        if DEBUG is not None:
-            DEBUG.append(("drawn", str(plain), best, worry / total, got[plain_opt] / total, got[best] / total))
         if got[best] < got[plain_opt] + MARGIN * total:
             return None
         return Keep(best) if best else Discard()
     top = r.top
-    # Taking the discard to p (1..size), or drawing (0): each sample's stock top is the draw,
-    # valued at the best choice for that card over the samples that deal it.
+    # Taking the discard to p (1..size), or drawing: each sample's stock top is the draw, valued
+    # at where the plain rule would keep it (the best choice by card, taken over the few
+    # samples that deal that card, chose on its noise: it drew where the plain rule took).
     take = [0.0] * (size + 1)
     worry = 0.0
     plain_opt = plain.pos if isinstance(plain, DrawDiscard) else 0
@@ -133,31 +130,25 @@ def card_move(view: dict, seat: int, plain, sampler: Callable[[reading.Reading],
     for s in samples:
         if s.stock:
             by_card.setdefault(s.stock[-1], []).append(s)
-    draw = 0.0
     plain_draw = 0.0
     for card, group in by_card.items():
-        got = [0.0] * (size + 1)
-        knocks = [0.0] * (size + 1)
-        for s in group:
-            for opt in range(size + 1):
-                share, knocked = ctx.play(s, card, opt, s.stock[:-1], False)
-                got[opt] += s.weight * share
-                knocks[opt] += s.weight * knocked
         want = ctx.plain_keep(card)
-        draw += max(got)
-        plain_draw += got[want]
+        gain = knocks = 0.0
+        for s in group:
+            share, knocked = ctx.play(s, card, want, s.stock[:-1], False)
+            gain += s.weight * share
+            knocks += s.weight * knocked
+        plain_draw += gain
         if plain_opt == 0:
-            worry += knocks[want]
+            worry += knocks
     if worry < WORRY * total:
         return None
     plain_value = take[plain_opt] if plain_opt else plain_draw
     p = max(range(1, size + 1), key=lambda o: (take[o], -o)) if top is not None else 0
     choice: DrawDiscard | DrawStock = DrawStock()
-    value = plain_draw if DRAW_AS_PLAIN else draw
+    value = plain_draw
     if p and take[p] > value:
         value, choice = take[p], DrawDiscard(p)
-    if DEBUG is not None:
-        DEBUG.append(("start", str(plain), str(choice), worry / total, plain_value / total, value / total))
     if value < plain_value + MARGIN * total or (isinstance(choice, DrawStock) and isinstance(plain, DrawStock)):
         return None
     return choice
