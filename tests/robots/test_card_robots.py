@@ -464,7 +464,8 @@ def _greedy_move():
     return space["move"]
 
 
-def test_golf_reply_foresees_the_greedy_knock_on_the_true_table():
+@pytest.mark.parametrize("layout", [4, 6])
+def test_golf_reply_foresees_the_greedy_knock_on_the_true_table(layout):
     """cards-6p: on the table as it lies (every hidden card and the stock), the reply model
     (`reply`) says whether the greedy player knocks at its next turn after the robot's move,
     and the greedy player, asked, does exactly that, in every such turn of these holes."""
@@ -475,7 +476,7 @@ def test_golf_reply_foresees_the_greedy_knock_on_the_true_table():
     move = _greedy_move()
     checked = knocks = 0
     for seed in range(8):
-        game = golf.Golf.new(NAMES[:2], {"holes": 1}, 700 + seed, None)
+        game = golf.Golf.new(NAMES[:2], {"holes": 1, "layout": layout}, 700 + seed, None)
         me = seed % 2
         pending = None
         for _ in range(500):

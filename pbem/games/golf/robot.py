@@ -41,6 +41,7 @@ __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", 
 # The card robots' version, as when one module played both card games; golf's own from cards-4
 # (the knock also needs the public events' estimate to lead, `events_lead`); cards-5: on the
 # plain rules (`reading.readable`) the hole is read from the public events and played for the win.
+# cards-6p: in the 2x3 layout the card move is chosen against the greedy's known knock (`reply`).
 VERSION = "cards-6p"
 # The pace of the others' simulated turns against their real ones in golf's rebuild: without
 # the other seats' throws to pick from, the simulation improves a layout a little slower.
