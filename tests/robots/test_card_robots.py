@@ -454,3 +454,64 @@ def test_golfdeck_tells_a_greedy_seat_from_an_easy_one():
         greedy.stop()
     assert all(easy[0] < 0.1 for easy in read), read
     assert sum(easy[1] > 0.8 for easy in read) >= 6, read
+
+
+def _greedy_move():
+    """contrib/bots/golf_greedy.py's `move`, in this process (the module, not its loop)."""
+    path = BOTS / "golf_greedy.py"
+    space: dict = {}
+    exec(compile(path.read_text().split("for word in sys.argv")[0], str(path), "exec"), space)
+    return space["move"]
+
+
+@pytest.mark.parametrize("layout", [4, 6])
+def test_golf_reply_foresees_the_greedy_knock_on_the_true_table(layout):
+    """cards-6p: on the table as it lies (every hidden card and the stock), the reply model
+    (`reply`) says whether the greedy player knocks at its next turn after the robot's move,
+    and the greedy player, asked, does exactly that, in every such turn of these holes."""
+    import json
+    from pbem.games.cards.orders import DrawStock, card_command
+    from pbem.games.golf import reading, reply
+    from pbem.games.golf.scoring import game_tables
+    move = _greedy_move()
+    checked = knocks = 0
+    for seed in range(8):
+        game = golf.Golf.new(NAMES[:2], {"holes": 1, "layout": layout}, 700 + seed, None)
+        me = seed % 2
+        pending = None
+        for _ in range(500):
+            if game.result() is not None:
+                break
+            seat = game.current
+            if seat != me:
+                view = json.loads(json.dumps(game.view(seat), default=str))
+                order = card_command(move({"view": view, "seat": seat, "legal": game.legal_orders(seat)}))
+                if pending is not None:
+                    assert pending == (str(order) == "KNOCK")
+                    checked += 1
+                    knocks += pending
+                    pending = None
+                game.apply(seat, order)
+                continue
+            view = game.view(seat)
+            order = golf_robot.golf_card_move(view, seat)
+            if view["knocker"] is None and not view["last_round"] and not isinstance(order, DrawStock):
+                r = reading.read(view, seat)
+                tables = game_tables(view["options"], 1)
+                points = tables.points
+                deck = [points[c] for c in tables.deck]
+                values = list(r.fixed)
+                for p, x in enumerate(r.mine):
+                    values[x] = points[game.grids[seat][p]]
+                for o, other in r.others.items():
+                    for p, x in enumerate(other.refs):
+                        values[x] = points[game.grids[o][p]]
+                sample = reading.Sample(values, [points[c] for c in game.stock], 1.0, [True, True])
+                ctx = reply._Ctx(view, seat, r, reply._Public(view, points), sum(deck), len(deck))
+                drawn = view.get("drawn")
+                took = drawn is None
+                card = points[view["discard"]] if took else points[drawn]
+                opt = getattr(order, "pos", 0) or 0
+                pending = bool(ctx.play(sample, card, opt, sample.stock, took)[1])
+            game.apply(seat, order)
+    assert checked > 40 and knocks >= 3

@@ -33,7 +33,7 @@ from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.cards.orders import Discard, DrawDiscard, DrawStock, Keep, Knock
 from pbem.games.errors import NoMoveNow
-from pbem.games.golf import engine, reading
+from pbem.games.golf import engine, reading, reply
 from pbem.games.golf.scoring import best_spot, game_tables, layout_score
 
 __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", "rebuild", "sample_scores"]
@@ -41,7 +41,8 @@ __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", 
 # The card robots' version, as when one module played both card games; golf's own from cards-4
 # (the knock also needs the public events' estimate to lead, `events_lead`); cards-5: on the
 # plain rules (`reading.readable`) the hole is read from the public events and played for the win.
-VERSION = "cards-5"
+# cards-6p: in the 2x3 layout the card move is chosen against the greedy's known knock (`reply`).
+VERSION = "cards-6p"
 # The pace of the others' simulated turns against their real ones in golf's rebuild: without
 # the other seats' throws to pick from, the simulation improves a layout a little slower.
 OTHERS_PACE = 1.3
@@ -208,7 +209,9 @@ def strong_move(view: dict, seat: int, options: dict, rng):
             return last_turn_move(view, seat, rng)
         if _may_knock(view) and knock_chance(view, seat, rng) >= KNOCK_AT:
             return _KNOCK
-        return golf_card_move(view, seat) or default_move(view, seat, options, rng)
+        plain = golf_card_move(view, seat)
+        move = reply.card_move(view, seat, plain, lambda r: _samples(r, rng))
+        return move or plain or default_move(view, seat, options, rng)
     if _may_knock(view) and events_lead(view, seat) and knock_pays(view, seat, options, rng):
         return _KNOCK
     return golf_card_move(view, seat) or default_move(view, seat, options, rng)
