@@ -466,7 +466,7 @@ def _greedy_move():
 
 @pytest.mark.parametrize("layout", [4, 6])
 def test_golf_reply_foresees_the_greedy_knock_on_the_true_table(layout):
-    """cards-6p: on the table as it lies (every hidden card and the stock), the reply model
+    """cards-7: on the table as it lies (every hidden card and the stock), the reply model
     (`reply`) says whether the greedy player knocks at its next turn after the robot's move,
     and the greedy player, asked, does exactly that, in every such turn of these holes."""
     import json

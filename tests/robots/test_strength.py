@@ -36,10 +36,10 @@ CASES = [
     # golfdeck: today (cards-6) 62.4% of holes v greedy (bench, 500 holes; cards-5 had 58.2%),
     # target 60% (met). n = 200, bar 0.55: P(pass | 0.60) = 0.94, P(pass | 0.50) = 0.09.
     ("golfdeck", {"holes": 1}, "golfdeck_greedy.py", 100, 0.55),
-    # golf: today (cards-5) 50.6% v greedy (bench, 800 holes; cards-4 had 49.9%), target 60%
+    # golf: today (cards-7, which plays the square as cards-5) 50.6% v greedy (bench, 800 holes; cards-4 had 49.9%), target 60%
     # (not met). n = 400, bar 0.46: P(pass | 0.506) = 0.97, P(pass | 0.406) = 0.02.
     ("golf", {"holes": 1}, "golf_greedy.py", 200, 0.46),
-    # golf layout=6: today (cards-6p) 51.0% v greedy (bench, 300 holes; cards-5 had 46.3%),
+    # golf layout=6: today (cards-7) 51.0% v greedy (bench, 300 holes; cards-5 had 46.3%),
     # target 60% (not met). n = 240, bar 0.46: P(pass | 0.51) = 0.94, P(pass | 0.41) = 0.06
     # (this sample: 46.7%, cards-5 45.2%).
     ("golf", {"holes": 1, "layout": 6}, "golf_greedy.py", 120, 0.46),

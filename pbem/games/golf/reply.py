@@ -1,4 +1,4 @@
-"""Golf's card play against the others' known rules, one ply deep (cards-6p).
+"""Golf's card play against the others' known rules, one ply deep (cards-7).
 
 The greedy player (contrib/bots/golf_greedy.py) knocks at the start of its turn when its own
 estimate (its unseen cards at the mean of the cards it has not seen) is at most `KNOCK_MAX` and

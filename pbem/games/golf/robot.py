@@ -10,14 +10,16 @@ missed-deadline player plays them, each turn looking at cards of the unseen pool
 (`_improve_others`). The state plays the current hole only.
 
 - `easy` plays what a missed deadline plays: the engine's `default_orders` on such a state.
-- `strong` (cards-5), on the plain rules (`reading.readable`: the knock ending, no pairs, the near
+- `strong` (cards-5, cards-7), on the plain rules (`reading.readable`: the knock ending, no pairs, the near
   two seen at the deal): the public events are read into weighted samples of the hidden cards
   (`reading`: every card a seat replaced is seen on the pile, so only its never-replaced cards
   and its kept draws are hidden, and its decisions weigh the samples). It knocks when it wins
   (a share counted as its part) `KNOCK_AT` of the sampled tables after every other seat's last
   turn (`knock_chance`); on its own last turn after another's knock it plays the move with the
   best chance of beating the knocker (`last_turn_move`), not the best points; otherwise the
-  card move that saves most this turn (`golf_card_move`).
+  card move that saves most this turn (`golf_card_move`). cards-7: in the 2x3 layout, where a
+  seat read as greedy could knock after that move, the card move is chosen on the samples
+  against the greedy's known knock rule (`reply`); the square plays as cards-5.
 - `strong` on other rules (cards-4): nobody but the robot knocks, so the hole is the robot's to end; it knocks when its
   layout leads every other as the public events show them (`events_lead`: what each seat took
   from the pile and where it kept a drawn card) and it
@@ -41,8 +43,9 @@ __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", 
 # The card robots' version, as when one module played both card games; golf's own from cards-4
 # (the knock also needs the public events' estimate to lead, `events_lead`); cards-5: on the
 # plain rules (`reading.readable`) the hole is read from the public events and played for the win.
-# cards-6p: in the 2x3 layout the card move is chosen against the greedy's known knock (`reply`).
-VERSION = "cards-6p"
+# cards-7: in the 2x3 layout the card move is chosen against the greedy's known knock (`reply`; the
+# name cards-6 went to a branch that was measured and not landed).
+VERSION = "cards-7"
 # The pace of the others' simulated turns against their real ones in golf's rebuild: without
 # the other seats' throws to pick from, the simulation improves a layout a little slower.
 OTHERS_PACE = 1.3
