@@ -1,16 +1,27 @@
-"""Golf's knock as an optimal-stopping decision (issue 35, item 3): the data and the fit of
-pbem/games/golf/stopping.py (cards-6k): the robot knocks when its chance of winning by knocking
-now (`robot.knock_chance`) is at least `V_wait`, the chance of winning by NOT knocking now and
-playing on with its policy, a logistic regression on the decision's features
-(`stopping.features`, one a name of `stopping.FEATURES`).
+"""Golf's knock as an optimal-stopping decision (issue 35, item 3): is there a learned value of
+waiting that the strong robot's knock should be weighed against? A measurement, not landed.
+
+The strong robot (cards-5) knocks when its chance of winning the hole by knocking now, over the
+samples of the hidden cards read from the public events (`robot.knock_chance`), reaches 0.8.
+The stopping rule tried here knocks iff that chance `p` is at least `V_wait`, the chance of
+winning the hole by NOT knocking now and playing on with the robot's policy, a logistic
+regression on the decision's features (`features`, one a name of `FEATURES`):
+- `p`: the knock's chance now;
+- `stock`: the share of the stock left (the hole's age, the same in either layout);
+- `threat`: the chance that a seat read as the greedy player knocks at its next turn (its rule
+  is known: its layout as it knows it at most `reading.KNOCK_MAX`, `reading.KNOCK_LEAD` below
+  every other layout as the events show them);
+- `greedy`: the share of the other seats the samples read as the greedy player;
+- `unseen`: the share of the robot's own cards it has not seen;
+- `lead`: the others' lowest sampled layout less the robot's, in tens of points;
+- `six`: 1 in the 2x3 layout; `more`: the other seats beyond one, over two.
 
 Run by hand, one process:
   `python bench/golf_stopping.py collect OUT.jsonl [--deals N] [--layout 4|6] [--opponent greedy|easy]
    [--easy-seats K] [--first-seed S]`
 plays one-hole games (every deal in every seating, seeds S on: 2,000,000 by default, apart from
 the bench's 1000 on and the tripwire's 500,000 on) in this process (the engine, the greedy
-player of contrib/bots/golf_greedy.py, the easy player, the strong robot as it is: on-policy, so that a
-run on a new fit's robot is policy iteration's next step). At every
+player of contrib/bots/golf_greedy.py, the easy player, the strong robot as it is). At every
 turn where the robot may knock and `p` >= `P_MIN` it writes one line: the features, the share
 the robot won when the hole is played on from a copy of the true state with the robot NOT
 knocking this turn and its own policy after (`wait`), and the share it won had it knocked
@@ -35,13 +46,56 @@ from pathlib import Path
 
 from pbem.games.cards.orders import Knock, card_command
 from pbem.games.golf import reading, robot
-from pbem.games.golf.stopping import FEATURES, P_MIN, features, wait_chance
 from pbem.games.golf.engine import Golf
 from pbem.games.rng import Generator, seed_from_int
 
 GREEDY = Path(__file__).resolve().parents[1] / "contrib" / "bots" / "golf_greedy.py"
 BAR = robot.KNOCK_AT  # cards-5's knock: 0.8
 RIDGE = 1e-3
+P_MIN = 0.2  # decisions below this chance are not sampled (a knock there wins about p: 0.27 at 0.3)
+FEATURES = ("p", "stock", "threat", "greedy", "unseen", "lead", "six", "more")
+
+
+def features(r: reading.Reading, samples: list, view: dict, p: float) -> list[float]:
+    """The decision's features (module docstring), from the reading and its samples."""
+    size, mean = r.size, r.mean
+    n = len(view["names"])
+    deck = 54 if view["options"].get("jokers") else 52
+    stock_full = max(1, deck - n * size - 1)
+    limit = reading.KNOCK_MAX.get(size, reading.KNOCK_MAX[4])
+    public = {o: sum(r.estimate[o]) for o in range(n) if o == r.me or o in r.others}
+    total = threat = greedy = lead = 0.0
+    others = list(r.others.items())
+    for s in samples:
+        w = s.weight
+        total += w
+        values = s.values
+        mine = sum(values[x] for x in r.mine)
+        best = min((sum(values[x] for x in seat.refs) for _, seat in others), default=mine)
+        lead += w * (best - mine)
+        knocks = False
+        for o, seat in others:
+            if not s.greedy[o]:
+                continue
+            own = sum(values[x] if k else mean for x, k in zip(seat.refs, seat.knows))
+            rival = min((v for t, v in public.items() if t != o), default=math.inf)
+            if own <= limit and own + reading.KNOCK_LEAD <= rival:
+                knocks = True
+                break
+        threat += w * knocks
+        greedy += w * (sum(s.greedy[o] for o, _ in others) / len(others) if others else 0.0)
+    if total <= 0:
+        total = 1.0
+    hidden = set(r.hidden)
+    unseen = sum(1 for x in r.mine if x in hidden) / size
+    return [p, view["stock"] / stock_full, threat / total, greedy / total, unseen, lead / total / 10.0,
+            1.0 if size == 6 else 0.0, (n - 2) / 2.0]
+
+
+def wait_chance(x: list[float], coef) -> float:
+    """The chance of winning the hole by playing on: the regression `coef` at features `x`."""
+    z = coef[0] + sum(c * v for c, v in zip(coef[1:], x))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def greedy_player():
@@ -49,6 +103,19 @@ def greedy_player():
     space: dict = {}
     exec(compile(source, str(GREEDY), "exec"), space)
     return space["move"]
+
+
+def chance(view: dict, seat: int, r: reading.Reading, samples: list) -> float:
+    """`robot.knock_chance` on these samples (its own code, given the samples the features read)."""
+    n = len(view["names"])
+    order = [o for o in ((seat + k) % n for k in range(1, n)) if o in r.others]
+    total = won = 0.0
+    for s in samples:
+        values = list(s.values)
+        robot._last_turns(r, s, values, s.stock, r.top, order)
+        won += s.weight * robot._share(r, values, sum(values[x] for x in r.mine))
+        total += s.weight
+    return won / total if total else 0.0
 
 
 def share(game: Golf, me: int) -> float:
@@ -107,7 +174,7 @@ def collect(a) -> None:
                     if seat == rot and robot._may_knock(view):
                         r = reading.read(view, seat)
                         samples = robot._samples(r, table.rng())
-                        p = robot.knock_chance(view, seat, None, r, samples)
+                        p = chance(view, seat, r, samples)
                         if p < P_MIN:
                             game.apply(seat, table.move(game, seat))
                             continue

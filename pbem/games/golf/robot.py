@@ -33,7 +33,7 @@ from pbem.games.cards import search
 from pbem.games.cards.deck import HIDDEN
 from pbem.games.cards.orders import Discard, DrawDiscard, DrawStock, Keep, Knock
 from pbem.games.errors import NoMoveNow
-from pbem.games.golf import engine, reading, stopping
+from pbem.games.golf import engine, reading
 from pbem.games.golf.scoring import best_spot, game_tables, layout_score
 
 __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", "rebuild", "sample_scores"]
@@ -41,7 +41,7 @@ __all__ = ["VERSION", "decide", "knock_chance", "knock_pays", "last_turn_move", 
 # The card robots' version, as when one module played both card games; golf's own from cards-4
 # (the knock also needs the public events' estimate to lead, `events_lead`); cards-5: on the
 # plain rules (`reading.readable`) the hole is read from the public events and played for the win.
-VERSION = "cards-6k"
+VERSION = "cards-5"
 # The pace of the others' simulated turns against their real ones in golf's rebuild: without
 # the other seats' throws to pick from, the simulation improves a layout a little slower.
 OTHERS_PACE = 1.3
@@ -206,7 +206,7 @@ def strong_move(view: dict, seat: int, options: dict, rng):
     if reading.readable(view["options"], len(view["names"])):
         if view["last_round"] and view["knocker"] is not None and view["knocker"] != seat:
             return last_turn_move(view, seat, rng)
-        if _may_knock(view) and knocks(view, seat, rng):
+        if _may_knock(view) and knock_chance(view, seat, rng) >= KNOCK_AT:
             return _KNOCK
         return golf_card_move(view, seat) or default_move(view, seat, options, rng)
     if _may_knock(view) and events_lead(view, seat) and knock_pays(view, seat, options, rng):
@@ -394,23 +394,13 @@ def _samples(r: reading.Reading, rng) -> list:
     return [r.sample(rng) for _ in range(READ_SAMPLES)]
 
 
-def knocks(view: dict, seat: int, rng) -> bool:
-    """cards-6k: in a layout of `stopping.LAYOUTS`, knock when the knock's chance now is at
-    least the chance of winning by playing on (`stopping.knocks`, on the same sampled tables);
-    elsewhere at `KNOCK_AT` (cards-5, the same draws from `rng`)."""
-    r = reading.read(view, seat)
-    samples = _samples(r, rng)
-    p = knock_chance(view, seat, rng, r, samples)
-    return stopping.knocks(r, samples, view, p) if r.size in stopping.LAYOUTS else p >= KNOCK_AT
-
-
-def knock_chance(view: dict, seat: int, rng, r: reading.Reading | None = None, samples: list | None = None) -> float:
+def knock_chance(view: dict, seat: int, rng, r: reading.Reading | None = None) -> float:
     """The chance of winning (a share counted as its part) if the seat knocks now: over the
     sampled tables, every other seat's last turn played, then the layouts compared."""
     r = r or reading.read(view, seat)
     order = [o for o in ((seat + k) % len(view["names"]) for k in range(1, len(view["names"]))) if o in r.others]
     total = won = 0.0
-    for s in samples if samples is not None else _samples(r, rng):
+    for s in _samples(r, rng):
         values = list(s.values)
         _last_turns(r, s, values, s.stock, r.top, order)
         won += s.weight * _share(r, values, sum(values[x] for x in r.mine))
