@@ -5,12 +5,11 @@ takes over; every mail a player got is counted once, as asking or not; a digest 
 digests and at most two mails a day that ask nothing."""
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from loading import load_script
 
 pytestmark = pytest.mark.slow
 
@@ -18,16 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GONE = "p00@example.test"
 
 
-def _noshow():
-    spec = importlib.util.spec_from_file_location("noshow_bench", ROOT / "bench" / "noshow.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
-noshow = _noshow()
+noshow = load_script("bench/noshow.py", "noshow_bench")
 
 
 def _run(tmp_path: Path, features: bool):

@@ -5,9 +5,9 @@ A change meant to change the games changes them: run `python bench/engine_finger
 and after, and write the new small digests here with the reason in the commit."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
+
+from loading import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,14 +18,7 @@ SMALL = {
 }
 
 
-def load_fingerprint():
-    spec = importlib.util.spec_from_file_location("pbem_engine_fingerprint", ROOT / "bench" / "engine_fingerprint.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_card_engines_play_the_games_they_always_played():
-    assert load_fingerprint().fingerprints(1, 1) == SMALL
+    assert load_script("bench/engine_fingerprint.py", "pbem_engine_fingerprint").fingerprints(1, 1) == SMALL

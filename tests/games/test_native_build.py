@@ -7,10 +7,10 @@ import copy
 import importlib
 import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from loading import load_script
 
 from pbem import cli
 from pbem.games import compiled
@@ -20,16 +20,9 @@ from pbem.gm.courses import DEFAULT_COURSE, load_course
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_native():
-    spec = importlib.util.spec_from_file_location("pbem_native_script", ROOT / "scripts" / "native.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
-native = load_native()
+native = load_script("scripts/native.py", "pbem_native_script")
 
 
 def test_the_script_guards_with_pbems_own_check():

@@ -18,29 +18,17 @@ from __future__ import annotations
 import email
 import email.policy
 import email.utils
-import importlib.util
 import re
 import sqlite3
-import sys
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
 from conftest import BILL, GEORGE, LocalTable, body, kinds, too_wide
+from loading import load_script
 
-
-def _corpus_module():
-    path = Path(__file__).resolve().parents[1] / "mail" / "reply_corpus.py"
-    spec = importlib.util.spec_from_file_location("reply_corpus", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("reply_corpus", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-rc = _corpus_module()
+rc = load_script("tests/mail/reply_corpus.py", "reply_corpus")
 
 LAYOUTS = rc.all_layouts()
 BY_NAME = {layout.name: layout for layout in LAYOUTS}

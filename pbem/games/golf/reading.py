@@ -84,6 +84,17 @@ class Reading:
     others: dict  # seat -> Seat
     estimate: list[list[float]]  # by seat, by position: the events' estimate (for the knock)
 
+    def share(self, values: list) -> float:
+        """My share of the hole on these layouts (`values` by reference): 1 alone lowest, 1/k
+        shared by k, else 0."""
+        best, tied = sum(values[x] for x in self.mine), 1
+        for seat in self.others.values():
+            score = sum(values[x] for x in seat.refs)
+            if score < best:
+                return 0.0
+            tied += score == best
+        return 1.0 / tied
+
     def worths(self, refs, knows, values) -> list[float]:
         mean = self.mean
         return [values[r] if k else mean for r, k in zip(refs, knows)]

@@ -216,10 +216,10 @@ class _Ctx:
                 self._my_turn(sim, stock)
                 for t in self.order[:i]:
                     self._their_turn(s, sim, t, stock)
-                return self._share(sim.values), 1.0
+                return self.r.share(sim.values), 1.0
             self._their_turn(s, sim, o, stock)
         self._my_turn(sim, stock)
-        return self._share(sim.values), 0.0
+        return self.r.share(sim.values), 0.0
 
     def _knocks(self, s: reading.Sample, sim: _Sim, o: int, mine_placed: dict) -> bool:
         r = self.r
@@ -287,16 +287,6 @@ class _Ctx:
         else:
             sim.top = d
 
-    def _share(self, values: list) -> float:
-        r = self.r
-        mine = sum(values[x] for x in r.mine)
-        best, tied = mine, 1
-        for seat in r.others.values():
-            score = sum(values[x] for x in seat.refs)
-            if score < best:
-                return 0.0
-            tied += score == best
-        return 1.0 / tied
 
 
 def _draw_gain(r: reading.Reading, worth: float) -> float:
@@ -304,4 +294,3 @@ def _draw_gain(r: reading.Reading, worth: float) -> float:
     if worth in gains:
         return gains[worth]
     return 0.0 if not gains else gains[min(gains, key=lambda w: abs(w - worth))]
-

@@ -385,17 +385,6 @@ def _last_turns(r: reading.Reading, s: reading.Sample, values: list, stock: list
             top = d
 
 
-def _share(r: reading.Reading, values: list, mine: float) -> float:
-    """The seat's share of the hole on these layouts: 1 alone lowest, 1/k shared by k, else 0."""
-    best, tied = mine, 1
-    for seat in r.others.values():
-        score = sum(values[x] for x in seat.refs)
-        if score < best:
-            return 0.0
-        tied += score == best
-    return 1.0 / tied
-
-
 def _samples(r: reading.Reading, rng) -> list:
     return [r.sample(rng) for _ in range(READ_SAMPLES)]
 
@@ -409,7 +398,7 @@ def knock_chance(view: dict, seat: int, rng, r: reading.Reading | None = None) -
     for s in _samples(r, rng):
         values = list(s.values)
         _last_turns(r, s, values, s.stock, r.top, order)
-        won += s.weight * _share(r, values, sum(values[x] for x in r.mine))
+        won += s.weight * r.share(values)
         total += s.weight
     return won / total if total else 0.0
 
@@ -471,6 +460,6 @@ def _by_option(r: reading.Reading, s: reading.Sample, card: int, stock: list, or
             x = r.mine[opt - 1]
             values[x], top = card, values[x]
         _last_turns(r, s, values, stock, top, order)
-        out.append(s.weight * _share(r, values, sum(values[x] for x in r.mine)))
+        out.append(s.weight * r.share(values))
     return out
 
