@@ -62,7 +62,7 @@ from collections.abc import Set as AbstractSet
 from itertools import compress, repeat
 from operator import is_
 from collections.abc import Sequence
-from typing import Final, cast
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -348,12 +348,13 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         # The common orders go straight to play when they are plainly legal (a benchmark hole is
         # some 37 of them); anything else is checked in full first, and refused there if wrong.
         if t is DrawDiscard:
-            pos = cast(DrawDiscard, command).pos
+            take: DrawDiscard = command
+            pos = take.pos
             if (seat == self.current and self.drawn is None and not self.revealing and self._result is None
                     and pos.__class__ is int and 0 < pos <= GRID and not self.resigned[seat]):
                 return self._take_discard(seat, pos)
         elif t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
-            rv = cast(Reveal, command)
+            rv: Reveal = command
             a, b = rv.first, rv.second
             if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
                     and b.__class__ is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
@@ -365,11 +366,13 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
                     self._draw(seat, True)
                     return
             elif t is Keep:
-                pos = cast(Keep, command).pos
+                keep: Keep = command
+                pos = keep.pos
                 if drawn is not None and pos.__class__ is int and 0 < pos <= GRID:
                     return self._keep(seat, pos)
             elif t is DiscardFlip:
-                pos = cast(DiscardFlip, command).pos
+                flip: DiscardFlip = command
+                pos = flip.pos
                 if drawn is not None and pos.__class__ is int and 0 < pos <= GRID and not self.up[seat][pos - 1]:
                     return self._discard_flip(seat, pos)
         self.check(seat, command)
