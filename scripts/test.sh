@@ -61,5 +61,5 @@ venv="$PWD/.venv"
 # (The checkout's files, tracked or new, and none that git ignores: no build, no cache.)
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$tier"
 (cd "$tier" && "$venv/bin/python" scripts/native.py build \
-  && PBEM_COMPILED_TIER=1 PYTHONPATH="$tier" "$venv/bin/python" -m pytest -n 2 -q -m "not slow" -p no:cacheprovider \
+  && PBEM_COMPILED_TIER=1 PYTHONPATH="$tier" "$venv/bin/python" -m pytest -n 2 -m "not slow" -p no:cacheprovider \
        tests/games tests/robots)
