@@ -251,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     stale = compiled.refusal()
     if stale:  # the optional build (scripts/native.py) shadows sources changed since
         print(f"pbem {args.command}: {stale}", file=sys.stderr)
-        return EXIT_CONFIG
+        # `deliver` answers its MTA: a temporary failure keeps the player's mail queued until
+        # the admin builds again; any other exit would bounce it.
+        return EXIT_TEMPFAIL if args.command == "deliver" else EXIT_CONFIG
     try:
         return _command(args.command)(args)
     except UsageError as e:

@@ -34,6 +34,9 @@ def test_pbem_refuses_to_run_on_a_stale_build(monkeypatch, capsys):
     monkeypatch.setattr(compiled, "refusal", lambda: "the compiled card engines are stale (x)")
     assert cli.main(["list"]) == 78
     assert "pbem list: the compiled card engines are stale (x)" in capsys.readouterr().err
+    # An MTA's pipe keeps the player's mail and tries again: nothing a player sent is lost.
+    assert cli.main(["deliver"]) == 75
+    assert "pbem deliver: the compiled card engines are stale (x)" in capsys.readouterr().err
 
 
 def test_pure_python_is_never_refused():

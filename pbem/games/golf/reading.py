@@ -23,7 +23,7 @@ from pbem.games.cards.deck import HIDDEN
 from pbem.games.golf.engine import NEAREST
 from pbem.games.golf.scoring import game_tables
 
-__all__ = ["Reading", "Sample", "Seat", "read", "readable"]
+__all__ = ["Reading", "Sample", "Seat", "public_layouts", "read", "readable"]
 
 # The greedy player's knock (contrib/bots/golf_greedy.py), as the reading expects it of a
 # knocker: its layout at most KNOCK_MAX (by the layout's size) and KNOCK_LEAD below every other
@@ -179,6 +179,30 @@ class Reading:
             if easy_does != b:
                 e *= SLIP
         return g, e
+
+
+def public_layouts(view: dict, points: dict) -> tuple[list[str], list[dict[int, float]]]:
+    """The hole as its public events show it, the way the greedy player counts: the discard pile
+    since the last reshuffle (cards, its top last), and by seat, by position, a placed card's
+    public worth (a card taken from the pile at its points, a kept drawn card at `KEPT`)."""
+    n = len(view["names"])
+    pile: list[str] = []
+    placed: list[dict[int, float]] = [{} for _ in range(n)]
+    for e in view.get("events", ()):
+        kind = e.get("kind")
+        if kind == "hole_start":
+            pile, placed = [e["discard"]], [{} for _ in range(n)]
+        elif kind == "reshuffled":
+            pile = pile[-1:]
+        elif kind == "played":
+            if e.get("what") == "took" and pile:
+                pile.pop()
+                placed[e["seat"]][e["pos"]] = points[e["card"]]
+            elif e.get("what") == "kept":
+                placed[e["seat"]][e["pos"]] = KEPT
+            if e.get("discarded"):
+                pile.append(e["discarded"])
+    return pile, placed
 
 
 def _pick(pool: list[int], picked: list[int], limit, rng) -> int:

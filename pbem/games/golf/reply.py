@@ -48,24 +48,8 @@ class _Public:
     reshuffle (points) and by seat, by position, a placed card's public worth."""
 
     def __init__(self, view: dict, points: dict) -> None:
-        n = len(view["names"])
-        pile: list[int] = []
-        placed: list[dict[int, float]] = [{} for _ in range(n)]
-        for e in view.get("events", ()):
-            kind = e.get("kind")
-            if kind == "hole_start":
-                pile, placed = [points[e["discard"]]], [{} for _ in range(n)]
-            elif kind == "reshuffled":
-                pile = pile[-1:]
-            elif kind == "played":
-                if e.get("what") == "took" and pile:
-                    pile.pop()
-                    placed[e["seat"]][e["pos"]] = points[e["card"]]
-                elif e.get("what") == "kept":
-                    placed[e["seat"]][e["pos"]] = KEPT
-                if e.get("discarded"):
-                    pile.append(points[e["discarded"]])
-        self.pile_sum, self.pile_n = sum(pile), len(pile)
+        pile, placed = reading.public_layouts(view, points)
+        self.pile_sum, self.pile_n = sum(points[c] for c in pile), len(pile)
         self.placed = placed
 
 

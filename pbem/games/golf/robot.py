@@ -65,11 +65,10 @@ KNOCK_VS_WAIT = {6: (0.3, 0.2)}
 KNOCK_EDGE = 0.1
 # cards-4: the knock is weighed only when the seat's layout is at most `LEAD_MOST` points (by the
 # layout's size) and `LEAD_BY` below every other layout as the public events show it (a card
-# taken from the pile at its points, a drawn card kept there at `KEPT_GUESS`, any other at the
+# taken from the pile at its points, a drawn card kept there at `reading.KEPT`, any other at the
 # mean unseen card). Tuned with contrib/bots/golf_greedy.py, which knocks by the same rule.
 LEAD_MOST = {4: 6.0, 6: 12.0}
 LEAD_BY = 8.0
-KEPT_GUESS = 3.0
 
 
 def _golf_state(view: dict, seat: int, options: dict, rng) -> engine.Golf:
@@ -279,26 +278,11 @@ def events_lead(view: dict, seat: int) -> bool:
     """The seat's layout, its unseen cards at the mean of the cards it has not seen (the pile
     counted from the public events), is at most `LEAD_MOST` and `LEAD_BY` below every other
     layout in play as the events show it: what each seat took from the pile where it put it,
-    `KEPT_GUESS` where it kept a drawn card, the mean elsewhere."""
+    `reading.KEPT` where it kept a drawn card, the mean elsewhere."""
     opts = view["options"]
     points = game_tables(opts, 2 if len(view["names"]) >= 8 else 1).points
     n = len(view["names"])
-    pile: list[str] = []
-    placed: list[dict[int, float]] = [{} for _ in range(n)]
-    for e in view.get("events", ()):
-        kind = e.get("kind")
-        if kind == "hole_start":
-            pile, placed = [e["discard"]], [{} for _ in range(n)]
-        elif kind == "reshuffled":
-            pile = pile[-1:]
-        elif kind == "played":
-            if e.get("what") == "took" and pile:
-                pile.pop()
-                placed[e["seat"]][e["pos"]] = points[e["card"]]
-            elif e.get("what") == "kept":
-                placed[e["seat"]][e["pos"]] = KEPT_GUESS
-            if e.get("discarded"):
-                pile.append(e["discarded"])
+    pile, placed = reading.public_layouts(view, points)
     seen = {int(p): c for p, c in (view.get("seen") or {}).items()}
     left = search.unseen(game_tables(opts, 2 if n >= 8 else 1).deck, view, view.get("drawn"),
                          list(seen.values()) + pile[:-1])
