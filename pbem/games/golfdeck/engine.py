@@ -76,7 +76,6 @@ from pbem.games.rng import Generator, game_generator, stored_generator
 from pbem.games.scoring import share_the_win
 
 POINTS: Final = GOLF_DECK_POINTS
-_POINTS_OF: Final = POINTS.__getitem__
 DECK: Final = tuple(golf_deck())
 COLUMNS: Final = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
@@ -110,27 +109,34 @@ _REVEAL: Final = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GR
 
 # The positions that cancelled columns free, in order, by which columns cancel (bit k: the
 # column of positions k + 1 and k + 4).
-_CANCELLED = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4))) for mask in range(8))
+_CANCELLED: Final = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4))) for mask in range(8))
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
     """(the score of a grid turned all face up, the positions of its cancelled columns)."""
+    score, cancelled, _ = scored_grid(list(cards))
+    return score, cancelled
+
+
+def scored_grid(cards: list[str]) -> tuple[int, list[int], list[int]]:
+    """`score_grid`, and the points of each card in grid order (a hole's end tells them)."""
     a, b, c, d, e, f = cards
     points = POINTS
+    pa, pb, pc, pd, pe, pf = points[a], points[b], points[c], points[d], points[e], points[f]
     score = mask = 0
     if a == d:
         mask = 1
     else:
-        score = points[a] + points[d]
+        score = pa + pd
     if b == e:
         mask |= 2
     else:
-        score += points[b] + points[e]
+        score += pb + pe
     if c == f:
         mask |= 4
     else:
-        score += points[c] + points[f]
-    return score, list(_CANCELLED[mask])
+        score += pc + pf
+    return score, list(_CANCELLED[mask]), [pa, pb, pc, pd, pe, pf]
 
 
 def estimate(cards: Sequence[str], up: Sequence[bool]) -> float:
@@ -554,9 +560,10 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         say = ["took", card, pos, old]
         # The plain case inline (most moves take the discard): the grid is not yet all face up
         # (or was already), the stock is left, and the next seat plays on.
-        if (self.ender is not None or False in up) and self.stock:
+        ender = self.ender
+        if (ender is not None or False in up) and self.stock:
             following = seat + 1 if seat + 1 < self.n else 0
-            if following != self.ender and not self.resigned[following]:
+            if (ender is None or following != ender) and not self.resigned[following]:
                 self._turn += 1
                 self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
                 self.log.append((_PLAYED, seat, say))
@@ -614,7 +621,7 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         if not self.stock:
             return self._end_hole()
         following = seat + 1 if seat + 1 < self.n else 0  # the plain case: the next seat
-        if following == ender or self.resigned[following]:
+        if (ender is not None and following == ender) or self.resigned[following]:
             in_play = self._following(seat)
             if in_play is None:
                 return self._end_hole()
@@ -635,8 +642,8 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
 
     def _end_hole(self) -> None:
         grids = [g[:] for g in self.grid]
-        scored = [score_grid(cards) for cards in grids]
-        scores = [score for score, _ in scored]
+        scored = [scored_grid(cards) for cards in grids]
+        scores = [score for score, _, _ in scored]
         totals = self.totals
         for s in range(self.n):
             totals[s] += scores[s]
@@ -645,7 +652,7 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         after = totals[:]
         self.events.append({
             "kind": _HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
-            "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
+            "points": [each for _, _, each in scored], "cancelled": [gone for _, gone, _ in scored],
             "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
         # The hole's lists are never changed once it is scored: the record shares them.
