@@ -212,8 +212,9 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         self.names = list(names)
         self.n = len(self.names)
         self.options = dict(options)
-        self.holes_total = self.options["holes"]
-        self.game_no = self.options["game"]
+        # Whole numbers (`_checked`): typed so, the deal's arithmetic is the machine's when compiled.
+        self.holes_total: int = self.options["holes"]
+        self.game_no: int = self.options["game"]
         self.rng = rng
         self.shuffles: list[list[str]] = []  # each hole's deck order after the shuffle (top last)
         self.hole_no = 1
