@@ -109,7 +109,8 @@ _REVEAL: Final = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GR
 
 # The positions that cancelled columns free, in order, by which columns cancel (bit k: the
 # column of positions k + 1 and k + 4).
-_CANCELLED: Final = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4))) for mask in range(8))
+_CANCELLED: Final = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4)))
+                          for mask in range(8))
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
