@@ -19,6 +19,7 @@ from pbem.games.cards.orders import (Discard, DiscardFlip, DrawDiscard, DrawStoc
 from pbem.games.cards import HIDDEN, golf_deck
 from pbem.games.errors import IllegalOrder
 from pbem.games.golfdeck import GolfDeck, random_orders, score_grid
+from pbem.games.golfdeck.engine import scored_grid
 from pbem.games.rng import seed_from_int
 
 NAMES = ["Ann", "Bill", "Cy", "Dee"]
@@ -224,6 +225,9 @@ def test_reveals_are_secret_until_everyone_has_revealed():
 ])
 def test_scoring(cards, score, cancelled):
     assert score_grid(cards) == (score, cancelled) and own_score(cards) == score
+    # What a hole's end tells: the same score and columns, and each card's points in grid order
+    assert scored_grid(cards) == (score, cancelled, [WORTH[c] for c in cards])
+    assert score_grid(tuple(cards)) == (score, cancelled)  # any sequence of six cards
 
 
 def test_a_hole_is_scored_from_every_grid_turned_up():
@@ -371,6 +375,23 @@ def test_resign_with_three_players_the_others_play_on_and_the_resigned_cannot_wi
         g.apply(s, g.default_orders(s))
     assert len(g.holes) == 9 and g.result().winners == (min((0, 2), key=lambda s: g.totals[s]),)
     assert g.totals[1] == -50 + sum(h["scores"][1] for h in g.holes)  # still dealt and scored
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_seats_to_move_in_the_reveals_are_those_in_play_that_have_not_chosen(n):
+    # `to_move` reads them from a table of sets by seat mask: every order of reveals and
+    # resignations, against the rule written out
+    for seed in range(12):
+        g, rng = new(n, seed=seed), random.Random(seed)
+        while g.revealing and g.result() is None:
+            owing = {s for s in range(n) if g.reveals[s] is None and not g.resigned[s]}
+            assert g.to_move() == owing and type(g.to_move()) is frozenset
+            seat = rng.choice(sorted(owing))
+            if rng.random() < 0.2 and g.resigned.count(False) > 2:
+                g.apply(seat, Resign())
+            else:
+                g.apply(seat, random_orders(g, seat, rng))
+        assert g.result() is not None or g.to_move() == {g.current}
 
 
 def test_a_resign_in_the_reveals_or_by_the_player_out_ends_what_waited_on_them():

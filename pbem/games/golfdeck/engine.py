@@ -57,10 +57,8 @@ do not load: `from_dict` refuses them with a ValueError that says so.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from itertools import compress, repeat
-from operator import is_
+from itertools import repeat
 from collections.abc import Sequence
 from typing import Final
 
@@ -73,12 +71,11 @@ from pbem.games.cards import words as card_words
 from pbem.games.golfdeck.words import SAYINGS
 from pbem.games.cards.deck import GOLF_DECK_POINTS, NOBODY, ONLY, Grid, checked_options, golf_deck
 from pbem.games.errors import BadOption, GameRefused
-from pbem.games.golfdeck.rules import GRID, GolfDeckRules
+from pbem.games.golfdeck.rules import GRID, MOST_PLAYERS, GolfDeckRules
 from pbem.games.rng import Generator, game_generator, stored_generator
 from pbem.games.scoring import share_the_win
 
 POINTS: Final = GOLF_DECK_POINTS
-_POINTS_OF: Final = POINTS.__getitem__
 DECK: Final = tuple(golf_deck())
 COLUMNS: Final = ((0, 3), (1, 4), (2, 5))  # zero-based: positions 1-4, 2-5, 3-6
 # The default orders value an unseen card at the deck's average.
@@ -99,7 +96,8 @@ _DRAW_DISCARD: Final = (None,) + tuple(DrawDiscard(p) for p in range(1, GRID + 1
 _KEEP: Final = (None,) + tuple(Keep(p) for p in range(1, GRID + 1))
 _FLIP: Final = (None,) + tuple(DiscardFlip(p) for p in range(1, GRID + 1))
 _DRAWS: Final = _DRAW_DISCARD[1:] + (_DRAW_STOCK,)  # the random player's first half of a turn
-_NONES: Final = repeat(None)  # `map(is_, reveals, _NONES)`: which seats have not chosen (map stops with reveals)
+# The sets of seats `to_move` hands out while the seats reveal, by mask (bit s: seat s).
+_SEATS: Final = tuple(frozenset(s for s in range(MOST_PLAYERS) if mask >> s & 1) for mask in range(1 << MOST_PLAYERS))
 # The 15 reveals in the order the deal's draw indexes them: (1 2), (1 3) ... (5 6).
 REVEAL_PAIRS: Final = tuple(Reveal(a, b) for a in range(1, GRID + 1) for b in range(a + 1, GRID + 1))
 PAIRS: Final = len(REVEAL_PAIRS)
@@ -111,27 +109,35 @@ _REVEAL: Final = ((),) + tuple((None,) + tuple(Reveal(a, b) for b in range(1, GR
 
 # The positions that cancelled columns free, in order, by which columns cancel (bit k: the
 # column of positions k + 1 and k + 4).
-_CANCELLED = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4))) for mask in range(8))
+_CANCELLED: Final = tuple(tuple(sorted(p for k in range(3) if mask >> k & 1 for p in (k + 1, k + 4)))
+                          for mask in range(8))
 
 
 def score_grid(cards: Sequence[str]) -> tuple[int, list[int]]:
     """(the score of a grid turned all face up, the positions of its cancelled columns)."""
+    score, cancelled, _ = scored_grid(list(cards))
+    return score, cancelled
+
+
+def scored_grid(cards: list[str]) -> tuple[int, list[int], list[int]]:
+    """`score_grid`, and the points of each card in grid order (a hole's end tells them)."""
     a, b, c, d, e, f = cards
     points = POINTS
+    pa, pb, pc, pd, pe, pf = points[a], points[b], points[c], points[d], points[e], points[f]
     score = mask = 0
     if a == d:
         mask = 1
     else:
-        score = points[a] + points[d]
+        score = pa + pd
     if b == e:
         mask |= 2
     else:
-        score += points[b] + points[e]
+        score += pb + pe
     if c == f:
         mask |= 4
     else:
-        score += points[c] + points[f]
-    return score, list(_CANCELLED[mask])
+        score += pc + pf
+    return score, list(_CANCELLED[mask]), [pa, pb, pc, pd, pe, pf]
 
 
 def estimate(cards: Sequence[str], up: Sequence[bool]) -> float:
@@ -182,7 +188,7 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
     TYPE = "golfdeck"
     TITLE = "Golf (golf deck)"
     MIN_PLAYERS = 2
-    MAX_PLAYERS = 4
+    MAX_PLAYERS = MOST_PLAYERS
     OPTIONS = {
         "nmr": NMR_OPTION,
         "holes": Option(9, (), "how many holes (deals) the game lasts: any positive whole number"),
@@ -207,8 +213,9 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         self.names = list(names)
         self.n = len(self.names)
         self.options = dict(options)
-        self.holes_total = self.options["holes"]
-        self.game_no = self.options["game"]
+        # Whole numbers (`_checked`): typed so, the deal's arithmetic is the machine's when compiled.
+        self.holes_total: int = self.options["holes"]
+        self.game_no: int = self.options["game"]
         self.rng = rng
         self.shuffles: list[list[str]] = []  # each hole's deck order after the shuffle (top last)
         self.hole_no = 1
@@ -338,26 +345,30 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
     def to_move(self) -> AbstractSet[int]:
         if self._result is not None:
             return NOBODY
-        if self.revealing:
-            waiting = frozenset(compress(range(self.n), map(is_, self.reveals, _NONES)))
-            return waiting if True not in self.resigned else waiting.difference(compress(range(self.n), self.resigned))
+        if self.revealing:  # the seats in play that have not chosen, as bits of a mask
+            mask, bit, resigned = 0, 1, self.resigned
+            for s, pair in enumerate(self.reveals):
+                if pair is None and not resigned[s]:
+                    mask |= bit
+                bit <<= 1
+            return _SEATS[mask]
         return ONLY[self.current]
 
     def apply(self, seat: int, command) -> None:
-        t = command.__class__
+        t = type(command)
         # The common orders go straight to play when they are plainly legal (a benchmark hole is
         # some 37 of them); anything else is checked in full first, and refused there if wrong.
         if t is DrawDiscard:
             take: DrawDiscard = command
             pos = take.pos
             if (seat == self.current and self.drawn is None and not self.revealing and self._result is None
-                    and pos.__class__ is int and 0 < pos <= GRID and not self.resigned[seat]):
+                    and type(pos) is int and 0 < pos <= GRID and not self.resigned[seat]):
                 return self._take_discard(seat, pos)
         elif t is Reveal and self.revealing and self._result is None and 0 <= seat < self.n:
             rv: Reveal = command
             a, b = rv.first, rv.second
-            if (self.reveals[seat] is None and not self.resigned[seat] and a.__class__ is int
-                    and b.__class__ is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
+            if (self.reveals[seat] is None and not self.resigned[seat] and type(a) is int
+                    and type(b) is int and 0 < a <= GRID and 0 < b <= GRID and a != b):
                 return self._reveal(seat, a, b)
         elif seat == self.current and not self.revealing and self._result is None and not self.resigned[seat]:
             drawn = self.drawn
@@ -368,12 +379,12 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
             elif t is Keep:
                 keep: Keep = command
                 pos = keep.pos
-                if drawn is not None and pos.__class__ is int and 0 < pos <= GRID:
+                if drawn is not None and type(pos) is int and 0 < pos <= GRID:
                     return self._keep(seat, pos)
             elif t is DiscardFlip:
                 flip: DiscardFlip = command
                 pos = flip.pos
-                if drawn is not None and pos.__class__ is int and 0 < pos <= GRID and not self.up[seat][pos - 1]:
+                if drawn is not None and type(pos) is int and 0 < pos <= GRID and not self.up[seat][pos - 1]:
                     return self._discard_flip(seat, pos)
         self.check(seat, command)
         if t is DrawDiscard:
@@ -551,9 +562,10 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         say = ["took", card, pos, old]
         # The plain case inline (most moves take the discard): the grid is not yet all face up
         # (or was already), the stock is left, and the next seat plays on.
-        if (self.ender is not None or False in up) and self.stock:
+        ender = self.ender
+        if (ender is not None or False in up) and self.stock:
             following = seat + 1 if seat + 1 < self.n else 0
-            if following != self.ender and not self.resigned[following]:
+            if (ender is None or following != ender) and not self.resigned[following]:
                 self._turn += 1
                 self.events.append({"kind": _PLAYED, "seat": seat, "say": say, "move": True})
                 self.log.append((_PLAYED, seat, say))
@@ -611,7 +623,7 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         if not self.stock:
             return self._end_hole()
         following = seat + 1 if seat + 1 < self.n else 0  # the plain case: the next seat
-        if following == ender or self.resigned[following]:
+        if (ender is not None and following == ender) or self.resigned[following]:
             in_play = self._following(seat)
             if in_play is None:
                 return self._end_hole()
@@ -632,8 +644,8 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
 
     def _end_hole(self) -> None:
         grids = [g[:] for g in self.grid]
-        scored = [score_grid(cards) for cards in grids]
-        scores = [score for score, _ in scored]
+        scored = [scored_grid(cards) for cards in grids]
+        scores = [score for score, _, _ in scored]
         totals = self.totals
         for s in range(self.n):
             totals[s] += scores[s]
@@ -642,7 +654,7 @@ class GolfDeck(TurnByTurn, GolfDeckRules):
         after = totals[:]
         self.events.append({
             "kind": _HOLE_END, "hole": self.hole_no, "grids": [g[:] for g in grids],
-            "points": [list(map(_POINTS_OF, g)) for g in grids], "cancelled": [gone for _, gone in scored],
+            "points": [each for _, _, each in scored], "cancelled": [gone for _, gone, _ in scored],
             "scores": scores[:], "totals": after, "stock_out": not self.stock,
         })
         # The hole's lists are never changed once it is scored: the record shares them.
@@ -729,19 +741,24 @@ def random_orders(state: GolfDeck, seat: int, rng) -> object:
     """A uniformly chosen legal move for `seat` now (None when the seat owes nothing)."""
     if state._result is not None or state.resigned[seat]:
         return None
-    random_: Callable[[], float] = rng.random
+    # Each draw `rng.random()` into a float local: compiled (scripts/native.py), the arithmetic
+    # on it is then the machine's, and the method is called without binding it first.
+    x: float
     if state.revealing:
         if state.reveals[seat] is not None:
             return None
-        first = int(random_() * GRID) + 1
-        second = int(random_() * (GRID - 1)) + 1
+        x = rng.random()
+        first = int(x * GRID) + 1
+        x = rng.random()
+        second = int(x * (GRID - 1)) + 1
         return _REVEAL[first][second + 1 if second >= first else second]
     if seat != state.current:
         return None
+    x = rng.random()
     if state.drawn is None:
-        return _DRAWS[int(random_() * (GRID + 1))]
+        return _DRAWS[int(x * (GRID + 1))]
     up = state.up[seat]
-    k = int(random_() * (GRID + up.count(False)))
+    k = int(x * (GRID + up.count(False)))
     if k < GRID:
         return _KEEP[k + 1]
     i = up.index(False)

@@ -18,6 +18,7 @@ from pbem.games.cards.orders import Discard, DiscardFlip, DrawDiscard, DrawStock
 from pbem.games.errors import IllegalOrder
 
 GRID: Final = 6  # cards in a grid: two rows of three
+MOST_PLAYERS: Final = 4
 
 _OURS = frozenset({Reveal, DrawDiscard, DrawStock, Keep, DiscardFlip, DrawStockIf, Resign})
 _GOLF_ONLY = {Discard: "DISCARD", Knock: "KNOCK", Peek: "PEEK"}
