@@ -11,7 +11,8 @@ cheat wins over the fair robot is what that hidden information is worth to it.
   table shuffles the true stock): the knock and the last turn as the fair robot weighs them,
   on the true layouts. Card play the fair robot's.
 - `own`: its own face-down cards as they lie in every sampled table, the other seats' cards as
-  the fair reading deals them. Card play the fair robot's.
+  the fair reading deals them (from cards unseen that still hold its own, so a table may hold
+  one of them twice). Card play the fair robot's.
 - `mine`: its view is told its own face-down cards (as if it had looked at them), so its card
   play, its reading and its knock all know them; the others' cards stay hidden.
 
