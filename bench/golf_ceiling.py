@@ -50,41 +50,41 @@ def greedy_player():
     return space["move"]
 
 
+def _as_they_lie(values: list, r: reading.Reading, game: Golf, others: bool) -> None:
+    """Write into a table's `values` the robot's own cards as they lie, and with `others`
+    every other seat's too."""
+    points = game.points
+    for p, x in enumerate(r.mine):
+        values[x] = points[game.grids[r.me][p]]
+    if others:
+        for o, seat in r.others.items():
+            for p, x in enumerate(seat.refs):
+                values[x] = points[game.grids[o][p]]
+
+
 def true_samples(game: Golf, sees: str = "all"):
     """The robot's sampler replaced by the table as it lies (every other seat as greedy);
     `sees` "layouts": every layout card as it lies, the stock's order sampled (the fair
     samples' weights and readings of each seat, their values replaced); "own": the robot's own
     hidden cards as they lie, the rest as the fair reading samples them. (`--sees mine`, in
     `main`: the robot's view is told its own face-down cards, so its card play knows them too.)"""
+    def stock() -> list:  # the stock as it lies now, its top last
+        return [game.points[c] for c in game.stock]
+
     def partial(r: reading.Reading, rng) -> list:
-        points = game.points
-        out = []
-        for s in fair(r, rng):
-            for p, x in enumerate(r.mine):
-                s.values[x] = points[game.grids[r.me][p]]
+        out = fair(r, rng)
+        for s in out:
+            _as_they_lie(s.values, r, game, sees == "layouts")
             if sees == "layouts":
-                for o, seat in r.others.items():
-                    for p, x in enumerate(seat.refs):
-                        s.values[x] = points[game.grids[o][p]]
-                stock = [points[c] for c in game.stock]
-                rng.shuffle(stock)
-                s.stock, s.weight = stock, 1.0
-            out.append(s)
+                s.stock, s.weight = stock(), 1.0
+                rng.shuffle(s.stock)
         return out
 
-    if sees != "all":
-        return partial
-
     def samples(r: reading.Reading, rng) -> list:
-        points = game.points
         values = list(r.fixed)
-        for p, x in enumerate(r.mine):
-            values[x] = points[game.grids[r.me][p]]
-        for o, seat in r.others.items():
-            for p, x in enumerate(seat.refs):
-                values[x] = points[game.grids[o][p]]
-        return [reading.Sample(values, [points[c] for c in game.stock], 1.0, [True] * game.n)]
-    return samples
+        _as_they_lie(values, r, game, True)
+        return [reading.Sample(values, stock(), 1.0, [True] * game.n)]
+    return samples if sees == "all" else partial
 
 
 def main(argv: list[str]) -> None:
