@@ -3,8 +3,9 @@ the `icalendar` package and with a reader written here on the standard library (
 unfolded and split), and never without an event; `SET CALENDAR ON|OFF`; one event per mail that
 states a deadline, whose UID is this install's own and stays, and whose SEQUENCE goes up when an
 EXTEND moves it; the withdrawal (METHOD:CANCEL) of an event that no longer stands, once, in the
-reader's next mail about the game or a notice of its own; the league welcome's part. Every
-calendar read here names the GM as its ORGANIZER."""
+reader's next mail about the game or a notice of its own; the league welcome's part, and its
+openings still to come withdrawn from a player who leaves the league. Every calendar read here
+names the GM as its ORGANIZER."""
 from __future__ import annotations
 
 import email.policy
@@ -424,3 +425,52 @@ def test_a_mail_carries_its_event_then_each_withdrawal_as_a_part_of_its_own(tmp_
     assert text_of(raw) == letter.text
     _, alone = composed(Letter("notice", GEORGE, "[m1] Calendar entry withdrawn", "Hello,\n", calendar_cancels=gone[:1]))
     assert [method for method, _ in parts(alone)] == ["CANCEL"] and calendar_part(alone) is None
+
+
+def test_a_player_who_leaves_a_league_has_the_round_openings_still_to_come_withdrawn(table):
+    """The welcome put the season's openings in every player's calendar; a player withdrawn, or
+    whose row the GM gives to another player or to a robot, gets them withdrawn (those still to
+    come) in the mail that tells them they have left, once; the newcomer gets its own."""
+    table.pbem("league", "create", str(league_file(table)), now=iso(LEAGUE_START - timedelta(days=1)))
+    welcomes = {a: next(m for m in table.new_mails(a) if m["X-PBEM-Kind"] == "welcome") for a in ADDRESSES}
+    uids = {a: [e["UID"] for e in both(calendar_part(m))] for a, m in welcomes.items()}
+    assert all(len(u) == 3 and u == uids[ADDRESSES[0]] for u in uids.values())  # rounds 1 to 3, the same for all
+    # Before the season: Dmitri withdrawn, all three openings come out.
+    table.pbem("gm", "WITHDRAW", "cup", ADDRESSES[3], now=iso(LEAGUE_START - timedelta(hours=1)))
+    [left] = [m for m in table.new_mails(ADDRESSES[3]) if m["X-PBEM-League"] == "cup"]
+    assert left["Subject"] == "[cup] You have left Winter Cup" and calendar_part(left) is None
+    assert [(e["UID"], e["STATUS"]) for e in cancels(left)] == [(u, "CANCELLED") for u in uids[ADDRESSES[3]]]
+    words = " ".join(body(left).split())
+    assert "put the openings of the 3 rounds still to come in your calendar" in words and not too_wide(body(left))
+    table.pbem("process", now=iso(LEAGUE_START))  # round 1 opens: its opening stands as it happened
+    for a in ADDRESSES[:3]:
+        table.new_mails(a)
+    # Round 1 under way (Bruno v Chloe): Bruno's row to Zoe; Bruno is told, his two openings to
+    # come withdrawn.
+    zoe = "zoe@example.test"
+    table.pbem("gm", "REPLACE", "cup", ADDRESSES[1], f"Zoe <{zoe}>", now=iso(LEAGUE_START + timedelta(hours=1)))
+    bruno = [m for m in table.new_mails(ADDRESSES[1]) if m["X-PBEM-League"] == "cup"]
+    assert [m["Subject"] for m in bruno] == ["[cup] You have left Winter Cup: Zoe plays your place"]
+    assert [e["UID"] for e in cancels(bruno[0])] == uids[ADDRESSES[1]][1:]
+    words = " ".join(body(bruno[0]).split())
+    assert "The GM has given your place in Winter Cup (league cup) to Zoe." in words
+    assert "Zoe plays your game in play from where you left it: cup-r1-" in words
+    assert "put the openings of the 2 rounds still to come in your calendar" in words and not too_wide(body(bruno[0]))
+    newcomer = next(m for m in table.new_mails(zoe) if m["X-PBEM-League"] == "cup")
+    assert [e["UID"] for e in both(calendar_part(newcomer))] == uids[ADDRESSES[1]][1:] and not cancels(newcomer)
+    # Chloe's row to a robot: her mail withdraws hers; Zoe's, held, stay.
+    table.pbem("gm", "REPLACE", "cup", ADDRESSES[2], "Iron Caddie <robot:easy>",
+               now=iso(LEAGUE_START + timedelta(hours=2)))
+    chloe = [m for m in table.new_mails(ADDRESSES[2]) if m["X-PBEM-League"] == "cup"]
+    assert len(chloe) == 1 and chloe[0]["Subject"].startswith("[cup] You have left Winter Cup: a robot")
+    assert [e["UID"] for e in cancels(chloe[0])] == uids[ADDRESSES[2]][1:]
+    assert not too_wide(body(chloe[0]))
+    # Zoe withdrawn: hers come out, once; Alice, who stays, keeps hers, and Bruno has nothing more.
+    table.pbem("gm", "WITHDRAW", "cup", zoe, now=iso(LEAGUE_START + timedelta(hours=3)))
+    [gone] = [m for m in table.new_mails(zoe) if m["X-PBEM-League"] == "cup"]
+    assert [e["UID"] for e in cancels(gone)] == uids[ADDRESSES[1]][1:]
+    assert all(not cancels(m) for m in table.new_mails(ADDRESSES[0]))
+    assert all(not cancels(m) for m in table.new_mails(ADDRESSES[1]))
+    sequences = [int(e["SEQUENCE"]) for e in cancels(gone)]
+    assert all(s >= 2 for s in sequences)  # above the withdrawal before and the newcomer's statement
+    assert every_calendar_reads(table) == 4 + 3 + 2 + 1 + 2 + 2

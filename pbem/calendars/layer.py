@@ -8,6 +8,11 @@ its new time (the same UID, its SEQUENCE raised: the entry moves), and one that 
 (the turn resolved, the game paused, finished or abandoned, the seat handed to another) is
 withdrawn by a part of its own (`METHOD:CANCEL`), once. A reader who will get no more mail
 about the game (a seat handed on) gets the withdrawal in a notice of its own.
+
+A league's welcome puts the season's round openings in every player's calendar (`season.ics`);
+the store notes them apart from the deadlines (`hold_season`), and a player who leaves the league
+(withdrawn, or the row handed to another or to a robot) has those still to come withdrawn in the
+mail that tells them so (`withdraw_season`).
 """
 from __future__ import annotations
 
@@ -105,6 +110,24 @@ def withdraw_by_notice(postman, table, address: str) -> None:
                         text=text, calendar_cancels=_withdrawn(postman, address, gone, _organizer(postman))))
 
 
+def hold_season(postman, league_id: str, address: str, entries: list) -> None:
+    """`address` was sent the round openings `entries` of the league (its welcome's part)."""
+    for entry in entries:
+        calendar_rows.hold_season(postman.store, address, league_id, entry.uid, stamp(entry.start), entry.summary)
+
+
+def withdraw_season(postman, league_id: str, address: str) -> tuple[str, ...]:
+    """The CANCEL parts, one each, for the round openings of the league that `address` holds and
+    that are still to come, for the mail that tells them they have left it; after it they hold
+    none of the league's (an opening gone by stands as it happened)."""
+    store, now = postman.store, stamp(postman.now)
+    ahead = [event for event in calendar_rows.season_held(store, address, league_id) if event.at > now]
+    organizer = _organizer(postman)
+    out = tuple(calendars.cancel(store, event, postman.now, organizer) for event in ahead)
+    calendar_rows.release_season(store, address, league_id)
+    return out
+
+
 def _withdrawn(postman, address: str, gone: list, organizer: Organizer) -> tuple[str, ...]:
     """One CANCEL calendar for each event, and the reader holds them no more."""
     out = []
@@ -133,4 +156,4 @@ def _holders(postman) -> set:
     return holders
 
 
-__all__ = ["CALENDAR_KINDS", "CalendarLayer", "want", "withdraw_by_notice"]
+__all__ = ["CALENDAR_KINDS", "CalendarLayer", "hold_season", "want", "withdraw_by_notice", "withdraw_season"]

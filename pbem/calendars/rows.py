@@ -1,7 +1,9 @@
-"""The calendars as the store keeps them: each deadline event's time as last stated and its
-SEQUENCE (by UID); the players who asked for a calendar part in their mail (SET CALENDAR ON);
-and the events each reader was sent and holds (not withdrawn since), so that the GM withdraws
-exactly those, once. The calendars' own tables, made on first use."""
+"""The calendars as the store keeps them: each event's time as last stated and its SEQUENCE (by
+UID); the players who asked for a calendar part in their mail (SET CALENDAR ON); the deadline
+events each reader was sent and holds (not withdrawn since), so that the GM withdraws exactly
+those, once; and, apart, the round openings each league player was sent in a league's welcome
+(a season's entries, read only when a player leaves the league, never for a game's mail). The
+calendars' own tables, made on first use."""
 from __future__ import annotations
 
 import sqlite3
@@ -15,6 +17,9 @@ TABLES = Tables("calendars", (
     "CREATE TABLE IF NOT EXISTS calendar_players (address TEXT PRIMARY KEY, since TEXT)",
     # `at`: the event's time as the reader has it; `summary`: its title, for the withdrawal.
     "CREATE TABLE IF NOT EXISTS calendar_sent (address TEXT, game_id TEXT, uid TEXT, at TEXT, summary TEXT,"
+    " PRIMARY KEY (address, uid))",
+    # The round openings a league's welcome put in a player's calendar, as they have them.
+    "CREATE TABLE IF NOT EXISTS calendar_season (address TEXT, league_id TEXT, uid TEXT, at TEXT, summary TEXT,"
     " PRIMARY KEY (address, uid))",
 ))
 # What `calendar_events.at` says of an event withdrawn: no time, so stating it again raises it.
@@ -98,5 +103,24 @@ def release(store: Store, address: str, uid: str) -> None:
     _conn(store).execute("DELETE FROM calendar_sent WHERE address = ? AND uid = ?", [address, uid])
 
 
-__all__ = ["TABLES", "Held", "calendar_players", "held", "holders", "holders_of", "hold", "release", "restated",
-           "set_calendar", "withdrawn"]
+def hold_season(store: Store, address: str, league_id: str, uid: str, at: str, summary: str) -> None:
+    """`address` was sent league `league_id`'s round opening at `at` (in a welcome)."""
+    _conn(store).execute("INSERT INTO calendar_season (address, league_id, uid, at, summary) VALUES (?, ?, ?, ?, ?)"
+                         " ON CONFLICT (address, uid) DO UPDATE SET at = excluded.at, summary = excluded.summary",
+                         [address, league_id, uid, at, summary])
+
+
+def season_held(store: Store, address: str, league_id: str) -> list[Held]:
+    """The round openings of the league that `address` was sent and holds, by time."""
+    return [Held(*r) for r in _conn(store).execute(
+        "SELECT uid, at, summary FROM calendar_season WHERE address = ? AND league_id = ? ORDER BY at, rowid",
+        [address, league_id])]
+
+
+def release_season(store: Store, address: str, league_id: str) -> None:
+    """`address` holds no round opening of the league any more (withdrawn, or gone by)."""
+    _conn(store).execute("DELETE FROM calendar_season WHERE address = ? AND league_id = ?", [address, league_id])
+
+
+__all__ = ["TABLES", "Held", "calendar_players", "held", "hold_season", "holders", "holders_of", "hold", "release",
+           "release_season", "restated", "season_held", "set_calendar", "withdrawn"]

@@ -1,11 +1,13 @@
 """What the GM changes in a season besides its games: a player replaced (the newcomer takes the
 seat in every game in play and the league row, for the rounds to come too, and gets the league's
-welcome with the rounds still to come) or withdrawn (out of every game in play; the games left
-are scored as the league file's `withdrawn` says, and the leaver and every opponent are told
-what that means for them). A row may be handed to a robot (`REPLACE <league> <old> robot[:<level>]`,
-or a withdrawal when the league file says `withdrawn: robot`): it plays the games in play at once
-and the rounds to come, and the row's results, before and after, count as one player's.
-Both are kept as league events: the standings read them, never a counter of their own."""
+welcome with the rounds still to come; the player replaced is told who plays their place) or
+withdrawn (out of every game in play; the games left are scored as the league file's
+`withdrawn` says, and the leaver and every opponent are told what that means for them). A row
+may be handed to a robot (`REPLACE <league> <old> robot[:<level>]`, or a withdrawal when the
+league file says `withdrawn: robot`): it plays the games in play at once and the rounds to come,
+and the row's results, before and after, count as one player's. Both are kept as league events:
+the standings read them, never a counter of their own. Whoever leaves has the league's round
+openings still to come taken out of their calendar by the mail that tells them."""
 from __future__ import annotations
 
 import email.utils
@@ -81,8 +83,9 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     row, (old_name, _) = next((r, held) for r, held in rows.items() if held[1] == old)
     moved = []
     for table in _player_games(store, league_id, old):
-        moved.append(admin._replace(table, _key(_seat(table, old)), new_spec))
+        admin._replace(table, _key(_seat(table, old)), new_spec)
         games.save(store, table)
+        moved.append(table.id)
     name = given_name(name, address)
     league_rows.add_league_event(store, league_id, admin.now, SeasonEvent.REPLACE, old=old, new=address, name=name)
     rows[row] = (name, address)
@@ -90,6 +93,7 @@ def replace(admin, league_id: str, old: str, new_spec: str) -> str:
     notices.welcome(admin.postman, league_id, _plan(store, league_id), row, address, name,
                     row_names={r: held[0] for r, held in rows.items()},
                     gone={r for r, held in rows.items() if held[1] in gone}, replacing=old_name)
+    notices.replaced(admin.postman, league_id, _plan(store, league_id), old, old_name, newcomer=name, moved=moved)
     return f"{old} replaced by {address} in league {league_id}" + (f" ({len(moved)} game(s) in play)" if moved else "")
 
 

@@ -1,11 +1,14 @@
 """The league's own mail: the welcome with a player's schedule (at the start, or to a newcomer
-who takes over a row), and what a withdrawal means for the leaver and for each opponent.
-Each reader is told about their own season, in the second person."""
+who takes over a row), and what a withdrawal or a handover means for the leaver and for each
+opponent. Each reader is told about their own season, in the second person. The welcome puts
+the rounds still to open in the reader's calendar; the mail that tells a player they have left
+the league takes out those still to come (`calendar_layer.withdraw_season`)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from pbem import calendars
+from pbem.calendars import layer as calendar_layer
 from pbem.games import game_type
 from pbem.gm.robot_seats import DEFAULT_LEVEL, robot_name
 from pbem.mail.kinds import MailKind
@@ -22,11 +25,13 @@ BYE_ROBOT = "robot"
 
 def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, address: str, name: str | None, *,
                 template: str | None = None, secret: str | None = None, calendar: str | None = None,
-                answer=None, headers: dict[str, str] | None = None, **extra) -> None:
+                answer=None, headers: dict[str, str] | None = None, calendar_cancels: tuple[str, ...] = (),
+                **extra) -> None:
     """Every mail of the league's own goes through here: none is ever written to a robot. Its
     Reply-To carries `secret`, or the reader's own league token (`replies`), so that a reply to
     it is known for theirs; `answer`: the player's message it answers; `headers`: more of them
-    (a spectator's `List-Id` and `List-Unsubscribe`)."""
+    (a spectator's `List-Id` and `List-Unsubscribe`); `calendar_cancels`: a CANCEL part for each
+    calendar entry of the league's that the mail withdraws."""
     if is_robot(address):
         return
     if secret is None:  # a spectator's mail carries the spectator's token; every other, the reader's own
@@ -38,7 +43,7 @@ def league_mail(postman, league_id: str, plan: LeaguePlan, kind: MailKind, addre
     subject, text = render(template or kind, "league", **ctx)
     postman.post(Letter(kind=kind, to_addr=address, to_name=name or "", subject=f"[{league_id}] {subject}",
                         text=text, secret=secret, extra_headers={"X-PBEM-League": league_id, **(headers or {})},
-                        calendar=calendar, calendar_name="season.ics",
+                        calendar=calendar, calendar_name="season.ics", calendar_cancels=calendar_cancels,
                         in_reply_to=answer.message_id if answer else None,
                         references=answer.references if answer else (),
                         # The standings, and a spectator's every mail, ask nothing: they may wait
@@ -76,6 +81,8 @@ def welcome(postman, league_id: str, plan: LeaguePlan, row: str, address: str, n
     league_mail(postman, league_id, plan, MailKind.WELCOME, address, name, fixtures=rounds, row_names=row_names,
                 gone=gone, replacing=replacing, absence_example=absence_example(plan, now), calendar=calendar,
                 calendar_part=calendar is not None)
+    if calendar is not None and not is_robot(address):
+        calendar_layer.hold_season(postman, league_id, address, openings)
 
 
 def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *,
@@ -84,8 +91,9 @@ def withdrawal(postman, league_id: str, plan: LeaguePlan, row: str, address: str
     and their matches not made yet count as."""
     later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
     match = plan.format == "round-robin"
+    cancels = calendar_layer.withdraw_season(postman, league_id, address)
     league_mail(postman, league_id, plan, MailKind.STATUS, address, name, template="withdrawn", left=left,
-                later=later if match else [])
+                later=later if match else [], calendar_cancels=cancels, cancelled=len(cancels))
 
 
 def to_robot(postman, league_id: str, plan: LeaguePlan, row: str, address: str, name: str, *, robot: str,
@@ -94,8 +102,18 @@ def to_robot(postman, league_id: str, plan: LeaguePlan, row: str, address: str, 
     `REPLACE <league> <address> robot`): which games it plays for them, and that they count in
     the row as before."""
     later = [f.round for f in fixtures(plan, row) if f.round > opened and not f.bye]
+    cancels = calendar_layer.withdraw_season(postman, league_id, address)
     league_mail(postman, league_id, plan, MailKind.STATUS, address, name, template="to_robot", robot=robot, moved=moved,
-                later=later)
+                later=later, calendar_cancels=cancels, cancelled=len(cancels))
+
+
+def replaced(postman, league_id: str, plan: LeaguePlan, address: str, name: str, *, newcomer: str,
+             moved: list[str]) -> None:
+    """To the player whose league row the GM gave to another player: who plays it now, and
+    which games in play went with it (each game told its own players as well)."""
+    cancels = calendar_layer.withdraw_season(postman, league_id, address)
+    league_mail(postman, league_id, plan, MailKind.STATUS, address, name, template="replaced", newcomer=newcomer,
+                moved=moved, calendar_cancels=cancels, cancelled=len(cancels))
 
 
 def forfeits(postman, league_id: str, plan: LeaguePlan, leaver: str, *, leaver_name: str, opened: int,
