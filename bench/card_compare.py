@@ -137,8 +137,13 @@ def main() -> None:
     if new_generator:
         on_the_generator(old)
         print("the earlier engines draw from the current generator")
-    old_seed = lambda policy: policy.randrange(1 << 30)  # the earlier engines took an integer
-    new_seed = lambda policy: policy.randbytes(rng.MIN_SEED_BYTES)  # games are made with 16 bytes
+
+    def old_seed(policy):  # the earlier engines took an integer
+        return policy.randrange(1 << 30)
+
+    def new_seed(policy):  # games are made with 16 bytes
+        return policy.randbytes(rng.MIN_SEED_BYTES)
+
     for name, kind in (("golfdeck", "GolfDeck"), ("golf", "Golf")):
         before = (old[name], getattr(old[name], kind), old_seed)
         after = ({"golfdeck": golfdeck, "golf": golf}[name],)

@@ -152,9 +152,9 @@ def p1(stack: MailStack, quoting: bool = False) -> str:
     app.close()
     bare_time = (before + after) / 2
     own = (pbem_time - bare_time) / 1000 * 1000
-    return (f"{'P1q' if quoting else 'P1'}: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches ({sent} mails sent); bare "
-            f"aioimaplib fetch of 1,000 + aiosmtplib send of {sent}: {bare_time:.2f} s (mean of {before:.2f} s "
-            f"before the pass and {after:.2f} s after); "
+    return (f"{'P1q' if quoting else 'P1'}: pbem {pbem_time:.2f} s for 1,000 orders of 500 matches "
+            f"({sent} mails sent); bare aioimaplib fetch of 1,000 + aiosmtplib send of {sent}: "
+            f"{bare_time:.2f} s (mean of {before:.2f} s before the pass and {after:.2f} s after); "
             f"ratio {pbem_time / bare_time:.2f} (target <= 1.15); pbem's own work {own:.2f} ms an order; "
             f"{statements[0] / 1000:.1f} SQL statements an order (target <= 25)")
 
@@ -269,7 +269,7 @@ def p2idle(stack: MailStack, samples: int = 100) -> str:
             loop = asyncio.get_running_loop()
             landed = [0.0]
 
-            def drop() -> None:
+            def drop(i: int = i, landed: list[float] = landed) -> None:  # run at once: the defaults are this round's
                 with smtplib.LMTP("127.0.0.1", stack.lmtp_port) as lmtp:
                     lmtp.sendmail(GM, [GEORGE], order_mail(GM, "x", "y", f"n{i}"))
                 landed[0] = time.perf_counter()

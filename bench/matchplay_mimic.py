@@ -5,7 +5,9 @@ then plays (sampled six times from other streams); later: the strong robot's own
 MIMIC_THRESHOLD overrides the robot's PAR_THRESHOLD in its forecast (2 = the par model off).
 `python bench/arena.py matchplay --seat robot:strong --seat "exec:python bench/matchplay_mimic.py"
 --deals 40 --workers 1` (with PYTHONPATH at the worktree)."""
-import json, sys, random
+import json
+import random
+import sys
 from pbem.games.matchplay import robot
 from pbem.games.matchplay.engine import HOLES
 from pbem.robots import robot_generator
@@ -29,7 +31,7 @@ for line in sys.stdin:
     g = robot_generator(rnd.getrandbits(64).to_bytes(16, "big"), me, state.turn)
     if state.turn == 2:
         preds = []
-        for k in range(6):
+        for _ in range(6):
             r = robot_generator(rnd.getrandbits(64).to_bytes(16, "big"), opp, 1)
             preds.append((1 / 6, robot._strong(robot.rebuild(view), view, opp, r)))
         lead = state.lead if me == 0 else -state.lead

@@ -62,10 +62,11 @@ counted on the peer's side).
 
 `pass`: one `pbem process` in which ten robots move (the target: under 3 s). In a fresh folder
 with the local transport, ten games of a player against `robot:strong`, of the games a robot
-plays in turn but dice golf (whose robot moves only when a hole closes); each player mails one legal order (the engine's default); the pass that reads the ten
-mails is timed whole (reading, checking, the ten players' answers, the robots' moves and the mail
-they cause, written to the Maildirs). Printed: each round's seconds and the robot orders it
-played, and the median and worst round (default 5 rounds).
+plays in turn but dice golf (whose robot moves only when a hole closes); each player mails one
+legal order (the engine's default); the pass that reads the ten mails is timed whole (reading,
+checking, the ten players' answers, the robots' moves and the mail they cause, written to the
+Maildirs). Printed: each round's seconds and the robot orders it played, and the median and
+worst round (default 5 rounds).
 
 `all`: each of the above with small sizes (a full run takes a few minutes), then a summary table
 in Markdown for BENCHMARKS.md. The full targets: `all --matches 1000 --holes 2000 --onpar-games

@@ -37,9 +37,9 @@ if [ -n "$missing" ]; then
   [ -z "$left" ] || { echo "test.sh: could not install $left" >&2; exit 1; }
 fi
 
-# The linters first (their settings are in pyproject.toml): ruff on the whole package, mypy on the
-# packages typed so far.
-.venv/bin/ruff check pbem
+# The linters first (their settings are in pyproject.toml): ruff on the whole tree (the package, its
+# tests, the benches, the contrib bots and these scripts), mypy on the packages typed so far.
+.venv/bin/ruff check pbem tests bench contrib scripts
 .venv/bin/mypy
 
 # The documentation (docs/, mkdocs.yml) builds with no warning: a broken link or anchor, or a

@@ -212,7 +212,7 @@ class MailClock:
         return self.at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def verified(table: "LocalTable", game: str) -> str:
+def verified(table: LocalTable, game: str) -> str:
     """`pbem verify` of the record `pbem export` writes of `game`: what it says (it must pass)."""
     _, record, _ = table.pbem("export", game)
     (table.root / f"{game}.json").write_text(record)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from pbem.mail.courier import Alongside
 from pbem.mail.smtp import PermanentFailure, TemporaryFailure
 from pbem.store import Store
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 class Kept:

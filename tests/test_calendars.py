@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import email.policy
 import email.utils
-import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from conftest import BILL, GEORGE, GM, LocalTable, body, kinds, too_wide
 
@@ -76,7 +75,7 @@ def both(text: str, method: str | None = "PUBLISH") -> list[dict]:
     mine, theirs = events_by_hand(text), events_by_icalendar(text, method)
     assert [e["UID"] for e in mine] == [e["UID"] for e in theirs]
     for a, b in zip(mine, theirs):
-        assert datetime.strptime(a["DTSTART"], "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc) == b["DTSTART"]
+        assert datetime.strptime(a["DTSTART"], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC) == b["DTSTART"]
         assert int(a.get("SEQUENCE", 0)) == b["SEQUENCE"] and "DTSTAMP" in a and "ORGANIZER" in a
         assert a.get("STATUS", "") == b["STATUS"]
     return mine
@@ -134,7 +133,7 @@ def every_calendar_reads(table) -> int:
 
 
 ADDRESSES = [f"{n}@example.test" for n in ("alice", "bruno", "chloe", "dmitri")]
-LEAGUE_START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+LEAGUE_START = datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 
 
 def iso(moment: datetime) -> str:
@@ -401,7 +400,7 @@ def test_a_mail_carries_its_event_then_each_withdrawal_as_a_part_of_its_own(tmp_
     from pbem.mail.outbound import Letter, compose, text_of
     from pbem.store import Store
 
-    now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
     store = Store(tmp_path / "pbem.sqlite3")
     gm = calendars.Organizer("Golf GM", GM)
     entry = calendars.Entry("m1.seat1.turn2.x@example.test", now + timedelta(days=2), "turn 2", "due")

@@ -2,7 +2,7 @@ import os
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, strategies as st
@@ -12,28 +12,28 @@ from pbem import clock
 
 def test_now_is_real_and_aware_without_pbem_now(monkeypatch):
     monkeypatch.delenv("PBEM_NOW", raising=False)
-    before = datetime.now(timezone.utc)
+    before = datetime.now(UTC)
     moment = clock.now()
     assert moment.tzinfo is not None and moment.utcoffset() == timedelta(0)
-    assert before <= moment <= datetime.now(timezone.utc)
+    assert before <= moment <= datetime.now(UTC)
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("2026-12-01T18:00:00Z", datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)),
-    ("2026-12-01T20:30:00+02:00", datetime(2026, 12, 1, 18, 30, tzinfo=timezone.utc)),
-    ("2026-12-01T18:00:00", datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)),
-    (" 2026-12-01 18:00 ", datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)),
+    ("2026-12-01T18:00:00Z", datetime(2026, 12, 1, 18, 0, tzinfo=UTC)),
+    ("2026-12-01T20:30:00+02:00", datetime(2026, 12, 1, 18, 30, tzinfo=UTC)),
+    ("2026-12-01T18:00:00", datetime(2026, 12, 1, 18, 0, tzinfo=UTC)),
+    (" 2026-12-01 18:00 ", datetime(2026, 12, 1, 18, 0, tzinfo=UTC)),
 ])
 def test_now_follows_pbem_now(monkeypatch, text, expected):
     monkeypatch.setenv("PBEM_NOW", text)
     moment = clock.now()
     assert moment == expected
-    assert moment.tzinfo == timezone.utc
+    assert moment.tzinfo == UTC
 
 
 def test_empty_pbem_now_means_real_time(monkeypatch):
     monkeypatch.setenv("PBEM_NOW", "")
-    assert abs(clock.now() - datetime.now(timezone.utc)) < timedelta(minutes=1)
+    assert abs(clock.now() - datetime.now(UTC)) < timedelta(minutes=1)
 
 
 def test_invalid_pbem_now_is_a_clear_error(monkeypatch):
@@ -45,7 +45,7 @@ def test_invalid_pbem_now_is_a_clear_error(monkeypatch):
     assert "2026-12-01T18:00:00Z" in str(err.value)
 
 
-START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 def test_a_running_clock_starts_at_pbem_now_and_runs_on(monkeypatch):
@@ -54,7 +54,7 @@ def test_a_running_clock_starts_at_pbem_now_and_runs_on(monkeypatch):
     monkeypatch.setattr(clock, "_STARTED", time.monotonic() - 90)  # the process began 90 s ago
     first = clock.now()
     assert timedelta(seconds=90) <= first - START < timedelta(seconds=120)
-    assert first.tzinfo == timezone.utc
+    assert first.tzinfo == UTC
     monkeypatch.setattr(clock, "_STARTED", clock._STARTED - 2 * 86400)  # and now two days earlier
     later = clock.now()
     assert timedelta(days=2, seconds=90) <= later - START < timedelta(days=2, seconds=120)
@@ -156,7 +156,7 @@ def test_a_duration_from_mail_is_ascii_and_at_most_a_year(text):
 
 
 def test_format_utc():
-    assert clock.format_utc(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)) == "2026-12-01 18:00 UTC"
+    assert clock.format_utc(datetime(2026, 12, 1, 18, 0, tzinfo=UTC)) == "2026-12-01 18:00 UTC"
     plus_two = timezone(timedelta(hours=2))
     assert clock.format_utc(datetime(2026, 12, 1, 20, 5, tzinfo=plus_two)) == "2026-12-01 18:05 UTC"
     assert clock.format_utc(datetime(2026, 12, 1, 18, 0)) == "2026-12-01 18:00 UTC"

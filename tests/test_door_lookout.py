@@ -4,12 +4,12 @@ seconds for a server that greets but takes no mail."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 from pbem.mail.courier import PROBE_EVERY, Delivery, Lookout
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 class Outbox:

@@ -11,7 +11,7 @@ import email.policy
 import re
 import shutil
 import subprocess
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -32,7 +32,7 @@ EVERY_KIND = {"welcome", "ack", "error", "report", "reminder", "result", "status
 pytestmark = pytest.mark.slow
 
 
-@lru_cache(maxsize=None)
+@cache
 def played(name):
     """The scenario's transcript, and (`letter_kinds`, `event_kinds`) the kind of every letter
     the GM made and of every event it logged, as they were given."""

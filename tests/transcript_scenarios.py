@@ -20,7 +20,7 @@ import re
 import tempfile
 import textwrap
 import urllib.parse
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from html import escape, unescape
 from pathlib import Path
 
@@ -30,7 +30,7 @@ from pbem.mail.flowed import unflow
 from pbem.mail.inbound import html_to_text
 
 GM = "gm@example.test"
-START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 WIDTH = 78
 RULE = "=" * WIDTH
 
@@ -791,7 +791,7 @@ def absences(t: Transcript) -> None:
                 t.send(addr, str(module.random_orders(t.state("m1"), seat, rng)), "m1")
     # m2 waits for George at its moved deadline, 2026-12-06 00:00 (a reminder went out at noon).
     for day in (6, 7, 8):
-        t.now = datetime(2026, 12, day, 0, 1, tzinfo=timezone.utc)
+        t.now = datetime(2026, 12, day, 0, 1, tzinfo=UTC)
         t.process("A pass after m2's deadline" + (" (three days taken)" if day == 8 else ""))
     t.wait(hours=1)
     t.send(CAROL, "STATUS", "m2")

@@ -83,7 +83,7 @@ def test_par_on_hole_six_from_three_and_three():
     # Holes 1-5 in one (7 4 10 5 9), then hole six (flag 6): a 7 of 3 and 4, the 3 entered,
     # then a 9 of 6 and 3 whose 3 makes six: par.
     g = fixed([(3, 4), (1, 3), (4, 6), (2, 3), (4, 5), (3, 4), (6, 3)])
-    for hole in range(1, 6):
+    for _hole in range(1, 6):
         assert sheet(g)["score"] == -2 and g.ready()
         g.resolve()
     assert g.hole == 6 and g.flag == 6 and g.to_move() == {0}

@@ -110,7 +110,7 @@ def hidden_from(state, seat: int) -> set[str]:
     everything, mine = state.view(None), state.view(seat)
     seen = set((mine.get("seen") or {}).values())
     hidden = set()
-    for s, (cards, shown) in enumerate(zip(everything["grids"], mine["grids"])):
+    for _s, (cards, shown) in enumerate(zip(everything["grids"], mine["grids"])):
         hidden |= {c for c, look in zip(cards, shown) if look == "??"}
     if everything.get("drawn") and everything.get("current") != seat:
         hidden.add(everything["drawn"])

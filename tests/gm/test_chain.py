@@ -46,7 +46,7 @@ def match(table):
 
 def test_the_steps_in_their_order(tmp_path):
     with App.open(local_defaults(tmp_path)) as app:
-        app.gm  # the app's GM registers the layers above it
+        _ = app.gm  # the app's GM registers the layers above it
         chain = steps.chain()
     assert [step.name for step in chain] == [
         "screen", "size", "read", "spectator_confirmation", "league", "tables", "ratings", "calendars", "absences",

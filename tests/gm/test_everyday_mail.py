@@ -15,14 +15,14 @@ import email.policy
 import html
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import BILL, GEORGE, GM, LocalTable, body, kinds, too_wide
+from conftest import BILL, GEORGE, GM, LocalTable, body, too_wide
 from pbem.mail.inbound import parse
 from pbem.orders.original import Original
 from pbem.orders.text import read_lines, resembles_command
@@ -146,7 +146,7 @@ def test_an_everyday_mail_reads_as_meant_and_gets_the_true_answer(desk, name):
     msg = parse(raw)
     # The reader alone: exactly the lines the sample carries, read against the mail it answers.
     originals = [] if original is None else [Original.of_text(body(original), datetime(2026, 12, 2, 10, 0,
-                                                                                        tzinfo=timezone.utc),
+                                                                                        tzinfo=UTC),
                                                               original["Subject"])]
     reading = read_lines(msg.text, originals, (GM, "golf gm"))
     assert [line for _, line in reading.lines] == sample["lines"], reading.explain()

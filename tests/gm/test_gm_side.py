@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import BILL, GEORGE, body, kinds
-from test_admin import BOSS, START, admin_mail, new_match, with_admin
+from test_admin import START, admin_mail, new_match, with_admin
 
 LATER = "2026-12-02T19:00:00Z"  # 25 h after START
 
@@ -177,7 +177,7 @@ LONG = "Bartholomew Aloysius Fitzgerald-Montgomery the Third of Little Whinging-
 def test_replace_notices_fit_78_columns_with_long_names(table):
     table.pbem("new-game", "matchplay", "--player", f"{LONG} <{GEORGE}>", "--player", f"Bill <{BILL}>",
                "--course", "examples", "--id", "m1", "--deadline", "48h", now=START)
-    table.pbem("gm", "REPLACE", "m1", BILL, f"Maximiliana Theodora von Habsburg-Lothringen <max@example.test>",
+    table.pbem("gm", "REPLACE", "m1", BILL, "Maximiliana Theodora von Habsburg-Lothringen <max@example.test>",
                now=START)
     old, other = table.mails(BILL)[-1], table.mails(GEORGE)[-1]
     assert "given your seat in game m1 to another player" in " ".join(body(old).split())

@@ -167,8 +167,8 @@ def test_one_outbox_row_that_cannot_be_sent_holds_up_no_other(table):
 
 
 def store_now():
-    from datetime import datetime, timezone
-    return datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+    from datetime import UTC, datetime
+    return datetime(2026, 12, 1, 18, tzinfo=UTC)
 
 
 # -- 2. paths -------------------------------------------------------------------------------------
@@ -401,7 +401,7 @@ def test_forged_mail_cannot_silence_a_player(table):
 def test_a_flooding_player_still_plays_but_is_not_answered(table):
     configure(table, limits={"messages_per_hour": 3})
     table.new_match()
-    for i in range(3):
+    for _i in range(3):
         table.order(GEORGE, "STATUS", now=START)
     got = table.order(GEORGE, "STATUS", now=START)
     assert kinds(got) == ["error"] and "still count" in flat(got[0])

@@ -55,7 +55,7 @@ def test_layers_are_registered_from_above(tmp_path):
     from pbem.app import App
     from pbem.config import local_defaults
     with App.open(local_defaults(tmp_path)) as app:
-        app.gm
+        _ = app.gm  # the app's GM registers the layers above it
         names = [layer.name for layer in layers.above()]
     assert "league" in names and "tables" in names and "digests" in names
     assert all(isinstance(layer, layers.Layer) for layer in layers.above())

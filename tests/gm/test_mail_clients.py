@@ -13,7 +13,7 @@ def raw_mail(sender, to, subject, *, text=None, html=None, charset="utf-8", head
     msg["From"] = sender
     msg["To"] = to
     msg["Subject"] = subject
-    msg["Message-ID"] = message_id or "<%s@client.test>" % abs(hash((sender, subject, text, html)))
+    msg["Message-ID"] = message_id or f"<{abs(hash((sender, subject, text, html)))}@client.test>"
     for k, v in (headers or {}).items():
         msg[k] = v
     if text is not None:

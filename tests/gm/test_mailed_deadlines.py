@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from conftest import body, kinds
 
@@ -40,7 +40,7 @@ def stored(table, game_id) -> str:
     shown = table.show(game_id)["deadline"]
     listed = next(g for g in json.loads(table.pbem("list", "--json")[1]) if g["id"] == game_id)
     assert listed["deadline"] == shown
-    moment = datetime.fromisoformat(shown.replace("Z", "+00:00")).astimezone(timezone.utc)
+    moment = datetime.fromisoformat(shown.replace("Z", "+00:00")).astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 

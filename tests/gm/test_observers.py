@@ -5,7 +5,7 @@ import email.utils
 import importlib
 import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from conftest import BILL, GEORGE, body, kinds
@@ -17,7 +17,7 @@ from pbem.gm import spectators
 from pbem.store import Store
 
 FAN, CRITIC = "fan@example.test", "critic@example.test"
-START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 
 
 def iso(moment: datetime) -> str:

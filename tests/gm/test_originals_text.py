@@ -4,14 +4,14 @@ mail says, for every shape the composer writes, and any other mail goes to the w
 from __future__ import annotations
 
 import itertools
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pbem.gm.originals import _own_text, fingerprint
 from pbem.mail.inbound import parse
 from pbem.mail.outbound import Letter, compose
 from pbem.orders.original import Original
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 TEXTS = ["Turn 1: holes 1, 2, 3 (par 4, 4, 3).\nYour remaining stroke cards: 3 3 4\n\nReply with orders.\n",
          "Caf\u00e9 au lait \u2013 Gr\u00fc\u00dfe, Ren\u00e9e\nline two =3D not an escape\n" + "x" * 90 + "\n",
          "one line, no newline at the end", "tabs\tand  spaces   \n\n\n  indented\n"]

@@ -21,7 +21,7 @@ import email.utils
 import re
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -270,7 +270,7 @@ def test_a_forgotten_original_is_still_read(table):
     table.monkeypatch.setenv("PBEM_NOW", WELCOME_TIME)
     table.new_match("m1", "445 345 434 543 434 454", "--option", "nmr=wait")
     welcome = table.mails(GEORGE)[0]
-    later = (datetime(2026, 12, 2, 10, tzinfo=timezone.utc) + timedelta(days=100)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    later = (datetime(2026, 12, 2, 10, tzinfo=UTC) + timedelta(days=100)).strftime("%Y-%m-%dT%H:%M:%SZ")
     table.pbem("process", now=later)
     db = sqlite3.connect(table.root / "pbem.sqlite3")
     try:

@@ -6,14 +6,14 @@ The bound is lowered here so that a short match needs several passes; every cloc
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from pbem.gm import robot_seats
 
 BOUND = 3
-START = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
 
 
 def at(minutes: int) -> str:

@@ -1,7 +1,7 @@
 """Deadlines, reminders and time zones, driven by PBEM_NOW."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from conftest import BILL, GEORGE, body, kinds
 
@@ -81,7 +81,7 @@ def test_a_deadline_across_the_spring_change_lands_on_the_right_instant(table):
 
 
 def test_format_deadline_in_autumn_and_across_midnight():
-    moment = datetime(2026, 10, 25, 23, 30, tzinfo=timezone.utc)  # after the autumn change
+    moment = datetime(2026, 10, 25, 23, 30, tzinfo=UTC)  # after the autumn change
     assert format_deadline(moment, "Europe/Paris") == "2026-10-26 00:30 CET (2026-10-25 23:30 UTC)"
     assert format_deadline(moment - timedelta(days=1), "Europe/Paris") == "2026-10-25 01:30 CEST (2026-10-24 23:30 UTC)"
     assert format_deadline(moment, None) == "2026-10-25 23:30 UTC"

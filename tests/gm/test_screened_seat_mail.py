@@ -152,7 +152,7 @@ def test_failed_and_screened_mail_are_listed_together_each_with_its_status(table
 
 
 def test_screened_mail_is_listed_while_its_text_is_kept(table):
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
     from pbem.store import Store
     started(table)
@@ -161,7 +161,7 @@ def test_screened_mail_is_listed_while_its_text_is_kept(table):
     assert len(listed(table)) == 1
     store = Store(table.root / "pbem.sqlite3")
     try:
-        forgotten, _ = store.prune(datetime(2027, 6, 1, tzinfo=timezone.utc), 90)
+        forgotten, _ = store.prune(datetime(2027, 6, 1, tzinfo=UTC), 90)
     finally:
         store.close()
     assert forgotten >= 1 and listed(table) == []

@@ -20,9 +20,9 @@ import codecs
 import random
 import sys
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 GM = "gm@example.test"
 GEORGE, BILL = "george@example.test", "bill@example.test"

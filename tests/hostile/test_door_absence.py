@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from conftest import body, too_wide
 
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
-START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 ALICE = ADDRESSES[0]
 
 

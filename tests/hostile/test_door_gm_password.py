@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from conftest import GM, body, kinds
@@ -15,7 +15,7 @@ from pbem.gm.gm_password import TRIES
 
 BOSS, DEPUTY = "boss@example.test", "deputy@example.test"
 SECRET = "Correct-Horse-Battery-Staple-42"
-START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 def at(minutes: float) -> str:

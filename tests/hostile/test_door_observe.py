@@ -6,14 +6,14 @@ from __future__ import annotations
 import email.utils
 import importlib
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from conftest import body, kinds
 
 from pbem.store import Store
 
 VICTIM = "victim@example.test"
-START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
 

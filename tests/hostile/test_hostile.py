@@ -36,8 +36,8 @@ from conftest import BILL, GEORGE, GM, LocalTable
 
 import pbem
 
-from . import corpus
-from .corpus import ANN, BOB, CANARY, Context, Hostile
+from hostile import corpus
+from hostile.corpus import ANN, BOB, CANARY, Context, Hostile
 
 NOW = "2026-12-01T18:00:00Z"
 MAX_MESSAGE_BYTES = 1_048_576          # the default of limits.max_message_bytes
@@ -416,7 +416,7 @@ def check(world: World, table: Sandbox, h: Hostile, outcome: Outcome, dropped: P
         rows = db.execute("SELECT key, status, raw FROM inbound").fetchall()
         if len(rows) != 1:
             bad(f"{len(rows)} inbound rows for one message (expected 1)")
-        for key, status, raw in rows:
+        for _key, status, raw in rows:
             if status not in STATUSES:
                 bad(f"inbound row left with status {status!r}")
             if raw != h.raw:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from .mailclient import USERS, password
-from .mailstack import MailStack, MailStackError
+from integration.mailclient import USERS, password
+from integration.mailstack import MailStack, MailStackError
 
 
 @pytest.fixture(scope="session")

@@ -149,7 +149,7 @@ class MailStack:
 
     # --- whole stack -----------------------------------------------------------------------
 
-    def start(self) -> "MailStack":
+    def start(self) -> MailStack:
         find_program("dovecot")
         self._prepare()
         if not self._registered:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import time
 
-from .mailclient import Mailbox, password
-from .test_running_for_real import BILL, GEORGE, GM, Host, relay_id
+from integration.mailclient import Mailbox, password
+from integration.test_running_for_real import BILL, GEORGE, GM, Host, relay_id
 
 
 def wait_until(check, timeout: float, every: float = 0.2) -> bool:
@@ -74,7 +74,7 @@ def test_the_probe_tells_a_server_away_from_one_that_greets_on_every_security(fr
 
     from pbem.mail.smtp import SmtpOutbox
 
-    from .test_transports import smtp_config
+    from integration.test_transports import smtp_config
 
     ports = {"none": fresh_stack.smtp_port, "starttls": fresh_stack.smtp_port, "ssl": fresh_stack.smtps_port}
     outboxes = [SmtpOutbox(smtp_config(fresh_stack, security=s, port=p, cafile=fresh_stack.cafile), GM)

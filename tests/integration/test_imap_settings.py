@@ -17,8 +17,8 @@ import time
 import aioimaplib
 import pytest
 
-from .mailclient import Mailbox, password, send
-from .mailstack import LOOPBACK, find_program
+from integration.mailclient import Mailbox, password, send
+from integration.mailstack import LOOPBACK, find_program
 from pbem.config import IMAPConfig
 from pbem.mail.imap import ImapError, ImapInbox, ImapSettingsError
 

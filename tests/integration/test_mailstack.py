@@ -9,8 +9,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from .mailclient import Mailbox, password, send
-from .mailstack import LOOPBACK, greets
+from integration.mailclient import Mailbox, password, send
+from integration.mailstack import LOOPBACK, greets
 
 GEORGE, BILL, GM = "george@example.test", "bill@example.test", "gm@example.test"
 

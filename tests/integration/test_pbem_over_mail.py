@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import as_written
 
-from .mailclient import Mailbox, password, send
+from integration.mailclient import Mailbox, password, send
 
 GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 NOW = "2026-12-01T18:00:00Z"

@@ -9,12 +9,12 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from .mailclient import Mailbox, password
+from integration.mailclient import Mailbox, password
 
 GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 NOW = "2026-12-01T18:00:00Z"
@@ -55,7 +55,7 @@ class Host:
         return datetime.fromisoformat(NOW) + timedelta(seconds=time.monotonic() - self.started)
 
     def now(self) -> str:
-        return self.moment().astimezone(timezone.utc).isoformat()
+        return self.moment().astimezone(UTC).isoformat()
 
     def env(self, now: str = NOW, running: bool = False) -> dict:
         """The environment of a `pbem` process: its clock pinned at `now`, or starting there and
@@ -166,7 +166,7 @@ def test_a_recipient_refusal_fails_one_mail_and_outbox_retry_sends_it_again(fres
 
 
 def test_with_imap_down_deadlines_pass_and_the_outbox_is_sent(fresh_stack, tmp_path):
-    from .mailstack import free_ports
+    from integration.mailstack import free_ports
     host = Host(fresh_stack, tmp_path)
     assert host.new_match().returncode == 0
     # The IMAP server away (nothing listens on its port); SMTP, which delivers through Dovecot's
@@ -287,7 +287,7 @@ def test_the_daemon_keeps_one_smtp_connection_between_passes(fresh_stack, tmp_pa
 
 
 def test_the_daemon_keeps_the_clock_while_imap_is_away(fresh_stack, tmp_path):
-    from .mailstack import free_ports
+    from integration.mailstack import free_ports
     host = Host(fresh_stack, tmp_path)
     assert host.pbem("new-game", "matchplay", "--player", f"George <{GEORGE}>", "--player", f"Bill <{BILL}>",
                      "--course", "examples", "--id", "cup1", now=host.now()).returncode == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .mailclient import Mailbox, password
+from integration.mailclient import Mailbox, password
 
 GM, GEORGE, BILL = "gm@example.test", "george@example.test", "bill@example.test"
 ADMIN = "mallory@example.test"

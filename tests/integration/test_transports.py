@@ -8,8 +8,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from .mailclient import Mailbox, password, send
-from .mailstack import LOOPBACK
+from integration.mailclient import Mailbox, password, send
+from integration.mailstack import LOOPBACK
 from pbem.config import IMAPConfig, SMTPConfig
 from pbem.mail.imap import ImapError, ImapInbox
 from pbem.mail.smtp import PermanentFailure, SettingsError, SmtpOutbox, TemporaryFailure

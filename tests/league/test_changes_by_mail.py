@@ -4,14 +4,13 @@ every opponent what it counts as; `league show` says what a round and a game are
 columns of the league's game."""
 from __future__ import annotations
 
-import json
 import random
 import re
 from datetime import date, timedelta
 
 import pytest
 from conftest import body, too_wide
-from test_season_by_mail import ADDRESSES, NAMES, START, iso, league_file, league_json, play_season
+from test_season_by_mail import ADDRESSES, START, iso, league_file, league_json, play_season
 
 ZOE = "zoe@example.test"
 
@@ -23,7 +22,7 @@ def counts(table) -> dict[str, int]:
 
 def new_since(table, before: dict[str, int]) -> dict[str, list]:
     out = {}
-    for address, n in counts(table).items():
+    for address, _n in counts(table).items():
         fresh = table.mails(address, before.get(address, 0))
         if fresh:
             out[address] = fresh

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from conftest import body, kinds
+from conftest import kinds
 from test_season_by_mail import START, iso, league_file, league_json
 
 from pbem.games.matchplay import random_orders

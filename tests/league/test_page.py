@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -336,7 +336,7 @@ def test_a_tables_league_shows_totals_and_each_round_of_each_player(tmp_path, ch
                 pairing.game_id("lg"), one.number, "dicegolf", pairing.players, "finished",
                 "...", tuple(i for i, s in enumerate(seat_scores) if s == min(seat_scores)),
                 seat_scores, ended=plan.opens(one.number) + timedelta(days=1)))
-    now = datetime(2027, 3, 1, tzinfo=timezone.utc)
+    now = datetime(2027, 3, 1, tzinfo=UTC)
     rows, grid, current = page_of(plan, games, now)
     assert sorted(r["total"] for r in rows) == sorted(sum(s) for s in scores.values())
     dom = rendered(standings_page(league_json(plan, games, now, rows), rows, grid, current,

@@ -1,7 +1,7 @@
 """The league file: read into a LeaguePlan, or refused with one line per wrong key."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -23,7 +23,7 @@ format: round-robin
 
 
 def utc(*args) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def league(**changes) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from conftest import body
@@ -12,7 +12,7 @@ from conftest import body
 
 NAMES = ["Alice", "Bruno", "Chloe", "Dmitri", "Elena", "Farid"]
 ADDRESSES = [f"{n.lower()}@example.test" for n in NAMES]
-START = datetime(2026, 12, 7, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 7, 18, 0, tzinfo=UTC)
 
 
 def iso(moment: datetime) -> str:
@@ -20,7 +20,7 @@ def iso(moment: datetime) -> str:
 
 
 def league_file(table, game="matchplay", fmt="round-robin", players=6, extra=""):
-    lines = [f"id: cup", "name: Winter Cup", f"game: {game}", "course: parkland", "players:"]
+    lines = ["id: cup", "name: Winter Cup", f"game: {game}", "course: parkland", "players:"]
     lines += [f"  - {NAMES[i]} <{ADDRESSES[i]}>" for i in range(players)]
     lines += [f"start: {iso(START)}", "round_length: 7d", "deadline: 48h", f"format: {fmt}"]
     path = table.root / "league.yaml"

@@ -1,7 +1,7 @@
 """Standings and the results grid, from hand-made game records, against rows worked out by hand."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,11 +14,11 @@ from pbem.league.standings import MATCH_COLUMNS, TABLE_COLUMNS, columns, standin
 
 LARGEST_MARGIN = largest_margin("matchplay")
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
-LATER = datetime(2027, 3, 1, tzinfo=timezone.utc)       # every round has opened
+LATER = datetime(2027, 3, 1, tzinfo=UTC)       # every round has opened
 
 
 def utc(*args) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def addr(name: str) -> str:

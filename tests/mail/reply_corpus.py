@@ -20,7 +20,7 @@ import re
 import textwrap
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -345,7 +345,7 @@ def build(layout: Layout, gm: EmailMessage, *, to: str, orders: list[str] | None
     to_name, to_address = email.utils.parseaddr(str(gm["To"]))
     when = email.utils.parsedate_to_datetime(str(gm["Date"]))
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     text = gm_text(gm, as_flowed)
     original_html = gm_html_inner(gm)
     if original_html is None:

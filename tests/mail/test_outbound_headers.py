@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from conftest import BILL, GEORGE, kinds
@@ -13,7 +13,7 @@ from pbem.mail.outbound import SUBJECT_WIDTH, Letter, compose, short_subject
 
 KINDS = [k.value for k in MailKind]
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 
 
 def composed(letter: Letter):

@@ -5,14 +5,14 @@ from __future__ import annotations
 import email
 import email.policy
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from pbem.mail.clean import clean
 from pbem.mail.outbound import Letter, compose
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 WORDS = ["[cup1]", "Turn", "12", "report:", "Match:", "George", "1", "up", "after", "3", "Annabelle-Marie",
          "Featherstonehaugh-Smythe", "league-spring-2026-round-3-game-17", "(deadline", "2026-12-04T09:00:00Z)",
          "Zoë", "Ré:", "—", "=?utf-8?q?x?=", "x" * 60, "y" * 90]

@@ -141,7 +141,7 @@ def test_a_decision_depends_only_on_what_the_seat_can_see(level):
 
 
 def test_easy_plays_the_missed_deadline_whatever_the_hidden_cards_are_dealt_as():
-    for n, (state, seat) in enumerate(positions(40)):
+    for _n, (state, seat) in enumerate(positions(40)):
         answers = {decide(state, seat, "easy", move, seed) for move in range(3) for seed in (1, 2)}
         assert answers == {str(state.default_orders(seat))}
 

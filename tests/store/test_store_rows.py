@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from pbem.league import rows as league_rows
 from pbem.store import SCHEMA_VERSION, Store
 from pbem.tables import book
 
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 CORE = {"games", "seats", "events", "inbound", "outbox", "senders", "bounces", "meta"}
 LAYERS = (league_rows.TABLES, book.TABLES, calendar_rows.TABLES, spectators.TABLES, gm_password.TABLES)
 ABOVE_THE_STORE = ("pbem.gm", "pbem.league", "pbem.tables", "pbem.calendars", "pbem.ratings")
