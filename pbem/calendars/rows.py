@@ -84,18 +84,33 @@ def holders_of(store: Store, game_id: str) -> list[str]:
         "SELECT DISTINCT address FROM calendar_sent WHERE game_id = ? ORDER BY address", [game_id])]
 
 
+# Where each kind of entry a reader holds is kept: (table, the column of the game or league it
+# belongs to). Both tables have the same columns, and the same few statements serve both.
+_DEADLINES = ("calendar_sent", "game_id")
+_OPENINGS = ("calendar_season", "league_id")
+
+
+def _held(store: Store, kept: tuple[str, str], address: str, owner: str) -> list[Held]:
+    table, column = kept  # this module's own names, never mail's
+    return [Held(*r) for r in _conn(store).execute(
+        f"SELECT uid, at, summary FROM {table} WHERE address = ? AND {column} = ? ORDER BY rowid", [address, owner])]
+
+
+def _hold(store: Store, kept: tuple[str, str], address: str, owner: str, uid: str, at: str, summary: str) -> None:
+    table, column = kept
+    _conn(store).execute(f"INSERT INTO {table} (address, {column}, uid, at, summary) VALUES (?, ?, ?, ?, ?)"
+                         " ON CONFLICT (address, uid) DO UPDATE SET at = excluded.at, summary = excluded.summary",
+                         [address, owner, uid, at, summary])
+
+
 def held(store: Store, address: str, game_id: str) -> list[Held]:
     """The events of the game that `address` was sent and holds, oldest first."""
-    return [Held(*r) for r in _conn(store).execute(
-        "SELECT uid, at, summary FROM calendar_sent WHERE address = ? AND game_id = ? ORDER BY rowid",
-        [address, game_id])]
+    return _held(store, _DEADLINES, address, game_id)
 
 
 def hold(store: Store, address: str, game_id: str, uid: str, at: str, summary: str) -> None:
     """`address` was sent the event at `at` (the same UID sent again: its time now)."""
-    _conn(store).execute("INSERT INTO calendar_sent (address, game_id, uid, at, summary) VALUES (?, ?, ?, ?, ?)"
-                         " ON CONFLICT (address, uid) DO UPDATE SET at = excluded.at, summary = excluded.summary",
-                         [address, game_id, uid, at, summary])
+    _hold(store, _DEADLINES, address, game_id, uid, at, summary)
 
 
 def release(store: Store, address: str, uid: str) -> None:
@@ -103,18 +118,15 @@ def release(store: Store, address: str, uid: str) -> None:
     _conn(store).execute("DELETE FROM calendar_sent WHERE address = ? AND uid = ?", [address, uid])
 
 
+def season_held(store: Store, address: str, league_id: str) -> list[Held]:
+    """The round openings of the league that `address` was sent (in a welcome) and holds, in
+    the order sent: by time, as a welcome lists them."""
+    return _held(store, _OPENINGS, address, league_id)
+
+
 def hold_season(store: Store, address: str, league_id: str, uid: str, at: str, summary: str) -> None:
     """`address` was sent league `league_id`'s round opening at `at` (in a welcome)."""
-    _conn(store).execute("INSERT INTO calendar_season (address, league_id, uid, at, summary) VALUES (?, ?, ?, ?, ?)"
-                         " ON CONFLICT (address, uid) DO UPDATE SET at = excluded.at, summary = excluded.summary",
-                         [address, league_id, uid, at, summary])
-
-
-def season_held(store: Store, address: str, league_id: str) -> list[Held]:
-    """The round openings of the league that `address` was sent and holds, by time."""
-    return [Held(*r) for r in _conn(store).execute(
-        "SELECT uid, at, summary FROM calendar_season WHERE address = ? AND league_id = ? ORDER BY at, rowid",
-        [address, league_id])]
+    _hold(store, _OPENINGS, address, league_id, uid, at, summary)
 
 
 def release_season(store: Store, address: str, league_id: str) -> None:
